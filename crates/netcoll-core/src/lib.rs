@@ -4,5 +4,9 @@
 //! routes it, algorithms produce schedules, engines evaluate them. Nothing here knows Python.
 
 pub mod error;
+pub mod routing;
+pub mod spec;
+pub mod topology;
 
 pub use error::{Error, Result};
+pub use topology::Topology;

@@ -1,0 +1,270 @@
+//! Channel-dependency-graph check (Dally and Seitz): a deterministic routing with a VC
+//! assignment is deadlock-free iff the graph whose vertices are (channel, VC) pairs, with an
+//! edge wherever a route holds one and asks for the next, has no cycle.
+//!
+//! Routes are walked per destination switch from every source switch that hosts endpoints;
+//! because the next hop depends only on (switch, destination, packet state), a walk stops as
+//! soon as it reaches a (channel, state) that an earlier walk to the same destination took.
+
+use super::{Hop, Routing};
+use crate::error::{Error, Result};
+use crate::spec_err;
+use crate::topology::Topology;
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// How a hop's VC is chosen among `vcs` virtual channels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VcRule {
+    /// Dateline classes when the routing has them, else `any`.
+    Auto,
+    /// The VCs are split evenly among the routing's classes (the torus dateline scheme); a hop
+    /// may use any VC of its class. With fewer VCs than classes, the classes share VCs.
+    Dateline,
+    /// Any VC on any hop.
+    Any,
+    /// VC = hop index (capped at vcs-1): the distance-class scheme.
+    Hop,
+    /// VC 0 only.
+    Single,
+}
+
+impl VcRule {
+    pub fn parse(name: &str) -> Result<VcRule> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Ok(VcRule::Auto),
+            "dateline" => Ok(VcRule::Dateline),
+            "any" => Ok(VcRule::Any),
+            "hop" => Ok(VcRule::Hop),
+            "single" => Ok(VcRule::Single),
+            _ => spec_err!("unknown VC rule '{name}': use auto, dateline, any, hop or single"),
+        }
+    }
+}
+
+/// One (channel, VC) of a dependency cycle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CycleChannel {
+    pub channel: u32,
+    pub from: u32,
+    pub port: u32,
+    pub to: u32,
+    pub vc: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeadlockReport {
+    pub deadlock_free: bool,
+    pub routing: String,
+    pub vcs: u32,
+    pub vc_rule: VcRule,
+    /// (channel, VC) vertices used by some route.
+    pub channels_used: usize,
+    pub dependencies: usize,
+    /// One dependency cycle when not deadlock-free, in order (the last waits on the first).
+    pub cycle: Vec<CycleChannel>,
+}
+
+/// Work limit: destinations x directed channels x VCs.
+const LIMIT: u128 = 4_000_000_000;
+
+pub fn check_deadlock(
+    topo: &Topology,
+    routing: &Routing,
+    vcs: u32,
+    rule: VcRule,
+) -> Result<DeadlockReport> {
+    if vcs == 0 || vcs > 64 {
+        return spec_err!("--vcs {vcs} is out of range: use 1..=64 virtual channels");
+    }
+    let rule = match rule {
+        VcRule::Auto if routing.vc_classes() > 1 => VcRule::Dateline,
+        VcRule::Auto => VcRule::Any,
+        r => r,
+    };
+    let channels = 2 * topo.num_links();
+    let work = topo.num_switches() as u128 * channels as u128 * vcs as u128;
+    if work > LIMIT {
+        return Err(Error::TooLarge(format!(
+            "the dependency check of {} with {vcs} VCs is too large ({} switches x {channels} \
+             channels): check a smaller instance of the same family",
+            topo.name(),
+            topo.num_switches()
+        )));
+    }
+    let vc_of = VcMap::new(vcs, routing.vc_classes(), rule);
+    let edges = dependencies(topo, routing, &vc_of);
+    let nodes = channels * vcs as usize;
+    let used = edges
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .collect::<HashSet<_>>()
+        .len();
+    let cycle = find_cycle(nodes, &edges)
+        .into_iter()
+        .map(|v| {
+            let (ch, vc) = (v / vcs, v % vcs);
+            let (a, b) = topo.channel_ends(ch);
+            CycleChannel {
+                channel: ch,
+                from: a.switch,
+                port: a.port,
+                to: b.switch,
+                vc,
+            }
+        })
+        .collect::<Vec<_>>();
+    Ok(DeadlockReport {
+        deadlock_free: cycle.is_empty(),
+        routing: routing.kind().name().into(),
+        vcs,
+        vc_rule: rule,
+        channels_used: used,
+        dependencies: edges.len(),
+        cycle,
+    })
+}
+
+/// The VCs a hop may use under a rule.
+struct VcMap {
+    vcs: u32,
+    classes: u32,
+    rule: VcRule,
+}
+
+impl VcMap {
+    fn new(vcs: u32, classes: u8, rule: VcRule) -> VcMap {
+        VcMap {
+            vcs,
+            classes: classes.max(1) as u32,
+            rule,
+        }
+    }
+
+    fn range(&self, hop: &Hop, index: usize) -> std::ops::Range<u32> {
+        match self.rule {
+            VcRule::Any | VcRule::Auto => 0..self.vcs,
+            VcRule::Single => 0..1,
+            VcRule::Hop => {
+                let v = (index as u32).min(self.vcs - 1);
+                v..v + 1
+            }
+            VcRule::Dateline => {
+                let size = (self.vcs / self.classes).max(1);
+                let start = (hop.vc_class as u32 * size).min(self.vcs - size);
+                let end = if hop.vc_class as u32 + 1 == self.classes {
+                    self.vcs
+                } else {
+                    start + size
+                };
+                start..end
+            }
+        }
+    }
+
+    /// The part of the hop index that changes VC choice (only the `hop` rule uses it).
+    fn hop_key(&self, index: usize) -> usize {
+        match self.rule {
+            VcRule::Hop => index.min(self.vcs as usize - 1),
+            _ => 0,
+        }
+    }
+}
+
+fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, u32)> {
+    let switches: Vec<usize> = {
+        let w = topo.endpoints_per_switch();
+        (0..topo.num_switches()).filter(|&s| w[s] > 0).collect()
+    };
+    let vcs = vc_of.vcs;
+    let mut edges: HashSet<(u32, u32)> = HashSet::new();
+    // Visited (channel, state key, hop key) for the current destination.
+    let mut seen: HashSet<(u32, u8, usize)> = HashSet::new();
+    for &dest in &switches {
+        seen.clear();
+        for &src in &switches {
+            let (mut at, mut state, mut index) = (src, 0u8, 0usize);
+            let mut prev: Option<(Hop, usize)> = None;
+            while let Some(step) = routing.next(topo, at, dest, state) {
+                let hop = Hop {
+                    from: at as u32,
+                    port: step.via.port,
+                    to: step.via.switch,
+                    link: step.via.link,
+                    channel: topo.channel(step.via.link, at as u32),
+                    vc_class: step.vc_class,
+                    up: step.up,
+                };
+                if let Some((p, pi)) = prev {
+                    for va in vc_of.range(&p, pi) {
+                        for vb in vc_of.range(&hop, index) {
+                            edges.insert((p.channel * vcs + va, hop.channel * vcs + vb));
+                        }
+                    }
+                }
+                let key = (
+                    hop.channel,
+                    routing.state_key(step.state),
+                    vc_of.hop_key(index),
+                );
+                if !seen.insert(key) {
+                    break;
+                }
+                prev = Some((hop, index));
+                at = step.via.switch as usize;
+                state = step.state;
+                index += 1;
+            }
+        }
+    }
+    let mut v: Vec<_> = edges.into_iter().collect();
+    v.sort_unstable();
+    v
+}
+
+/// A cycle of the directed graph, or empty. Iterative DFS with an explicit path stack.
+fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Vec<u32> {
+    let mut start = vec![0usize; nodes + 1];
+    for &(a, _) in edges {
+        start[a as usize + 1] += 1;
+    }
+    for i in 0..nodes {
+        start[i + 1] += start[i];
+    }
+    // `edges` is sorted by source, so targets are already grouped.
+    let target = |i: usize| edges[i].1 as usize;
+    const WHITE: u8 = 0;
+    const GREY: u8 = 1;
+    const BLACK: u8 = 2;
+    let mut colour = vec![WHITE; nodes];
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..nodes {
+        if colour[root] != WHITE || start[root] == start[root + 1] {
+            continue;
+        }
+        colour[root] = GREY;
+        stack.push((root, start[root]));
+        while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+            if *next == start[v + 1] {
+                colour[v] = BLACK;
+                stack.pop();
+                continue;
+            }
+            let w = target(*next);
+            *next += 1;
+            match colour[w] {
+                WHITE => {
+                    colour[w] = GREY;
+                    stack.push((w, start[w]));
+                }
+                GREY => {
+                    let from = stack.iter().position(|&(u, _)| u == w).unwrap();
+                    return stack[from..].iter().map(|&(u, _)| u as u32).collect();
+                }
+                _ => {}
+            }
+        }
+    }
+    Vec::new()
+}

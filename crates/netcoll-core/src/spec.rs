@@ -1,0 +1,229 @@
+//! Spec strings: the one-line names of networks that the CLI, the Python API and files use.
+//!
+//! ```text
+//! mesh:8x8            torus:8x8x8          hypercube:6
+//! ibt:64x64:b=8,24
+//! irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3
+//! file:path/to/net.json
+//! ```
+
+use crate::error::Result;
+use crate::spec_err;
+use crate::topology::{IbtParams, IrregularParams};
+
+/// Largest network built explicitly (switches). Metrics of larger symmetric networks come
+/// from closed forms without building them.
+pub const MAX_SWITCHES: usize = 1 << 24;
+
+const FAMILIES: &str = "mesh, torus, hypercube, ibt, irregular, file";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TopologySpec {
+    Mesh(Vec<usize>),
+    Torus(Vec<usize>),
+    Hypercube(usize),
+    Ibt(IbtParams),
+    Irregular(IrregularParams),
+    File(String),
+}
+
+impl TopologySpec {
+    pub fn parse(spec: &str) -> Result<TopologySpec> {
+        let spec = spec.trim();
+        let Some((family, rest)) = spec.split_once(':') else {
+            return spec_err!(
+                "topology spec '{spec}' has no family: write FAMILY:PARAMS, e.g. torus:8x8 \
+                 (families: {FAMILIES})"
+            );
+        };
+        match family.to_ascii_lowercase().as_str() {
+            "mesh" => Ok(TopologySpec::Mesh(parse_dims(rest, spec)?)),
+            "torus" => Ok(TopologySpec::Torus(parse_dims(rest, spec)?)),
+            "hypercube" => parse_hypercube(rest, spec),
+            "ibt" => parse_ibt(rest, spec),
+            "irregular" => parse_irregular(rest, spec),
+            "file" if rest.is_empty() => spec_err!("'{spec}' names no file: write file:PATH"),
+            "file" => Ok(TopologySpec::File(rest.to_string())),
+            other => {
+                spec_err!("unknown topology family '{other}' in '{spec}': use one of {FAMILIES}")
+            }
+        }
+    }
+
+    /// The canonical spec string (what `parse` of it gives back).
+    pub fn canonical(&self) -> String {
+        match self {
+            TopologySpec::Mesh(d) => format!("mesh:{}", join(d, "x")),
+            TopologySpec::Torus(d) => format!("torus:{}", join(d, "x")),
+            TopologySpec::Hypercube(n) => format!("hypercube:{n}"),
+            TopologySpec::Ibt(p) => format!("ibt:{}:b={}", join(&p.dims, "x"), join(&p.b, ",")),
+            TopologySpec::Irregular(p) => format!(
+                "irregular:switches={},ports={},nodes={},conn={},seed={}",
+                p.switches, p.ports, p.nodes, p.conn, p.seed
+            ),
+            TopologySpec::File(path) => format!("file:{path}"),
+        }
+    }
+}
+
+pub(crate) fn join(v: &[usize], sep: &str) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// `8x8x4` -> [8, 8, 4]; every radix >= 2; the product within [`MAX_SWITCHES`].
+pub fn parse_dims(text: &str, spec: &str) -> Result<Vec<usize>> {
+    if text.is_empty() {
+        return spec_err!("'{spec}' gives no dimensions: write radices like 8x8");
+    }
+    let mut dims = Vec::new();
+    for part in text.split('x') {
+        let k = parse_uint(part, "radix", spec)?;
+        if k < 2 {
+            return spec_err!("radix {k} in '{spec}' is too small: every radix must be >= 2");
+        }
+        dims.push(k);
+    }
+    check_size(dims.iter().try_fold(1usize, |a, &k| a.checked_mul(k)), spec)?;
+    Ok(dims)
+}
+
+fn check_size(n: Option<usize>, spec: &str) -> Result<usize> {
+    match n {
+        Some(n) if n <= MAX_SWITCHES => Ok(n),
+        _ => spec_err!(
+            "'{spec}' has more than {MAX_SWITCHES} switches, too many to build: choose smaller radices"
+        ),
+    }
+}
+
+fn parse_uint(text: &str, what: &str, spec: &str) -> Result<usize> {
+    match text.trim().parse::<usize>() {
+        Ok(v) => Ok(v),
+        Err(_) => spec_err!("{what} '{text}' in '{spec}' is not a non-negative integer"),
+    }
+}
+
+fn parse_hypercube(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let n = parse_uint(rest, "dimension", spec)?;
+    if n == 0 || (1usize << n.min(63)) > MAX_SWITCHES {
+        return spec_err!("hypercube dimension {n} in '{spec}' must be in 1..=24");
+    }
+    Ok(TopologySpec::Hypercube(n))
+}
+
+fn parse_ibt(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let Some((dims, b)) = rest.split_once(':') else {
+        return spec_err!("'{spec}' gives no bypass scheme: write ibt:64x64:b=8,24");
+    };
+    let Some(b) = b.trim().strip_prefix("b=") else {
+        return spec_err!("'{spec}': the bypass scheme must be written b=L1,L2,... e.g. b=8,24");
+    };
+    let dims = parse_dims(dims, spec)?;
+    let b = b
+        .split(',')
+        .map(|x| parse_uint(x, "bypass length", spec))
+        .collect::<Result<Vec<_>>>()?;
+    let params = IbtParams { dims, b };
+    params.validate(spec)?;
+    Ok(TopologySpec::Ibt(params))
+}
+
+/// Splits `key=value,key=value` and hands each pair to `set`, which rejects unknown keys.
+pub fn parse_key_values(
+    text: &str,
+    spec: &str,
+    mut set: impl FnMut(&str, &str) -> Result<()>,
+) -> Result<()> {
+    for pair in text.split(',').filter(|s| !s.trim().is_empty()) {
+        let Some((k, v)) = pair.split_once('=') else {
+            return spec_err!("'{pair}' in '{spec}' is not key=value");
+        };
+        set(k.trim(), v.trim())?;
+    }
+    Ok(())
+}
+
+fn parse_irregular(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let mut p = IrregularParams {
+        switches: 0,
+        ports: 0,
+        nodes: 0,
+        conn: 0.8,
+        seed: 1,
+    };
+    let mut given = [false; 3];
+    parse_key_values(rest, spec, |k, v| {
+        match k {
+            "switches" => (p.switches, given[0]) = (parse_uint(v, k, spec)?, true),
+            "ports" => (p.ports, given[1]) = (parse_uint(v, k, spec)?, true),
+            "nodes" => (p.nodes, given[2]) = (parse_uint(v, k, spec)?, true),
+            "seed" => p.seed = parse_uint(v, k, spec)? as u64,
+            "conn" => {
+                p.conn = match v.parse::<f64>() {
+                    Ok(c) if (0.0..=1.0).contains(&c) => c,
+                    _ => return spec_err!("conn={v} in '{spec}' must be a fraction in 0..=1"),
+                }
+            }
+            _ => {
+                return spec_err!(
+                "unknown key '{k}' in '{spec}': irregular takes switches, ports, nodes, conn, seed"
+            )
+            }
+        }
+        Ok(())
+    })?;
+    if given.contains(&false) {
+        return spec_err!(
+            "'{spec}' must give switches, ports and nodes, e.g. irregular:switches=8,ports=8,nodes=32"
+        );
+    }
+    p.validate(spec)?;
+    Ok(TopologySpec::Irregular(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_canonicalises() {
+        for s in [
+            "mesh:8x8",
+            "torus:4x4x4",
+            "hypercube:6",
+            "ibt:64x64:b=8,24",
+            "irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3",
+        ] {
+            assert_eq!(TopologySpec::parse(s).unwrap().canonical(), s);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_specs_with_one_line() {
+        for s in [
+            "mesh",
+            "mesh:",
+            "mesh:0x4",
+            "mesh:1x4",
+            "mesh:-3x4",
+            "torus:axb",
+            "blob:3",
+            "hypercube:0",
+            "hypercube:40",
+            "ibt:64x64",
+            "ibt:64x64:b=7",
+            "irregular:switches=8",
+            "irregular:switches=8,ports=8,nodes=32,conn=2",
+            "irregular:switches=8,ports=8,nodes=32,colour=red",
+            "torus:100000x100000",
+            "file:",
+        ] {
+            let e = TopologySpec::parse(s).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{s}: {e}");
+            assert!(!e.is_empty());
+        }
+    }
+}

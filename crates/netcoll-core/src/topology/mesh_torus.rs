@@ -1,0 +1,73 @@
+//! k-ary n-meshes and tori, any number of dimensions, any radix >= 2.
+//!
+//! Ports follow BookSim's convention: port `2i` goes to +1 in dimension `i`, port `2i+1` to -1,
+//! and the endpoint sits on the last port. A radix-2 torus has two parallel links per pair, as
+//! in BookSim.
+
+use super::{Family, PortRef, Topology, TopologyBuilder};
+use crate::error::Result;
+use crate::spec::TopologySpec;
+
+pub fn build(dims: &[usize], wrap: bool) -> Result<Topology> {
+    let mut b = grid_builder(dims, 0);
+    add_grid_links(&mut b, dims, wrap)?;
+    attach_endpoints(&mut b, 2 * dims.len())?;
+    let (spec, family) = if wrap {
+        (
+            TopologySpec::Torus(dims.to_vec()),
+            Family::Torus {
+                dims: dims.to_vec(),
+            },
+        )
+    } else {
+        (
+            TopologySpec::Mesh(dims.to_vec()),
+            Family::Mesh {
+                dims: dims.to_vec(),
+            },
+        )
+    };
+    b.finish(spec.canonical(), family, dims.to_vec())
+}
+
+/// A builder for a grid of routers with `2 * dims + extra` network ports and one endpoint port.
+pub(super) fn grid_builder(dims: &[usize], extra: usize) -> TopologyBuilder {
+    let n: usize = dims.iter().product();
+    TopologyBuilder::new(std::iter::repeat_n(2 * dims.len() + extra + 1, n))
+}
+
+/// Links every router to its +1 neighbour in every dimension (wrapping on a torus).
+pub(super) fn add_grid_links(b: &mut TopologyBuilder, dims: &[usize], wrap: bool) -> Result<()> {
+    let n: usize = dims.iter().product();
+    let mut stride = 1;
+    for (i, &k) in dims.iter().enumerate() {
+        for x in 0..n {
+            let c = (x / stride) % k;
+            if c + 1 < k || wrap {
+                let y = if c + 1 < k {
+                    x + stride
+                } else {
+                    x - c * stride
+                };
+                b.link(port(x, 2 * i), port(y, 2 * i + 1))?;
+            }
+        }
+        stride *= k;
+    }
+    Ok(())
+}
+
+/// Endpoint `i` on router `i`, port `port`.
+pub(super) fn attach_endpoints(b: &mut TopologyBuilder, port_no: usize) -> Result<()> {
+    for x in 0..b.num_switches() {
+        b.endpoint(port(x, port_no))?;
+    }
+    Ok(())
+}
+
+pub(super) fn port(switch: usize, port: usize) -> PortRef {
+    PortRef {
+        switch: switch as u32,
+        port: port as u32,
+    }
+}

@@ -1,0 +1,346 @@
+//! Distance metrics between endpoints: diameter and average distance in switch-to-switch hops
+//! (endpoints on the same switch are 0 hops apart; the injection and ejection links are not
+//! counted, as in the iBT paper).
+//!
+//! Two averaging conventions, both reported: over all N^2 ordered pairs including the N self
+//! pairs (the iBT paper's Table 1), and over the N(N-1) distinct pairs.
+//!
+//! Exact at scale by symmetry: mesh, torus and hypercube have closed forms (never built);
+//! an iBT is invariant under every translation whose coordinate sum is a multiple of d*k, so
+//! d*k breadth-first searches, one per species, cover all N^2 pairs. Anything else gets one
+//! BFS per switch, in parallel.
+
+use super::{Family, Topology};
+use crate::error::{Error, Result};
+use crate::spec::TopologySpec;
+use rayon::prelude::*;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Endpoints.
+    pub nodes: u64,
+    pub switches: u64,
+    /// Switch-to-switch links.
+    pub links: u64,
+    /// Smallest and largest number of switch-to-switch links at a switch.
+    pub degree_min: u32,
+    pub degree_max: u32,
+    /// Largest hop distance between two endpoints.
+    pub diameter: u32,
+    /// Sum of hop distances over all ordered endpoint pairs.
+    pub total_distance: u128,
+    /// total / N^2 (self pairs included: the iBT paper's convention).
+    pub average_distance: f64,
+    /// total / (N(N-1)) (distinct pairs only).
+    pub average_distance_distinct: f64,
+    /// How the figures were obtained: "closed form", "symmetry (k BFS)" or "all-pairs BFS".
+    pub method: String,
+}
+
+/// Metrics of a spec, from a closed form where the family has one, else by building it.
+pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
+    match spec {
+        TopologySpec::Mesh(d) => Ok(grid_closed_form(d, false)),
+        TopologySpec::Torus(d) => Ok(grid_closed_form(d, true)),
+        TopologySpec::Hypercube(n) => Ok(hypercube_closed_form(*n)),
+        _ => metrics(&Topology::from_parsed(spec)?),
+    }
+}
+
+/// Exact metrics of a built network, using its symmetry when it has one.
+pub fn metrics(topo: &Topology) -> Result<Metrics> {
+    match topo.family() {
+        Family::Mesh { dims } => Ok(grid_closed_form(dims, false)),
+        Family::Torus { dims } => Ok(grid_closed_form(dims, true)),
+        Family::Hypercube { dim } => Ok(hypercube_closed_form(*dim)),
+        Family::Ibt(p) => Ok(ibt_by_species(topo, p)),
+        _ => metrics_all_pairs(topo),
+    }
+}
+
+fn finish(
+    topo_counts: (u64, u64, u64),
+    degrees: (u32, u32),
+    diameter: u32,
+    total: u128,
+    method: String,
+) -> Metrics {
+    let (nodes, switches, links) = topo_counts;
+    let n = nodes as f64;
+    Metrics {
+        nodes,
+        switches,
+        links,
+        degree_min: degrees.0,
+        degree_max: degrees.1,
+        diameter,
+        total_distance: total,
+        average_distance: total as f64 / (n * n),
+        average_distance_distinct: if nodes > 1 {
+            total as f64 / (n * (n - 1.0))
+        } else {
+            0.0
+        },
+        method,
+    }
+}
+
+/// Sum of |x - y| (mesh) or ring distance (torus) over all ordered pairs of one dimension.
+fn pair_sum_1d(k: u128, wrap: bool) -> u128 {
+    if wrap {
+        k * (k * k / 4) // each x sees floor(k^2/4) in total
+    } else {
+        (k * k * k - k) / 3
+    }
+}
+
+fn grid_closed_form(dims: &[usize], wrap: bool) -> Metrics {
+    let n: u128 = dims.iter().map(|&k| k as u128).product();
+    let total: u128 = dims
+        .iter()
+        .map(|&k| {
+            let k = k as u128;
+            pair_sum_1d(k, wrap) * (n / k) * (n / k)
+        })
+        .sum();
+    let diameter = dims
+        .iter()
+        .map(|&k| if wrap { k / 2 } else { k - 1 } as u32)
+        .sum();
+    let d = dims.len();
+    let links: u128 = dims
+        .iter()
+        .map(|&k| {
+            let k = k as u128;
+            if wrap {
+                n
+            } else {
+                n / k * (k - 1)
+            }
+        })
+        .sum();
+    // A mesh corner router has d network links; a 1-D or radix-2 mesh still has at least one.
+    let degree_min = if wrap { 2 * d } else { d };
+    let degree_max = if wrap {
+        2 * d
+    } else {
+        dims.iter().map(|&k| if k > 2 { 2 } else { 1 }).sum()
+    };
+    finish(
+        (n as u64, n as u64, links as u64),
+        (degree_min as u32, degree_max as u32),
+        diameter,
+        total,
+        "closed form".into(),
+    )
+}
+
+fn hypercube_closed_form(dim: usize) -> Metrics {
+    let n = 1u128 << dim;
+    // Over all ordered pairs each bit differs in half of them.
+    let total = n * n / 2 * dim as u128;
+    finish(
+        (n as u64, n as u64, (n / 2 * dim as u128) as u64),
+        (dim as u32, dim as u32),
+        dim as u32,
+        total,
+        "closed form".into(),
+    )
+}
+
+fn counts(topo: &Topology) -> ((u64, u64, u64), (u32, u32)) {
+    let degs = (0..topo.num_switches()).map(|s| topo.degree(s) as u32);
+    let (dmin, dmax) = degs.fold((u32::MAX, 0), |(a, b), d| (a.min(d), b.max(d)));
+    (
+        (
+            topo.num_endpoints() as u64,
+            topo.num_switches() as u64,
+            topo.num_links() as u64,
+        ),
+        (dmin, dmax),
+    )
+}
+
+fn ibt_by_species(topo: &Topology, p: &super::IbtParams) -> Metrics {
+    let m = p.species();
+    let n = topo.num_switches();
+    let shape = topo.shape().to_vec();
+    // Representative of species r: (r, 0, ..., 0); every radix is a multiple of m > r.
+    let reps: Vec<usize> = (0..m)
+        .map(|r| super::index_of(&rep_coords(r, &shape), &shape))
+        .collect();
+    let ones = vec![1u32; n];
+    let results: Vec<(u32, u128)> = reps
+        .par_iter()
+        .map_init(|| Bfs::new(n), |bfs, &s| bfs.run(topo, s, &ones))
+        .collect();
+    let diameter = results.iter().map(|r| r.0).max().unwrap_or(0);
+    let per_class = (n / m) as u128;
+    let total = results.iter().map(|r| r.1).sum::<u128>() * per_class;
+    let (c, d) = counts(topo);
+    finish(c, d, diameter, total, format!("symmetry ({m} BFS)"))
+}
+
+fn rep_coords(r: usize, shape: &[usize]) -> Vec<usize> {
+    let mut c = vec![0; shape.len()];
+    c[0] = r;
+    c
+}
+
+/// Work limit for all-pairs BFS (switches x (switches + adjacencies)).
+const ALL_PAIRS_LIMIT: u128 = 40_000_000_000;
+
+/// One BFS per switch that hosts endpoints; distances weighted by endpoints per switch.
+pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
+    let s = topo.num_switches();
+    let work = s as u128 * (s as u128 + 2 * topo.num_links() as u128);
+    if work > ALL_PAIRS_LIMIT {
+        return Err(Error::TooLarge(format!(
+            "{} has {s} switches without a known symmetry: all-pairs BFS is too large; \
+             use a mesh, torus, hypercube or iBT spec, or a smaller network",
+            topo.name()
+        )));
+    }
+    let weight = topo.endpoints_per_switch();
+    let sources: Vec<usize> = (0..s).filter(|&x| weight[x] > 0).collect();
+    let results: Vec<(u32, u128)> = sources
+        .par_iter()
+        .map_init(
+            || Bfs::new(s),
+            |bfs, &src| {
+                let (ecc, sum) = bfs.run(topo, src, &weight);
+                (ecc, sum * weight[src] as u128)
+            },
+        )
+        .collect();
+    let diameter = results.iter().map(|r| r.0).max().unwrap_or(0);
+    let total = results.iter().map(|r| r.1).sum();
+    let (c, d) = counts(topo);
+    Ok(finish(c, d, diameter, total, "all-pairs BFS".into()))
+}
+
+/// Breadth-first search with buffers reused across sources.
+pub struct Bfs {
+    dist: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+impl Bfs {
+    pub fn new(n: usize) -> Bfs {
+        Bfs {
+            dist: vec![u32::MAX; n],
+            queue: Vec::with_capacity(n),
+        }
+    }
+
+    /// Hop distances from `src` to every switch (u32::MAX if unreachable); borrowed until the
+    /// next call.
+    pub fn distances(&mut self, topo: &Topology, src: usize) -> &[u32] {
+        self.dist.fill(u32::MAX);
+        self.queue.clear();
+        self.dist[src] = 0;
+        self.queue.push(src as u32);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let u = self.queue[head] as usize;
+            head += 1;
+            let du = self.dist[u] + 1;
+            for nb in topo.neighbours(u) {
+                let v = nb.switch as usize;
+                if self.dist[v] == u32::MAX {
+                    self.dist[v] = du;
+                    self.queue.push(v as u32);
+                }
+            }
+        }
+        &self.dist
+    }
+
+    /// (eccentricity over weighted switches, weighted distance sum) from `src`.
+    pub fn run(&mut self, topo: &Topology, src: usize, weight: &[u32]) -> (u32, u128) {
+        let dist = self.distances(topo, src);
+        let mut ecc = 0;
+        let mut sum = 0u128;
+        for (d, &w) in dist.iter().zip(weight) {
+            if w > 0 {
+                ecc = ecc.max(*d);
+                sum += *d as u128 * w as u128;
+            }
+        }
+        (ecc, sum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> TopologySpec {
+        TopologySpec::parse(s).unwrap()
+    }
+
+    /// Table 1 of the iBT paper (seed 004): iBT(64^2; b), diameter and average distance.
+    #[test]
+    fn reproduces_ibt_table_1() {
+        for (b, diameter, avg) in [
+            ("6", 14, 8.096),
+            ("14", 12, 7.482),
+            ("4,16", 10, 6.568),
+            ("8,24", 10, 6.633),
+        ] {
+            let m = metrics_of_spec(&spec(&format!("ibt:64x64:b={b}"))).unwrap();
+            assert_eq!(m.diameter, diameter, "b={b}");
+            assert!(
+                (m.average_distance - avg).abs() < 1e-3,
+                "b={b}: {}",
+                m.average_distance
+            );
+        }
+    }
+
+    #[test]
+    fn symmetry_and_closed_forms_equal_all_pairs_bfs() {
+        for s in [
+            "mesh:5x3",
+            "mesh:4x4x2",
+            "mesh:7",
+            "torus:5x4",
+            "torus:2x3x4",
+            "torus:9",
+            "hypercube:1",
+            "hypercube:5",
+            "ibt:16x16:b=4",
+            "ibt:24x24:b=4,8",
+            "ibt:12x12x12:b=3",
+            "ibt:16:b=4",
+        ] {
+            let t = Topology::from_spec(s).unwrap();
+            let fast = metrics(&t).unwrap();
+            let slow = metrics_all_pairs(&t).unwrap();
+            assert_eq!(fast.diameter, slow.diameter, "{s}");
+            assert_eq!(fast.total_distance, slow.total_distance, "{s}");
+            assert_eq!(fast.links, slow.links, "{s}");
+            assert_eq!(
+                (fast.degree_min, fast.degree_max),
+                (slow.degree_min, slow.degree_max),
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn hand_worked_small_cases() {
+        // 3-node line: distances 0,1,2 / 1,0,1 / 2,1,0 -> total 8.
+        let m = metrics_of_spec(&spec("mesh:3")).unwrap();
+        assert_eq!((m.total_distance, m.diameter), (8, 2));
+        assert!((m.average_distance - 8.0 / 9.0).abs() < 1e-12);
+        assert!((m.average_distance_distinct - 8.0 / 6.0).abs() < 1e-12);
+        // 4-ring: from each node 1+2+1 = 4 -> total 16.
+        let m = metrics_of_spec(&spec("torus:4")).unwrap();
+        assert_eq!((m.total_distance, m.diameter, m.links), (16, 2, 4));
+        // 3-cube: from each node 3*1 + 3*2 + 1*3 = 12 -> 96.
+        let m = metrics_of_spec(&spec("hypercube:3")).unwrap();
+        assert_eq!((m.total_distance, m.diameter, m.links), (96, 3, 12));
+    }
+}

@@ -1,0 +1,210 @@
+//! Networks: switches (routers) with numbered ports, endpoints (hosts, NICs) attached to ports,
+//! and full-duplex links between ports of different switches.
+//!
+//! One flat representation serves every family, so routing, metrics and engines never need to
+//! know which family built the network. Direct networks (mesh, torus, iBT, hypercube) have one
+//! endpoint per router, on the router's last port; endpoint `i` sits on router `i`.
+
+mod build;
+pub mod file;
+mod hypercube;
+mod ibt;
+mod irregular;
+mod mesh_torus;
+pub mod metrics;
+
+pub use build::TopologyBuilder;
+pub use ibt::IbtParams;
+pub use irregular::IrregularParams;
+
+use crate::error::Result;
+use crate::spec::TopologySpec;
+use serde::Serialize;
+
+/// The family a network was built from, with the parameters that define it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub enum Family {
+    Mesh { dims: Vec<usize> },
+    Torus { dims: Vec<usize> },
+    Hypercube { dim: usize },
+    Ibt(IbtParams),
+    Irregular(IrregularParams),
+    File { path: String },
+}
+
+/// What is on the other side of a switch port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Peer {
+    /// Unconnected.
+    Open,
+    /// An endpoint (host) with this id.
+    Endpoint(u32),
+    /// A port of another switch, over link `link`.
+    Switch { switch: u32, port: u32, link: u32 },
+}
+
+/// A switch port: (switch id, local port number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct PortRef {
+    pub switch: u32,
+    pub port: u32,
+}
+
+/// A full-duplex switch-to-switch link. Its two directed channels are `2*id` (a -> b) and
+/// `2*id + 1` (b -> a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Link {
+    pub a: PortRef,
+    pub b: PortRef,
+}
+
+/// A network. Built once, then read-only.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    name: String,
+    family: Family,
+    /// CSR offsets: the ports of switch `s` are `port_start[s]..port_start[s + 1]`.
+    port_start: Vec<u32>,
+    /// Per global port index: what it connects to.
+    peers: Vec<Peer>,
+    /// Per endpoint: where it is attached.
+    endpoints: Vec<PortRef>,
+    links: Vec<Link>,
+    /// CSR adjacency over switches (neighbour switch, local port, link id), switch links only.
+    adj_start: Vec<u32>,
+    adj: Vec<Neighbour>,
+    /// Radices of the coordinate families (dimension 0 varies fastest), empty otherwise.
+    shape: Vec<usize>,
+}
+
+/// One switch-to-switch adjacency seen from a switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Neighbour {
+    pub switch: u32,
+    pub port: u32,
+    pub link: u32,
+}
+
+impl Topology {
+    /// Builds a network from a spec string such as `torus:8x8` or `ibt:64x64:b=8,24`.
+    pub fn from_spec(spec: &str) -> Result<Topology> {
+        Self::from_parsed(&TopologySpec::parse(spec)?)
+    }
+
+    pub fn from_parsed(spec: &TopologySpec) -> Result<Topology> {
+        match spec {
+            TopologySpec::Mesh(dims) => mesh_torus::build(dims, false),
+            TopologySpec::Torus(dims) => mesh_torus::build(dims, true),
+            TopologySpec::Hypercube(dim) => hypercube::build(*dim),
+            TopologySpec::Ibt(p) => ibt::build(p),
+            TopologySpec::Irregular(p) => irregular::build(p),
+            TopologySpec::File(path) => file::load(path),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn family(&self) -> &Family {
+        &self.family
+    }
+    pub fn num_switches(&self) -> usize {
+        self.port_start.len() - 1
+    }
+    pub fn num_endpoints(&self) -> usize {
+        self.endpoints.len()
+    }
+    pub fn num_links(&self) -> usize {
+        self.links.len()
+    }
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+    pub fn endpoints(&self) -> &[PortRef] {
+        &self.endpoints
+    }
+    /// The switch an endpoint is attached to.
+    pub fn endpoint_switch(&self, endpoint: usize) -> usize {
+        self.endpoints[endpoint].switch as usize
+    }
+    pub fn num_ports(&self, switch: usize) -> usize {
+        (self.port_start[switch + 1] - self.port_start[switch]) as usize
+    }
+    pub fn total_ports(&self) -> usize {
+        self.peers.len()
+    }
+    pub fn peer(&self, switch: usize, port: usize) -> Peer {
+        self.peers[self.port_start[switch] as usize + port]
+    }
+    /// Switch-to-switch neighbours of `switch`, in port order.
+    pub fn neighbours(&self, switch: usize) -> &[Neighbour] {
+        &self.adj[self.adj_start[switch] as usize..self.adj_start[switch + 1] as usize]
+    }
+    /// Number of switch-to-switch links at `switch` (its network degree).
+    pub fn degree(&self, switch: usize) -> usize {
+        self.neighbours(switch).len()
+    }
+    /// Endpoints attached to each switch.
+    pub fn endpoints_per_switch(&self) -> Vec<u32> {
+        let mut count = vec![0u32; self.num_switches()];
+        for e in &self.endpoints {
+            count[e.switch as usize] += 1;
+        }
+        count
+    }
+    /// Radices of a coordinate family (mesh, torus, iBT, hypercube as 2x2x...); empty otherwise.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    /// Coordinates of a switch in a coordinate family, dimension 0 first.
+    pub fn coords(&self, switch: usize) -> Option<Vec<usize>> {
+        if self.shape.is_empty() {
+            return None;
+        }
+        Some(coords_of(switch, &self.shape))
+    }
+    /// The directed channel id for leaving `from` over `link`.
+    pub fn channel(&self, link: u32, from: u32) -> u32 {
+        let l = &self.links[link as usize];
+        if l.a.switch == from {
+            2 * link
+        } else {
+            debug_assert_eq!(l.b.switch, from);
+            2 * link + 1
+        }
+    }
+    /// Source and target switch of a directed channel.
+    pub fn channel_ends(&self, channel: u32) -> (PortRef, PortRef) {
+        let l = &self.links[(channel / 2) as usize];
+        if channel % 2 == 0 {
+            (l.a, l.b)
+        } else {
+            (l.b, l.a)
+        }
+    }
+}
+
+/// Mixed-radix coordinates of `index`, dimension 0 varying fastest.
+pub fn coords_of(mut index: usize, shape: &[usize]) -> Vec<usize> {
+    shape
+        .iter()
+        .map(|&k| {
+            let c = index % k;
+            index /= k;
+            c
+        })
+        .collect()
+}
+
+/// Inverse of [`coords_of`].
+pub fn index_of(coords: &[usize], shape: &[usize]) -> usize {
+    coords
+        .iter()
+        .zip(shape)
+        .rev()
+        .fold(0, |acc, (&c, &k)| acc * k + c)
+}
+
+#[cfg(test)]
+mod tests;
