@@ -19,7 +19,7 @@ use crate::spec_err;
 use crate::topology::{Neighbour, Topology};
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RoutingKind {
     /// Dimension order (mesh, torus with dateline classes, hypercube e-cube).

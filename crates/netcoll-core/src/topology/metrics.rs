@@ -28,7 +28,9 @@ pub struct Metrics {
     pub degree_max: u32,
     /// Largest hop distance between two endpoints.
     pub diameter: u32,
-    /// Sum of hop distances over all ordered endpoint pairs.
+    /// Sum of hop distances over all ordered endpoint pairs (exact; serialised as an integer
+    /// when it fits 64 bits).
+    #[serde(serialize_with = "u128_as_number")]
     pub total_distance: u128,
     /// total / N^2 (self pairs included: the iBT paper's convention).
     pub average_distance: f64,
@@ -36,6 +38,13 @@ pub struct Metrics {
     pub average_distance_distinct: f64,
     /// How the figures were obtained: "closed form", "symmetry (k BFS)" or "all-pairs BFS".
     pub method: String,
+}
+
+fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match u64::try_from(*v) {
+        Ok(x) => s.serialize_u64(x),
+        Err(_) => s.serialize_f64(*v as f64),
+    }
 }
 
 /// Metrics of a spec, from a closed form where the family has one, else by building it.
