@@ -1,0 +1,18 @@
+//! Analytic models: the closed forms of the seed papers, pure functions of their parameters.
+//!
+//! - [`multisend`]: timing of NIC-assisted multi-send vs repeated unicast, and the postal
+//!   lambda per packet size (seed 002 s2, s4, Appendix);
+//! - [`postal`]: Bar-Noy/Kipnis `F_lambda(t)` and the two-queue greedy optimal tree
+//!   (seed 002 s4);
+//! - [`ratio`]: the exact fraction that cost coefficients are reported in.
+//!
+//! Every function checks its input and answers bad input with a one-line
+//! [`crate::error::Error`]; none panics on user input.
+
+pub mod multisend;
+pub mod postal;
+pub mod ratio;
+
+pub use multisend::{multisend_lambda, multisend_time, unicast_lambda, Linear, MultisendParams};
+pub use postal::{postal_reach, postal_tree, PostalTree};
+pub use ratio::Ratio;
