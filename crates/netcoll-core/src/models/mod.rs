@@ -4,15 +4,22 @@
 //!   lambda per packet size (seed 002 s2, s4, Appendix);
 //! - [`postal`]: Bar-Noy/Kipnis `F_lambda(t)` and the two-queue greedy optimal tree
 //!   (seed 002 s4);
+//! - [`kbinomial`]: k-binomial trees for pipelined FPFS multicast, Lemma 4 and Theorem 3
+//!   (seed 003 s4.3), with the FPFS step simulation that checks them;
 //! - [`ratio`]: the exact fraction that cost coefficients are reported in.
 //!
 //! Every function checks its input and answers bad input with a one-line
 //! [`crate::error::Error`]; none panics on user input.
 
+pub mod kbinomial;
 pub mod multisend;
 pub mod postal;
 pub mod ratio;
 
+pub use kbinomial::{
+    fpfs_steps, kbinomial_first_packet_steps, kbinomial_optimal, kbinomial_reach, kbinomial_steps,
+    kbinomial_tree,
+};
 pub use multisend::{multisend_lambda, multisend_time, unicast_lambda, Linear, MultisendParams};
 pub use postal::{postal_reach, postal_tree, PostalTree};
 pub use ratio::Ratio;
