@@ -17,7 +17,7 @@ pub const FM_PACKET_BYTES: u64 = 1536;
 /// Host-to-NIC throughput without write combining, MB/s (seed 002 s2).
 pub const HOST_TO_NIC_MBPS: f64 = 31.7;
 
-/// Host-to-NIC throughput with write combining enabled, MB/s (seed 002 s2, citing [1]).
+/// Host-to-NIC throughput with write combining enabled, MB/s (seed 002 s2, citing its reference 1).
 pub const HOST_TO_NIC_WC_MBPS: f64 = 90.0;
 
 /// An interval linear in the packet size: `fixed_us + per_byte_us * m`.
