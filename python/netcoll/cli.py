@@ -23,7 +23,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 spec_argument = click.argument("spec", metavar="SPEC")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 routing_option = click.option(
-    "--routing", "-r", default="shortest", show_default=True, metavar="R",
+    "--routing",
+    "-r",
+    default="shortest",
+    show_default=True,
+    metavar="R",
     help="dor | shortest | updown",
 )
 root_option = click.option(
@@ -98,15 +102,24 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
 @topo_app.command("check")
 @spec_argument
 @routing_option
-@click.option("--vcs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Virtual channels per link.")
-@click.option("--vc-rule", default="auto", show_default=True,
-              help="auto (dateline if the routing has classes, else any) | dateline | any | hop "
-              "| single")
+@click.option(
+    "--vcs",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Virtual channels per link.",
+)
+@click.option(
+    "--vc-rule",
+    default="auto",
+    show_default=True,
+    help="auto (dateline if the routing has classes, else any) | dateline | any | hop | single",
+)
 @root_option
 @json_option
-def topo_check(spec: str, routing: str, vcs: int, vc_rule: str, root: int | None,
-               as_json: bool) -> None:
+def topo_check(
+    spec: str, routing: str, vcs: int, vc_rule: str, root: int | None, as_json: bool
+) -> None:
     """Is ROUTING with VCS virtual channels deadlock-free? (channel-dependency-graph check)"""
     t = topo_mod.topology(spec)
     rep = t.check_deadlock(routing, vcs, vc_rule, root)
@@ -167,8 +180,16 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
     a, b = parse_endpoint(t, src), parse_endpoint(t, dst)
     hops = t.route(a, b, routing, root)
     if as_json:
-        emit_json({"spec": t.name, "routing": routing, "src": a, "dst": b,
-                   "hops": len(hops), "path": hops})
+        emit_json(
+            {
+                "spec": t.name,
+                "routing": routing,
+                "src": a,
+                "dst": b,
+                "hops": len(hops),
+                "path": hops,
+            }
+        )
         return
 
     def where(s: int) -> str:
@@ -180,8 +201,9 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
         table.add_column(col)
     for i, h in enumerate(hops, 1):
         direction = ("up" if h["up"] else "down") if routing == "updown" else ""
-        table.add_row(str(i), where(h["from"]), str(h["port"]), where(h["to"]),
-                      str(h["vc_class"]), direction)
+        table.add_row(
+            str(i), where(h["from"]), str(h["port"]), where(h["to"]), str(h["vc_class"]), direction
+        )
     console.print(table)
 
 
@@ -190,8 +212,13 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
 
 @topo_app.command("draw")
 @spec_argument
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
-              help="Picture file (.png, .svg, .pdf).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Picture file (.png, .svg, .pdf).",
+)
 @root_option
 def topo_draw(spec: str, output: Path, root: int | None) -> None:
     """Draw a small network: grids with wrap and bypass links, irregular networks by up*/down*
@@ -205,11 +232,15 @@ def topo_draw(spec: str, output: Path, root: int | None) -> None:
 
 @topo_app.command("export")
 @spec_argument
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True,
-              help="Output file.")
-@click.option("--format", "fmt", type=click.Choice(["netcoll", "networkx", "graphml"]),
-              default="netcoll", show_default=True,
-              help="netcoll JSON (loadable as file:PATH), networkx node-link JSON, or GraphML.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Output file.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["netcoll", "networkx", "graphml"]),
+    default="netcoll",
+    show_default=True,
+    help="netcoll JSON (loadable as file:PATH), networkx node-link JSON, or GraphML.",
+)
 def topo_export(spec: str, output: Path, fmt: str) -> None:
     """Write a network to a file."""
     t = topo_mod.topology(spec)
@@ -239,8 +270,14 @@ def topo_export(spec: str, output: Path, fmt: str) -> None:
 
 
 @app.command("demo")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=Path("out/demo"),
-              show_default=True, help="Directory for the plot.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("out/demo"),
+    show_default=True,
+    help="Directory for the plot.",
+)
 @click.option("--quick", is_flag=True, help="Skip the million-node pair.")
 @json_option
 def demo(output: Path, quick: bool, as_json: bool) -> None:
@@ -263,8 +300,9 @@ def bench_metrics(as_json: bool) -> None:
 
 
 def fail(message: str) -> None:
-    Console(stderr=True).print(f"netcoll: error: {message}", markup=False, highlight=False,
-                               soft_wrap=True)
+    Console(stderr=True).print(
+        f"netcoll: error: {message}", markup=False, highlight=False, soft_wrap=True
+    )
     sys.exit(2)
 
 
@@ -289,7 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as e:  # a bug: still one line, with the traceback on request
         if os.environ.get("NETCOLL_DEBUG"):
             raise
-        fail(f"internal error {type(e).__name__}: {e} (rerun with NETCOLL_DEBUG=1 for the "
-             "traceback, and please report it)")
+        fail(
+            f"internal error {type(e).__name__}: {e} (rerun with NETCOLL_DEBUG=1 for the "
+            "traceback, and please report it)"
+        )
     if isinstance(code, int) and code:
         sys.exit(code)

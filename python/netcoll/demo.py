@@ -39,19 +39,21 @@ def measure(networks, progress: Progress | None) -> list[dict]:
             progress.update(task, description=f"metrics of {label}")
         start = time.perf_counter()
         s = spec_stats(spec)
-        rows.append({
-            "network": label,
-            "spec": spec,
-            "nodes": s["nodes"],
-            "degree": s["degree_max"],
-            "diameter": s["diameter"],
-            "average_distance": s["average_distance"],
-            "average_distance_distinct": s["average_distance_distinct"],
-            "paper_diameter": paper_d,
-            "paper_average_distance": paper_mu,
-            "method": s["method"],
-            "seconds": round(time.perf_counter() - start, 4),
-        })
+        rows.append(
+            {
+                "network": label,
+                "spec": spec,
+                "nodes": s["nodes"],
+                "degree": s["degree_max"],
+                "diameter": s["diameter"],
+                "average_distance": s["average_distance"],
+                "average_distance_distinct": s["average_distance_distinct"],
+                "paper_diameter": paper_d,
+                "paper_average_distance": paper_mu,
+                "method": s["method"],
+                "seconds": round(time.perf_counter() - start, 4),
+            }
+        )
         if progress:
             progress.advance(task)
     add_improvements(rows)
@@ -71,20 +73,45 @@ def add_improvements(rows: list[dict]) -> None:
 
 def print_table(rows: list[dict], console: Console) -> None:
     table = Table(title="iBT against tori of the same size (hops between endpoints)")
-    for col in ("network", "nodes", "degree", "diameter", "avg dist (N^2)", "avg dist (N(N-1))",
-                "paper (diam, avg)", "gain vs torus of degree 6", "time"):
+    for col in (
+        "network",
+        "nodes",
+        "degree",
+        "diameter",
+        "avg dist (N^2)",
+        "avg dist (N(N-1))",
+        "paper (diam, avg)",
+        "gain vs torus of degree 6",
+        "time",
+    ):
         table.add_column(col, justify="left" if col == "network" else "right")
     for r in rows:
-        paper = (f"{r['paper_diameter']}, {r['paper_average_distance']:.3f}"
-                 if r["paper_diameter"] is not None else "")
-        gain = (f"{100 * r['diameter_gain']:.0f}% / {100 * r['average_distance_gain']:.0f}%"
-                if "vs" in r else "")
-        table.add_row(r["network"], f"{r['nodes']:,}", str(r["degree"]), str(r["diameter"]),
-                      f"{r['average_distance']:.3f}", f"{r['average_distance_distinct']:.3f}",
-                      paper, gain, f"{r['seconds']:.2f} s")
+        paper = (
+            f"{r['paper_diameter']}, {r['paper_average_distance']:.3f}"
+            if r["paper_diameter"] is not None
+            else ""
+        )
+        gain = (
+            f"{100 * r['diameter_gain']:.0f}% / {100 * r['average_distance_gain']:.0f}%"
+            if "vs" in r
+            else ""
+        )
+        table.add_row(
+            r["network"],
+            f"{r['nodes']:,}",
+            str(r["degree"]),
+            str(r["diameter"]),
+            f"{r['average_distance']:.3f}",
+            f"{r['average_distance_distinct']:.3f}",
+            paper,
+            gain,
+            f"{r['seconds']:.2f} s",
+        )
     console.print(table)
-    console.print("gain = 1 - iBT / Torus (diameter / average distance), the paper's beta "
-                  "coefficient against the torus of the same node degree 6.")
+    console.print(
+        "gain = 1 - iBT / Torus (diameter / average distance), the paper's beta "
+        "coefficient against the torus of the same node degree 6."
+    )
 
 
 def plot(rows: list[dict], path: Path) -> list[Path]:
@@ -118,8 +145,14 @@ def plot(rows: list[dict], path: Path) -> list[Path]:
 
 def run_demo(output: Path, quick: bool, as_json: bool, console: Console) -> None:
     networks = NETWORKS_4096 + ([] if quick else NETWORKS_1M)
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=console, transient=True, disable=as_json) as progress:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=as_json,
+    ) as progress:
         rows = measure(networks, progress)
     files = plot(rows, output / "networks.png")
     if as_json:
@@ -146,13 +179,18 @@ def bench_metrics(as_json: bool, console: Console) -> None:
     result = {
         "million_node": rows,
         "symmetry_vs_all_pairs": {
-            "spec": small, "symmetry_seconds": t_fast, "all_pairs_seconds": t_slow,
-            "speedup": t_slow / t_fast, "identical": same,
+            "spec": small,
+            "symmetry_seconds": t_fast,
+            "all_pairs_seconds": t_slow,
+            "speedup": t_slow / t_fast,
+            "identical": same,
         },
     }
     if as_json:
         print(json.dumps(result, indent=2))
         return
     print_table(rows, console)
-    console.print(f"{small}: symmetry {t_fast:.3f} s vs all-pairs BFS {t_slow:.3f} s "
-                  f"({t_slow / t_fast:.0f}x), identical results: {same}")
+    console.print(
+        f"{small}: symmetry {t_fast:.3f} s vs all-pairs BFS {t_slow:.3f} s "
+        f"({t_slow / t_fast:.0f}x), identical results: {same}"
+    )

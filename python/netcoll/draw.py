@@ -54,10 +54,22 @@ def _grid_position(coords: list[int], shape: list[int]) -> tuple[float, float]:
 def _arc(ax, a, b, colour, style="-", rad=0.25, width=1.0, alpha=0.9, arrow="-", shrink=4):
     from matplotlib.patches import FancyArrowPatch
 
-    ax.add_patch(FancyArrowPatch(a, b, connectionstyle=f"arc3,rad={rad}", arrowstyle=arrow,
-                                 mutation_scale=14, color=colour, linestyle=style,
-                                 linewidth=width, alpha=alpha, shrinkA=shrink, shrinkB=shrink,
-                                 zorder=2))
+    ax.add_patch(
+        FancyArrowPatch(
+            a,
+            b,
+            connectionstyle=f"arc3,rad={rad}",
+            arrowstyle=arrow,
+            mutation_scale=14,
+            color=colour,
+            linestyle=style,
+            linewidth=width,
+            alpha=alpha,
+            shrinkA=shrink,
+            shrinkB=shrink,
+            zorder=2,
+        )
+    )
 
 
 def _grid(t: Topology, plt):
@@ -85,8 +97,9 @@ def _grid(t: Topology, plt):
         else:  # torus wrap-around
             _arc(ax, a, b, "#999999", style="--", rad=0.15, width=0.8, alpha=0.7)
     xs, ys = zip(*pos)
-    ax.scatter(xs, ys, s=90 if t.num_switches <= 256 else 25, color="white",
-               edgecolor="black", zorder=3)
+    ax.scatter(
+        xs, ys, s=90 if t.num_switches <= 256 else 25, color="white", edgecolor="black", zorder=3
+    )
     if t.num_switches <= 144:
         for s, (x, y) in enumerate(pos):
             ax.text(x, y, str(s), ha="center", va="center", fontsize=6, zorder=4)
@@ -95,8 +108,10 @@ def _grid(t: Topology, plt):
         handles.append(plt.Line2D([], [], color="#999999", ls="--", label="wrap-around"))
     handles += [plt.Line2D([], [], color=colour_of[L], label=f"bypass L={L}") for L in lengths]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
-    ax.set_title(f"{t.name}: {t.num_switches} routers, one endpoint each, {t.num_links} links"
-                 + ("  (3-D: z-slices left to right)" if d == 3 else ""))
+    ax.set_title(
+        f"{t.name}: {t.num_switches} routers, one endpoint each, {t.num_links} links"
+        + ("  (3-D: z-slices left to right)" if d == 3 else "")
+    )
     ax.set_aspect("equal")
     ax.axis("off")
     return fig
@@ -110,8 +125,10 @@ def _hypercube(t: Topology, plt):
         return v ^ (v >> 1)
 
     inverse_gray = {gray(i): i for i in range(1 << n)}
-    pos = [(inverse_gray[s & ((1 << low) - 1)] * 1.0, inverse_gray[s >> low] * 1.0)
-           for s in range(t.num_switches)]
+    pos = [
+        (inverse_gray[s & ((1 << low) - 1)] * 1.0, inverse_gray[s >> low] * 1.0)
+        for s in range(t.num_switches)
+    ]
     fig, ax = plt.subplots(figsize=(2 + 0.9 * (1 << low), 2 + 0.9 * (1 << (n - low))))
     cmap = plt.get_cmap("tab10")
     for sa, pa, sb, _ in t.links():
@@ -165,25 +182,44 @@ def _updown(t: Topology, plt, root: int | None):
         rad = 0.0 if k == 0 else 0.18 * ((k + 1) // 2) * (1 if k % 2 else -1)
         if levels[sa] == levels[sb]:
             rad = rad or 0.3
-        _arc(ax, pos[lo], pos[hi], "#1f4e79" if tree else "#888888", style="-" if tree else "--",
-             rad=rad, width=1.6 if tree else 1.0, arrow="-|>", shrink=15)
+        _arc(
+            ax,
+            pos[lo],
+            pos[hi],
+            "#1f4e79" if tree else "#888888",
+            style="-" if tree else "--",
+            rad=rad,
+            width=1.6 if tree else 1.0,
+            arrow="-|>",
+            shrink=15,
+        )
     for s, (x, y) in pos.items():
         is_root = s == ud["root"]
-        ax.scatter([x], [y], s=520, color="#f6d55c" if is_root else "white", edgecolor="black",
-                   zorder=3)
+        ax.scatter(
+            [x], [y], s=520, color="#f6d55c" if is_root else "white", edgecolor="black", zorder=3
+        )
         ax.text(x, y, f"{s}\n{hosts[s]}h", ha="center", va="center", fontsize=7, zorder=4)
     for lv in by_level:
-        ax.text(-widest * 0.8 - 1.2, -1.5 * lv, f"level {lv}", va="center", fontsize=8,
-                color="#555555")
+        ax.text(
+            -widest * 0.8 - 1.2, -1.5 * lv, f"level {lv}", va="center", fontsize=8, color="#555555"
+        )
     handles = [
         plt.Line2D([], [], color="#1f4e79", lw=1.6, label="BFS spanning-tree link"),
         plt.Line2D([], [], color="#888888", ls="--", label="other link"),
     ]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
-              title="arrows point to the up end", title_fontsize=8)
-    ax.set_title(f"{t.name}\nup*/down* from root {ud['root']}: {t.num_switches} switches, "
-                 f"{t.num_endpoints} hosts (Nh = hosts on the switch), {t.num_links} links",
-                 fontsize=9)
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1),
+        fontsize=8,
+        title="arrows point to the up end",
+        title_fontsize=8,
+    )
+    ax.set_title(
+        f"{t.name}\nup*/down* from root {ud['root']}: {t.num_switches} switches, "
+        f"{t.num_endpoints} hosts (Nh = hosts on the switch), {t.num_links} links",
+        fontsize=9,
+    )
     ax.axis("off")
     ax.margins(0.12)
     return fig

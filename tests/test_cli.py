@@ -1,0 +1,100 @@
+"""The CLI contract: JSON keys, exit codes, one-line errors, pictures."""
+
+import pytest
+
+from conftest import cli_json, run_cli
+
+
+def test_topo_stats_json_contract():
+    s = cli_json("topo", "stats", "ibt:64x64:b=8,24")
+    for key in (
+        "nodes",
+        "switches",
+        "links",
+        "diameter",
+        "average_distance",
+        "average_distance_distinct",
+    ):
+        assert key in s
+    assert s["diameter"] == 10 and abs(s["average_distance"] - 6.633) < 1e-3
+
+
+def test_topo_check_json_contract():
+    bad = cli_json("topo", "check", "torus:4x4", "--routing", "dor", "--vcs", "1")
+    assert bad["deadlock_free"] is False and len(bad["cycle"]) >= 2
+    good = cli_json("topo", "check", "torus:4x4", "--routing", "dor", "--vcs", "2")
+    assert good["deadlock_free"] is True and good["cycle"] == []
+
+
+def test_route_json_and_coordinates():
+    r = cli_json("route", "mesh:4x4", "0,0", "2,3", "--routing", "dor")
+    assert r["hops"] == 5 and r["dst"] == 14
+    assert [h["to"] for h in r["path"]] == [1, 2, 6, 10, 14]
+    text = run_cli("route", "torus:4x4", "0", "5").stdout
+    assert "2 hop(s)" in text
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mesh:6x4",
+        "ibt:8x8:b=4",
+        "irregular:switches=8,ports=8,nodes=32,seed=3",
+        "hypercube:4",
+        "torus:4x4x3",
+    ],
+)
+def test_topo_draw_writes_a_png(tmp_path, spec):
+    out = tmp_path / "net.png"
+    run_cli("topo", "draw", spec, "-o", str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_export_formats(tmp_path):
+    for fmt in ("netcoll", "networkx", "graphml"):
+        out = tmp_path / f"net.{fmt}"
+        run_cli("topo", "export", "torus:3x3", "-o", str(out), "--format", fmt)
+        assert out.stat().st_size > 100
+    s = cli_json("topo", "stats", f"file:{tmp_path / 'net.netcoll'}")
+    assert s["links"] == 18 and s["diameter"] == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("topo", "stats", "mesh:0x4"),
+        ("topo", "stats", "blob:3"),
+        ("topo", "stats", "ibt:64x64:b=9"),
+        ("topo", "stats", "irregular:switches=8,ports=3,nodes=20"),
+        ("topo", "stats", "file:/no/such.json"),
+        ("topo", "check", "torus:4x4", "--routing", "teleport"),
+        ("topo", "check", "ibt:16x16:b=4", "--routing", "dor"),
+        ("topo", "check", "torus:4x4", "--vcs", "0"),
+        ("route", "mesh:4x4", "0", "99"),
+        ("route", "mesh:4x4", "0", "9,9"),
+        ("topo", "draw", "torus:64x64", "-o", "/tmp/never.png"),
+        ("topo", "stats"),
+        ("topo", "frobnicate"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(args):
+    proc = run_cli(*args, check=False)
+    assert proc.returncode == 2, proc
+    err = proc.stderr.strip()
+    assert err.startswith("netcoll: error:"), err
+    assert "\n" not in err and "Traceback" not in err, err
+
+
+def test_help_everywhere():
+    for args in ((), ("topo",), ("topo", "stats"), ("topo", "check"), ("route",), ("demo",)):
+        proc = run_cli(*args, "--help")
+        assert "Usage:" in proc.stdout
+
+
+def test_demo_quick_writes_table_and_plot(tmp_path):
+    d = cli_json("demo", "--quick", "-o", str(tmp_path))
+    names = [r["network"] for r in d["networks"]]
+    assert "iBT(64^2;<8,24>)" in names and "Torus(16^3)" in names
+    ibt = next(r for r in d["networks"] if r["network"] == "iBT(64^2;<8,24>)")
+    assert ibt["diameter"] == ibt["paper_diameter"] == 10
+    assert (tmp_path / "networks.png").exists() and (tmp_path / "networks.svg").exists()
