@@ -18,6 +18,8 @@ from . import networks as topo_mod
 from ._core import NetcollError
 
 console = Console()
+if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
+    console = Console(width=120)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 spec_argument = click.argument("spec", metavar="SPEC")
