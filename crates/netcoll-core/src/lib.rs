@@ -4,5 +4,6 @@
 //! routes it, algorithms produce schedules, engines evaluate them. Nothing here knows Python.
 
 pub mod error;
+pub mod schedule;
 
 pub use error::{Error, Result};
