@@ -4,20 +4,22 @@
 //! [`Op`]s (send, receive, compute) with explicit dependencies on other ops, named by
 //! [`OpRef`] `(rank, index)`. Sends and receives refer to [`Message`]s, which carry symbolic
 //! payloads ([`Piece`]s: GF(2) combinations of blocks or partial reductions) split into
-//! packets. [`Counts`] summarises it.
+//! packets. [`verify`] proves that a schedule does what its collective promises; [`Counts`]
+//! summarises it.
 //!
 //! Write schedules with [`ScheduleBuilder`]:
 //!
 //! ```
-//! use netcoll_core::schedule::{CollectiveKind, Counts, ScheduleBuilder};
+//! use netcoll_core::schedule::{CollectiveKind, ScheduleBuilder};
 //! // Broadcast from rank 0 to ranks 1 and 2 with one NI multi-send.
 //! let mut b = ScheduleBuilder::new(CollectiveKind::Broadcast, 3, 0);
 //! let data = b.block(0, 0);
 //! let s = b.send(0, &[1, 2], &[data], &[]);
 //! b.recv(1, s, &[]);
 //! b.recv(2, s, &[]);
-//! let counts = Counts::of(&b.build().unwrap());
-//! assert_eq!((counts.messages, counts.ni_messages), (2, 1));
+//! let report = b.build().unwrap().verify();
+//! assert!(report.ok, "{:?}", report.diagnosis);
+//! assert_eq!((report.counts.messages, report.counts.ni_messages), (2, 1));
 //! ```
 
 mod bitset;
@@ -28,6 +30,10 @@ mod counts;
 mod gf2;
 mod ir;
 mod payload;
+mod verify;
+
+#[cfg(test)]
+mod tests;
 
 pub use bitset::BitSet;
 pub use buffer::{Buffer, Slot};
@@ -37,3 +43,4 @@ pub use counts::Counts;
 pub use gf2::Basis;
 pub use ir::{ComputeOp, Message, MsgId, Op, OpKind, OpRef, PacketRange, Schedule, Span, Worm};
 pub use payload::{reduce_pieces, Piece, ReduceError};
+pub use verify::{verify, Report};
