@@ -5,7 +5,7 @@
 //! [`OpRef`] `(rank, index)`. Sends and receives refer to [`Message`]s, which carry symbolic
 //! payloads ([`Piece`]s: GF(2) combinations of blocks or partial reductions) split into
 //! packets. [`verify`] proves that a schedule does what its collective promises; [`Counts`]
-//! summarises it.
+//! summarises it; `to_json`/`from_json` store it in the versioned format of `docs/schedule.md`.
 //!
 //! Write schedules with [`ScheduleBuilder`]:
 //!
@@ -29,6 +29,7 @@ mod collective;
 mod counts;
 mod gf2;
 mod ir;
+mod json;
 mod payload;
 mod verify;
 
@@ -42,5 +43,6 @@ pub use collective::{BlockId, Collective, CollectiveKind};
 pub use counts::Counts;
 pub use gf2::Basis;
 pub use ir::{ComputeOp, Message, MsgId, Op, OpKind, OpRef, PacketRange, Schedule, Span, Worm};
+pub use json::{FORMAT, VERSION};
 pub use payload::{reduce_pieces, Piece, ReduceError};
 pub use verify::{verify, Report};

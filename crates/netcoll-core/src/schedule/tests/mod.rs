@@ -4,4 +4,5 @@
 mod broken;
 mod correct;
 mod examples;
+mod json;
 mod props;

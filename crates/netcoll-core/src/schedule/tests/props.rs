@@ -4,6 +4,8 @@
 use proptest::prelude::*;
 
 use super::examples::*;
+use crate::schedule::Schedule;
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -42,6 +44,14 @@ proptest! {
         let n = first_forward + pick.index(total - first_forward);
         let d = ring_allgather(p, Drop::Dep(n)).verify().diagnosis.unwrap_or_default();
         prop_assert!(d.ends_with("before it holds it"), "{}", d);
+    }
+
+    #[test]
+    fn json_round_trips(p in 1u32..=24, root in 0u32..24) {
+        let s = binomial_bcast(p, root % p, Drop::None);
+        prop_assert_eq!(Schedule::from_json(&s.to_json()).unwrap(), s);
+        let s = ring_reduce_scatter(p);
+        prop_assert_eq!(Schedule::from_json(&s.to_json()).unwrap(), s);
     }
 }
 
