@@ -372,8 +372,9 @@ impl ScheduleBuilder {
         OpRef::new(at, list.len() as u32 - 1)
     }
 
+    /// Against the ranks actually allocated: none if the collective itself was invalid.
     fn check_rank(&mut self, r: u32, what: &str) -> bool {
-        let ok = r < self.collective.p;
+        let ok = (r as usize) < self.rank_ops.len();
         if !ok {
             self.fail(format!("{what} on rank {r}, but p = {}", self.collective.p));
         }

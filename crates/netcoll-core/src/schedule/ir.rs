@@ -55,7 +55,7 @@ impl PacketRange {
     pub fn one(i: u32) -> Self {
         PacketRange {
             start: i,
-            end: i + 1,
+            end: i.saturating_add(1),
         }
     }
 

@@ -255,6 +255,10 @@ fn builder_rejects_malformed_arguments() {
     );
     let b = ScheduleBuilder::new(CollectiveKind::Broadcast, 3, 0).placement(vec![0, 1]);
     assert_eq!(err(b), "placement names 2 endpoints for 3 ranks");
-    let b = ScheduleBuilder::new(CollectiveKind::Gather, 3, 3);
+    // Ops added to a builder with an invalid collective are dropped, not a panic.
+    let mut b = ScheduleBuilder::new(CollectiveKind::Gather, 3, 3);
+    let d = b.block(1, 0);
+    let s = b.send(1, &[3], &[d], &[]);
+    b.recv(3, s, &[]);
     assert_eq!(err(b), "gather root 3 is not a rank (p = 3)");
 }
