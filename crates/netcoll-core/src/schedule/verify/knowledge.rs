@@ -1,0 +1,122 @@
+//! What one rank holds: the buffer model the verifier reasons with.
+//!
+//! Single blocks go to a plain bitset, so that ordinary schedules never need elimination;
+//! XOR combinations are kept aside and eliminated (masked by the plain blocks) only when a
+//! need is not met by plain blocks alone. Partial reductions are held as they are: a
+//! reduction is only ever formed by an explicit Reduce op, so "held" means "held exactly".
+
+use super::super::bitset::BitSet;
+use super::super::collective::Collective;
+use super::super::gf2::Basis;
+use super::super::payload::Piece;
+
+#[derive(Default)]
+pub(crate) struct Knowledge {
+    /// The rank whose own contributions are held from the start (reductions).
+    rank: u32,
+    plain: BitSet,
+    combos: Vec<BitSet>,
+    reduced: Vec<(u32, BitSet)>,
+    basis: Basis,
+}
+
+impl Knowledge {
+    /// Resets to the collective's precondition at rank `r`.
+    pub fn reset(&mut self, c: &Collective, r: u32) {
+        self.rank = r;
+        self.plain = c.initial_blocks(r);
+        self.combos.clear();
+        self.reduced.clear();
+    }
+
+    pub fn absorb(&mut self, pieces: &[Piece]) {
+        for piece in pieces {
+            match piece {
+                Piece::Block(b) => {
+                    self.plain.insert(*b);
+                }
+                Piece::Xor(s) => self.combos.push(s.clone()),
+                Piece::Reduced { index, over } => self.reduced.push((*index, over.clone())),
+            }
+        }
+    }
+
+    /// The first piece of `need` not computable from what is held, if any.
+    pub fn first_missing(&mut self, need: &[Piece]) -> Option<usize> {
+        let mut eliminated = false;
+        for (i, piece) in need.iter().enumerate() {
+            let held = match piece {
+                Piece::Block(b) if self.plain.contains(*b) => true,
+                Piece::Reduced { index, over } => self.holds_reduced(*index, over),
+                _ => {
+                    if !eliminated {
+                        self.eliminate();
+                        eliminated = true;
+                    }
+                    self.in_span(piece)
+                }
+            };
+            if !held {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    fn holds_reduced(&self, index: u32, over: &BitSet) -> bool {
+        let own = over.len() == 1 && over.contains(self.rank);
+        own || self.reduced.iter().any(|(j, s)| *j == index && s == over)
+    }
+
+    /// Rebuilds the basis of the XOR combinations modulo the plain blocks.
+    fn eliminate(&mut self) {
+        self.basis.clear();
+        for c in &self.combos {
+            let mut v = c.clone();
+            v.difference_with(&self.plain);
+            self.basis.insert(v);
+        }
+    }
+
+    /// Needs [`Knowledge::eliminate`] first.
+    fn in_span(&self, piece: &Piece) -> bool {
+        let Some(mut v) = piece.vector() else {
+            return false;
+        };
+        v.difference_with(&self.plain);
+        self.basis.reduce(&mut v);
+        v.is_empty()
+    }
+
+    /// Whether block `b` is held plainly or can be decoded (after [`Knowledge::eliminate`]).
+    pub fn decodes(&mut self, b: u32) -> bool {
+        self.plain.contains(b) || self.in_span(&Piece::Block(b))
+    }
+
+    /// Blocks of `want` not held plainly.
+    pub fn lacking(&self, want: &BitSet) -> BitSet {
+        let mut w = want.clone();
+        w.difference_with(&self.plain);
+        w
+    }
+
+    pub fn prepare_decoding(&mut self) {
+        self.eliminate();
+    }
+
+    /// Whether block `b` appears in some XOR combination held.
+    pub fn seen_combined(&self, b: u32) -> bool {
+        self.combos.iter().any(|c| c.contains(b))
+    }
+
+    /// The largest contributor set held for block index `j` (own contribution included).
+    pub fn best_reduced(&self, j: u32) -> BitSet {
+        let held = self.reduced.iter().filter(|(i, _)| *i == j).map(|(_, s)| s);
+        let best = held.max_by_key(|s| s.len()).cloned();
+        best.unwrap_or_else(|| BitSet::singleton(self.rank))
+    }
+
+    pub fn holds_full(&self, j: u32, full: &BitSet) -> bool {
+        self.holds_reduced(j, full)
+    }
+}
