@@ -229,7 +229,7 @@ mod tests {
         for b in 0..=(t / lam).floor() as u64 {
             for a in 0..=t.floor() as u64 {
                 let v = at(a, b, lam);
-                if v < t && best.map_or(true, |x| v > x) {
+                if v < t && best.is_none_or(|x| v > x) {
                     best = Some(v);
                 }
             }

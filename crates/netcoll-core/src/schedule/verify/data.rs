@@ -62,7 +62,7 @@ impl<'a> Walker<'a> {
     fn new(s: &'a Schedule, graph: &'a Graph) -> Self {
         let mut rank_of = Vec::with_capacity(s.num_ops());
         for r in 0..s.p() {
-            rank_of.extend(std::iter::repeat(r).take(s.ops(r).len()));
+            rank_of.extend(std::iter::repeat_n(r, s.ops(r).len()));
         }
         Walker {
             s,
@@ -228,7 +228,7 @@ fn check_output(s: &Schedule, g: usize, op: ComputeOp) -> Result<(), Diagnosis> 
             }
             let bad = output
                 .iter()
-                .find(|p| p.vector().map_or(true, |v| !basis.contains(&v)));
+                .find(|p| p.vector().is_none_or(|v| !basis.contains(&v)));
             match bad {
                 Some(p) => Err(format!(
                     "{at} ({}) cannot derive {} from its inputs",
