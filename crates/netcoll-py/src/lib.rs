@@ -49,11 +49,14 @@ fn to_py<T: Serialize>(py: Python<'_>, value: &T) -> PyResult<PyObject> {
         .unbind())
 }
 
+/// Routings built so far for a topology, by (kind, up*/down* root).
+type RoutingCache = Mutex<HashMap<(RoutingKind, Option<usize>), Arc<Routing>>>;
+
 /// A network built from a spec string (see `netcoll.topology`).
 #[pyclass(module = "netcoll._core", name = "Topology", frozen)]
 struct PyTopology {
     inner: Arc<Topology>,
-    routings: Mutex<HashMap<(RoutingKind, Option<usize>), Arc<Routing>>>,
+    routings: RoutingCache,
 }
 
 impl PyTopology {
