@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -296,6 +297,20 @@ def bench_metrics(as_json: bool) -> None:
     from .demo import bench_metrics as run
 
     run(as_json=as_json, console=console)
+
+
+# ---------------------------------------------------------------- other areas
+
+# Each area keeps its commands in its own module with `register(app)`; add new ones here.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def _register_command_modules() -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"netcoll.{name}").register(app)
+
+
+_register_command_modules()
 
 
 # ---------------------------------------------------------------- entry point

@@ -5,6 +5,7 @@
 //! engines evaluate it; [`models`] holds the closed-form cost models of the papers. Nothing
 //! here knows Python.
 
+pub mod algorithms;
 pub mod error;
 pub mod models;
 pub mod routing;

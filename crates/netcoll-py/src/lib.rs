@@ -2,17 +2,17 @@
 //! file converts arguments and results, turns core errors into `NetcollError`, releases the
 //! GIL around long computations, and stops Rust panics at the border.
 
-use netcoll_core::routing::{check_deadlock, Routing, RoutingKind, VcRule};
-use netcoll_core::spec::TopologySpec;
-use netcoll_core::topology::{file, metrics, Topology};
+//!
+//! Each area has its own file with a `register` function: topology.rs (networks, routing,
+//! metrics). Shared helpers live here.
+
+mod topology;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
 
 create_exception!(
     _core,
@@ -23,7 +23,7 @@ create_exception!(
 
 /// Runs `f` without the GIL; a core error becomes NetcollError and a panic becomes a
 /// NetcollError that says it is a bug, so neither crosses into Python as a crash.
-fn guarded<T: Send>(
+pub(crate) fn guarded<T: Send>(
     py: Python<'_>,
     f: impl FnOnce() -> netcoll_core::Result<T> + Send,
 ) -> PyResult<T> {
@@ -43,234 +43,16 @@ fn guarded<T: Send>(
     }
 }
 
-fn to_py<T: Serialize>(py: Python<'_>, value: &T) -> PyResult<PyObject> {
+pub(crate) fn to_py<T: Serialize>(py: Python<'_>, value: &T) -> PyResult<PyObject> {
     Ok(pythonize::pythonize(py, value)
         .map_err(|e| NetcollError::new_err(e.to_string()))?
         .unbind())
-}
-
-/// Routings built so far for a topology, by (kind, up*/down* root).
-type RoutingCache = Mutex<HashMap<(RoutingKind, Option<usize>), Arc<Routing>>>;
-
-/// A network built from a spec string (see `netcoll.topology`).
-#[pyclass(module = "netcoll._core", name = "Topology", frozen)]
-struct PyTopology {
-    inner: Arc<Topology>,
-    routings: RoutingCache,
-}
-
-impl PyTopology {
-    fn routing(
-        &self,
-        py: Python<'_>,
-        routing: &str,
-        root: Option<usize>,
-    ) -> PyResult<Arc<Routing>> {
-        let kind = guarded(py, || RoutingKind::parse(routing))?;
-        let key = (kind, root);
-        if let Some(r) = self.routings.lock().unwrap().get(&key) {
-            return Ok(r.clone());
-        }
-        let topo = self.inner.clone();
-        let r = Arc::new(guarded(py, move || Routing::new(&topo, kind, root))?);
-        self.routings.lock().unwrap().insert(key, r.clone());
-        Ok(r)
-    }
-}
-
-#[pymethods]
-impl PyTopology {
-    #[new]
-    fn new(py: Python<'_>, spec: &str) -> PyResult<Self> {
-        let spec = spec.to_string();
-        let topo = guarded(py, move || Topology::from_spec(&spec))?;
-        Ok(PyTopology {
-            inner: Arc::new(topo),
-            routings: Mutex::new(HashMap::new()),
-        })
-    }
-
-    #[staticmethod]
-    fn from_json(py: Python<'_>, text: &str, origin: &str) -> PyResult<Self> {
-        let (text, origin) = (text.to_string(), origin.to_string());
-        let topo = guarded(py, move || file::from_json(&text, &origin))?;
-        Ok(PyTopology {
-            inner: Arc::new(topo),
-            routings: Mutex::new(HashMap::new()),
-        })
-    }
-
-    #[getter]
-    fn name(&self) -> String {
-        self.inner.name().to_string()
-    }
-    #[getter]
-    fn family(&self, py: Python<'_>) -> PyResult<PyObject> {
-        to_py(py, self.inner.family())
-    }
-    #[getter]
-    fn num_switches(&self) -> usize {
-        self.inner.num_switches()
-    }
-    #[getter]
-    fn num_endpoints(&self) -> usize {
-        self.inner.num_endpoints()
-    }
-    #[getter]
-    fn num_links(&self) -> usize {
-        self.inner.num_links()
-    }
-    #[getter]
-    fn shape(&self) -> Vec<usize> {
-        self.inner.shape().to_vec()
-    }
-    /// Links as (switch_a, port_a, switch_b, port_b).
-    fn links(&self) -> Vec<(u32, u32, u32, u32)> {
-        self.inner
-            .links()
-            .iter()
-            .map(|l| (l.a.switch, l.a.port, l.b.switch, l.b.port))
-            .collect()
-    }
-    /// Endpoints as (switch, port), indexed by endpoint id.
-    fn endpoints(&self) -> Vec<(u32, u32)> {
-        self.inner
-            .endpoints()
-            .iter()
-            .map(|e| (e.switch, e.port))
-            .collect()
-    }
-    fn num_ports(&self, switch: usize) -> PyResult<usize> {
-        self.check_switch(switch)?;
-        Ok(self.inner.num_ports(switch))
-    }
-    /// Coordinates of a switch (None outside the coordinate families).
-    fn coords(&self, switch: usize) -> PyResult<Option<Vec<usize>>> {
-        self.check_switch(switch)?;
-        Ok(self.inner.coords(switch))
-    }
-    /// Switch-to-switch neighbours as (switch, local port, link id), in port order.
-    fn neighbours(&self, switch: usize) -> PyResult<Vec<(u32, u32, u32)>> {
-        self.check_switch(switch)?;
-        Ok(self
-            .inner
-            .neighbours(switch)
-            .iter()
-            .map(|n| (n.switch, n.port, n.link))
-            .collect())
-    }
-    /// The network in netcoll's JSON topology format.
-    fn to_json(&self) -> String {
-        file::to_json(&self.inner)
-    }
-    /// Exact distance metrics (dict).
-    fn stats(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let topo = self.inner.clone();
-        let m = guarded(py, move || metrics::metrics(&topo))?;
-        to_py(py, &m)
-    }
-    /// Metrics by all-pairs BFS, ignoring symmetry (for cross-checks).
-    fn stats_all_pairs(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let topo = self.inner.clone();
-        let m = guarded(py, move || metrics::metrics_all_pairs(&topo))?;
-        to_py(py, &m)
-    }
-    /// The route between two endpoints, hop by hop (list of dicts).
-    #[pyo3(signature = (src, dst, routing="shortest", root=None))]
-    fn route(
-        &self,
-        py: Python<'_>,
-        src: usize,
-        dst: usize,
-        routing: &str,
-        root: Option<usize>,
-    ) -> PyResult<PyObject> {
-        let r = self.routing(py, routing, root)?;
-        let topo = self.inner.clone();
-        let hops = guarded(py, move || r.route_endpoints(&topo, src, dst))?;
-        to_py(py, &hops)
-    }
-    /// Channel-dependency check of a routing with `vcs` virtual channels (dict).
-    #[pyo3(signature = (routing, vcs=1, vc_rule="auto", root=None))]
-    fn check_deadlock(
-        &self,
-        py: Python<'_>,
-        routing: &str,
-        vcs: u32,
-        vc_rule: &str,
-        root: Option<usize>,
-    ) -> PyResult<PyObject> {
-        let r = self.routing(py, routing, root)?;
-        let rule = guarded(py, || VcRule::parse(vc_rule))?;
-        let topo = self.inner.clone();
-        let report = guarded(py, move || check_deadlock(&topo, &r, vcs, rule))?;
-        to_py(py, &report)
-    }
-    /// The up*/down* structure: root, BFS level per switch, and for each link whether
-    /// going from its end a to its end b is "up".
-    #[pyo3(signature = (root=None))]
-    fn updown<'py>(&self, py: Python<'py>, root: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.routing(py, "updown", root)?;
-        let u = r.updown().expect("updown routing");
-        let d = PyDict::new(py);
-        d.set_item("root", u.root())?;
-        d.set_item("levels", u.levels().to_vec())?;
-        let up: Vec<bool> = self
-            .inner
-            .links()
-            .iter()
-            .map(|l| u.is_up(l.a.switch as usize, l.b.switch as usize))
-            .collect();
-        d.set_item("a_to_b_is_up", up)?;
-        Ok(d)
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "Topology('{}': {} switches, {} endpoints, {} links)",
-            self.inner.name(),
-            self.inner.num_switches(),
-            self.inner.num_endpoints(),
-            self.inner.num_links()
-        )
-    }
-}
-
-impl PyTopology {
-    fn check_switch(&self, switch: usize) -> PyResult<()> {
-        if switch >= self.inner.num_switches() {
-            return Err(NetcollError::new_err(format!(
-                "switch {switch} is out of range: {} has switches 0..{}",
-                self.inner.name(),
-                self.inner.num_switches()
-            )));
-        }
-        Ok(())
-    }
-}
-
-/// Metrics of a spec without building it when a closed form exists (mesh, torus, hypercube).
-#[pyfunction]
-fn spec_stats(py: Python<'_>, spec: &str) -> PyResult<PyObject> {
-    let spec = spec.to_string();
-    let m = guarded(py, move || {
-        metrics::metrics_of_spec(&TopologySpec::parse(&spec)?)
-    })?;
-    to_py(py, &m)
-}
-
-/// The canonical form of a spec string (raises NetcollError when it is malformed).
-#[pyfunction]
-fn canonical_spec(py: Python<'_>, spec: &str) -> PyResult<String> {
-    let spec = spec.to_string();
-    guarded(py, move || Ok(TopologySpec::parse(&spec)?.canonical()))
 }
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
-    m.add_class::<PyTopology>()?;
-    m.add_function(wrap_pyfunction!(spec_stats, m)?)?;
-    m.add_function(wrap_pyfunction!(canonical_spec, m)?)?;
+    topology::register(m)?;
     Ok(())
 }

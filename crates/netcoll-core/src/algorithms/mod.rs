@@ -1,0 +1,82 @@
+//! Collective algorithms: a registry of named schedule generators.
+//!
+//! Every algorithm is an [`Algorithm`] entry: the collectives it implements, its parameters
+//! with defaults, its preconditions in words, the paper it comes from, and a `build` function
+//! from an [`AlgoRequest`] to a [`Schedule`]. [`build`] is the one entry point: it checks the
+//! request (ranks, root, placement, parameters), calls the generator, and verifies the result
+//! symbolically, so no unverified schedule ever leaves this module.
+//!
+//! Each family lives in its own file and contributes `pub fn algorithms() -> Vec<Algorithm>`;
+//! [`registry`] concatenates them.
+
+mod classic;
+mod params;
+mod request;
+
+pub use params::{ParamDoc, Params};
+pub use request::AlgoRequest;
+
+use crate::error::Result;
+use crate::schedule::{CollectiveKind, Schedule};
+use crate::spec_err;
+use std::sync::OnceLock;
+
+/// One registered algorithm.
+pub struct Algorithm {
+    /// Name used on the command line (`--algo NAME`), unique per collective.
+    pub name: &'static str,
+    pub kinds: &'static [CollectiveKind],
+    /// Family: classic, intercom, multisend, kbinomial, hnc, worms, ibt.
+    pub family: &'static str,
+    pub params: &'static [ParamDoc],
+    /// Preconditions in words (also checked by `build`, with a clear error).
+    pub preconditions: &'static str,
+    /// Where it comes from, e.g. "seed 001 s4" or "MPICH".
+    pub source: &'static str,
+    pub summary: &'static str,
+    pub build: fn(&AlgoRequest) -> Result<Schedule>,
+}
+
+/// Every algorithm, family by family.
+pub fn registry() -> &'static [Algorithm] {
+    static REGISTRY: OnceLock<Vec<Algorithm>> = OnceLock::new();
+    REGISTRY.get_or_init(|| [classic::algorithms()].into_iter().flatten().collect())
+}
+
+/// The algorithms implementing a collective.
+pub fn for_kind(kind: CollectiveKind) -> impl Iterator<Item = &'static Algorithm> {
+    registry().iter().filter(move |a| a.kinds.contains(&kind))
+}
+
+/// Looks an algorithm up by collective and name; the error lists the names that exist.
+pub fn find(kind: CollectiveKind, name: &str) -> Result<&'static Algorithm> {
+    if let Some(a) = for_kind(kind).find(|a| a.name == name) {
+        return Ok(a);
+    }
+    let names: Vec<&str> = for_kind(kind).map(|a| a.name).collect();
+    spec_err!(
+        "no {} algorithm named '{name}': choose one of {}",
+        kind.name(),
+        names.join(", ")
+    )
+}
+
+/// Checks the request, builds the schedule and proves it correct.
+pub fn build(name: &str, req: &AlgoRequest) -> Result<Schedule> {
+    let algo = find(req.kind, name)?;
+    req.validate()?;
+    req.params.check_known(algo.name, algo.params)?;
+    let schedule = (algo.build)(req)?;
+    let report = schedule.verify();
+    if !report.ok {
+        return Err(crate::Error::Invalid(format!(
+            "algorithm {name} produced a wrong {} schedule (a netcoll bug, please report): {}",
+            req.kind.name(),
+            report.diagnosis.unwrap_or_default()
+        )));
+    }
+    Ok(schedule)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,83 @@
+//! What an algorithm is asked to build.
+
+use super::Params;
+use crate::error::Result;
+use crate::schedule::CollectiveKind;
+use crate::spec_err;
+use crate::topology::Topology;
+
+/// A collective to schedule: `p` ranks placed on endpoints of `topo`.
+pub struct AlgoRequest<'a> {
+    pub topo: &'a Topology,
+    pub kind: CollectiveKind,
+    pub p: u32,
+    /// Root rank for rooted collectives (0 otherwise).
+    pub root: u32,
+    /// Endpoint of each rank (length p, distinct endpoints).
+    pub placement: Vec<u32>,
+    /// Message size in bytes: the root's vector for broadcast/scatter/reduce, each rank's
+    /// contribution for gather/allgather, the whole vector for allreduce/reduce-scatter.
+    pub bytes: u64,
+    /// Packets per message, for pipelined algorithms (1 = unpipelined).
+    pub packets: u32,
+    /// Multicast destinations (ranks), for `Multicast`.
+    pub targets: Vec<u32>,
+    pub params: Params,
+}
+
+impl<'a> AlgoRequest<'a> {
+    /// Every endpoint of the topology is a rank, rank i on endpoint i.
+    pub fn new(topo: &'a Topology, kind: CollectiveKind) -> AlgoRequest<'a> {
+        let p = topo.num_endpoints() as u32;
+        AlgoRequest {
+            topo,
+            kind,
+            p,
+            root: 0,
+            placement: (0..p).collect(),
+            bytes: 1024,
+            packets: 1,
+            targets: Vec::new(),
+            params: Params::default(),
+        }
+    }
+
+    pub fn validate(&self) -> Result<()> {
+        let n = self.topo.num_endpoints() as u32;
+        if self.p == 0 {
+            return spec_err!("a collective needs at least one rank");
+        }
+        if self.placement.len() != self.p as usize {
+            return spec_err!(
+                "the placement names {} endpoints for {} ranks: give one endpoint per rank",
+                self.placement.len(),
+                self.p
+            );
+        }
+        let mut used = vec![false; n as usize];
+        for (r, &e) in self.placement.iter().enumerate() {
+            if e >= n {
+                return spec_err!(
+                    "rank {r} is placed on endpoint {e}, but {} has endpoints 0..{n}",
+                    self.topo.name()
+                );
+            }
+            if std::mem::replace(&mut used[e as usize], true) {
+                return spec_err!(
+                    "endpoint {e} holds two ranks: place each rank on its own endpoint"
+                );
+            }
+        }
+        if self.root >= self.p {
+            return spec_err!(
+                "root {} is out of range: ranks are 0..{}",
+                self.root,
+                self.p
+            );
+        }
+        if self.packets == 0 {
+            return spec_err!("--packets must be at least 1");
+        }
+        Ok(())
+    }
+}
