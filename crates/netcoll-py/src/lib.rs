@@ -4,8 +4,9 @@
 
 //!
 //! Each area has its own file with a `register` function: topology.rs (networks, routing,
-//! metrics). Shared helpers live here.
+//! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
+mod schedule;
 mod topology;
 
 use pyo3::create_exception;
@@ -54,5 +55,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
     topology::register(m)?;
+    schedule::register(m)?;
     Ok(())
 }

@@ -14,7 +14,7 @@ mod params;
 mod request;
 
 pub use params::{ParamDoc, Params};
-pub use request::AlgoRequest;
+pub use request::{parse_collective, AlgoRequest};
 
 use crate::error::Result;
 use crate::schedule::{CollectiveKind, Schedule};

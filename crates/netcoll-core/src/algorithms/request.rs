@@ -6,6 +6,28 @@ use crate::schedule::CollectiveKind;
 use crate::spec_err;
 use crate::topology::Topology;
 
+/// A collective from its command-line name (`bcast`, `reduce-scatter`, ...).
+pub fn parse_collective(name: &str) -> Result<CollectiveKind> {
+    use CollectiveKind::*;
+    Ok(match name.to_ascii_lowercase().replace('_', "-").as_str() {
+        "bcast" | "broadcast" => Broadcast,
+        "multicast" | "mcast" => Multicast,
+        "scatter" => Scatter,
+        "gather" => Gather,
+        "allgather" => Allgather,
+        "alltoall-broadcast" | "a2a-broadcast" | "all-to-all-broadcast" => AlltoallBroadcast,
+        "reduce" => Reduce,
+        "allreduce" => Allreduce,
+        "reduce-scatter" | "reducescatter" => ReduceScatter,
+        _ => {
+            return spec_err!(
+                "unknown collective '{name}': use bcast, multicast, scatter, gather, allgather, \
+                 alltoall-broadcast, reduce, allreduce or reduce-scatter"
+            )
+        }
+    })
+}
+
 /// A collective to schedule: `p` ranks placed on endpoints of `topo`.
 pub struct AlgoRequest<'a> {
     pub topo: &'a Topology,

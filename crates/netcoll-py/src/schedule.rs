@@ -1,0 +1,130 @@
+//! Schedules: the algorithm registry, building, verifying and (de)serialising schedules.
+
+use crate::topology::PyTopology;
+use crate::{guarded, to_py};
+use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::schedule::Schedule;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::Arc;
+
+/// A verified schedule.
+#[pyclass(module = "netcoll._core", name = "Schedule", frozen)]
+pub struct PySchedule {
+    pub inner: Arc<Schedule>,
+}
+
+#[pymethods]
+impl PySchedule {
+    /// Reads a schedule from its JSON text (docs/schedule.md).
+    #[staticmethod]
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Self> {
+        let text = text.to_string();
+        let s = guarded(py, move || Schedule::from_json(&text))?;
+        Ok(PySchedule { inner: Arc::new(s) })
+    }
+    #[pyo3(signature = (pretty=false))]
+    fn to_json(&self, pretty: bool) -> String {
+        if pretty {
+            self.inner.to_json_pretty()
+        } else {
+            self.inner.to_json()
+        }
+    }
+    /// The verifier's report: ok, diagnosis, counts.
+    fn verify(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let s = self.inner.clone();
+        let report = guarded(py, move || Ok(s.verify()))?;
+        to_py(py, &report)
+    }
+    #[getter]
+    fn p(&self) -> u32 {
+        self.inner.p()
+    }
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.collective().kind.name()
+    }
+    #[getter]
+    fn root(&self) -> u32 {
+        self.inner.collective().root
+    }
+    #[getter]
+    fn placement(&self) -> Vec<u32> {
+        self.inner.placement().to_vec()
+    }
+}
+
+/// Every registered algorithm as a dict (name, collectives, family, params, ...).
+#[pyfunction]
+fn algorithms<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for a in registry::registry() {
+        let d = PyDict::new(py);
+        d.set_item("name", a.name)?;
+        let kinds: Vec<&str> = a.kinds.iter().map(|k| k.name()).collect();
+        d.set_item("collectives", kinds)?;
+        d.set_item("family", a.family)?;
+        let params = PyList::empty(py);
+        for p in a.params {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("default", p.default)?;
+            pd.set_item("help", p.help)?;
+            params.append(pd)?;
+        }
+        d.set_item("params", params)?;
+        d.set_item("preconditions", a.preconditions)?;
+        d.set_item("source", a.source)?;
+        d.set_item("summary", a.summary)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// Builds and verifies the schedule of collective `op` by algorithm `algo` on `topo`.
+/// `p` defaults to every endpoint; `placement` to rank i on endpoint i.
+#[pyfunction]
+#[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
+                    placement=None, targets=None))]
+#[allow(clippy::too_many_arguments)]
+fn build_schedule(
+    py: Python<'_>,
+    op: &str,
+    algo: &str,
+    topo: &PyTopology,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Option<Vec<String>>,
+    placement: Option<Vec<u32>>,
+    targets: Option<Vec<u32>>,
+) -> PyResult<PySchedule> {
+    let (op, algo, t) = (op.to_string(), algo.to_string(), topo.inner.clone());
+    let s = guarded(py, move || {
+        let kind = parse_collective(&op)?;
+        let mut req = AlgoRequest::new(&t, kind);
+        if let Some(p) = p {
+            req.p = p;
+            req.placement = (0..p).collect();
+        }
+        if let Some(pl) = placement {
+            req.placement = pl;
+        }
+        req.root = root;
+        req.bytes = nbytes;
+        req.packets = packets;
+        req.targets = targets.unwrap_or_default();
+        req.params = Params::parse(&params.unwrap_or_default())?;
+        registry::build(&algo, &req)
+    })?;
+    Ok(PySchedule { inner: Arc::new(s) })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySchedule>()?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(build_schedule, m)?)?;
+    Ok(())
+}
