@@ -14,6 +14,7 @@ pub fn algorithms() -> Vec<Algorithm> {
         source: "MPI (flat tree)",
         summary: "the root sends the whole message to every other rank in turn",
         build: linear_bcast,
+        closed_form: None,
     }]
 }
 

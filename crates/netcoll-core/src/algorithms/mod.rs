@@ -35,6 +35,9 @@ pub struct Algorithm {
     pub source: &'static str,
     pub summary: &'static str,
     pub build: fn(&AlgoRequest) -> Result<Schedule>,
+    /// Figures without building the schedule, where a closed form exists (for networks too
+    /// large to schedule): a JSON object with at least `messages`, `aggregate_hops`, `steps`.
+    pub closed_form: Option<fn(&AlgoRequest) -> Result<serde_json::Value>>,
 }
 
 /// Every algorithm, family by family.
