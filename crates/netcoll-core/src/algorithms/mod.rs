@@ -11,6 +11,7 @@
 
 mod classic;
 mod params;
+mod prog;
 mod request;
 
 pub use params::{ParamDoc, Params};
