@@ -13,6 +13,7 @@ mod classic;
 mod params;
 mod prog;
 mod request;
+pub mod tuning;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
