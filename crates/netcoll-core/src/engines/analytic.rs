@@ -614,9 +614,9 @@ fn send(
         }
         Model::Postal => {
             // One unit per packet per destination; the last packet lands lambda after it began.
-            for i in 0..k {
+            for a in arrive.iter_mut().take(k) {
                 t += npk as f64;
-                arrive[i] = t - 1.0 + m.lambda;
+                *a = t - 1.0 + m.lambda;
             }
             t
         }
