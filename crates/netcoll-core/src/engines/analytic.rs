@@ -130,7 +130,8 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
     })
 }
 
-fn check_machine(m: &Machine) -> Result<()> {
+/// Checks the machine parameters (finite, non-negative; lambda >= 1).
+pub fn check_machine(m: &Machine) -> Result<()> {
     for (name, v) in [("alpha", m.alpha), ("beta", m.beta), ("gamma", m.gamma)] {
         if !(v.is_finite() && v >= 0.0) {
             return crate::spec_err!("{name} = {v} must be a finite number >= 0");

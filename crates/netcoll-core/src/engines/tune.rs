@@ -1,7 +1,7 @@
 //! The tuner: rank every applicable algorithm and parameter choice for a collective by the
 //! analytic engine's time, best first.
 
-use super::analytic::{analyze, Analysis, Machine};
+use super::analytic::{analyze, check_machine, Analysis, Machine};
 use crate::algorithms::{self, tuning, AlgoRequest};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
@@ -71,6 +71,7 @@ pub fn tune(
     by: RankBy,
 ) -> Result<(Vec<Candidate>, Vec<Skipped>)> {
     req.validate()?;
+    check_machine(m)?;
     let (mut ok, mut skipped) = (Vec::new(), Vec::new());
     for algo in algorithms::for_kind(req.kind) {
         for params in tuning::candidates(algo, req) {
