@@ -119,3 +119,36 @@ fn loggp_time_of_a_single_message() {
         a.times
     );
 }
+
+/// InterCom's one-dimensional rows on a linear array (seed 001 Table 2 (1x30, M), and the
+/// scatter-collect long-vector broadcast): the engine's round rule, fed the classic schedules
+/// on `mesh:p`, gives exactly the closed forms of `models::hockney_broadcast_cost`.
+#[test]
+fn linear_array_rounds_reproduce_intercom_one_dimensional_costs() {
+    use crate::models::hockney::hybrid_broadcast_cost_f64;
+    for p in [2u64, 3, 5, 7, 8, 12, 16, 17, 30, 31] {
+        let spec = format!("mesh:{p}");
+        let n = (p * 1000) as f64;
+        let m = Machine {
+            alpha: 1.0,
+            beta: 1e-3,
+            gamma: 0.0,
+            ..Machine::default()
+        };
+        let mst = run(&spec, Broadcast, "binomial", p * 1000, &m);
+        let (a, b) = hybrid_broadcast_cost_f64(&[p], "M").unwrap();
+        assert!(
+            close(mst.times.hockney_rounds, a + b * n * 1e-3),
+            "p={p} M: {:?} vs {a} + {b} n beta",
+            mst.times
+        );
+        let sc = run(&spec, Broadcast, "scatter-allgather", p * 1000, &m);
+        let (a, b) = hybrid_broadcast_cost_f64(&[p], "SC").unwrap();
+        assert!(
+            close(sc.times.hockney_rounds, a + b * n * 1e-3),
+            "p={p} SC: {:?} vs {a} + {b} n beta",
+            sc.times
+        );
+        assert_eq!(sc.max_conflict, 1);
+    }
+}
