@@ -302,7 +302,11 @@ def bench_metrics(as_json: bool) -> None:
 # ---------------------------------------------------------------- other areas
 
 # Each area keeps its commands in its own module with `register(app)`; add new ones here.
-COMMAND_MODULES: tuple[str, ...] = ("cli_simulate", "cli_reproduce")
+COMMAND_MODULES: tuple[str, ...] = (
+    "cli_simulate",
+    "cli_reproduce",
+    "cli_algos",
+)
 
 
 def _register_command_modules() -> None:

@@ -11,7 +11,9 @@
 
 mod classic;
 mod params;
+mod prog;
 mod request;
+pub mod tuning;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
