@@ -307,3 +307,37 @@ proptest! {
         check_against_closed("hnc", &spec, &params, CollectiveKind::AlltoallBroadcast);
     }
 }
+
+#[test]
+fn every_node_encoding_generates_as_many_packets_as_fig_4() {
+    // s3: "The total number of generated packets in the variation is equal to that in the
+    // algorithm in Fig. 4": (d) + (e) of Fig. 4 against (d) of the variant, one packet a block.
+    for (spec, group) in [
+        ("mesh:8x8", "group=4x2"),
+        ("torus:6x4", "group=3x2"),
+        ("mesh:16x16", "group=8x4"),
+    ] {
+        let t = Topology::from_spec(spec).unwrap();
+        let fig4 = closed("hnc", &t, &[group]);
+        let all = closed("hnc", &t, &[group, "encode=all"]);
+        let p = |v: &serde_json::Value, ph: &str| num(&v["phases"][ph], "packets");
+        assert_eq!(p(&fig4, "d") + p(&fig4, "e"), p(&all, "d"), "{spec}");
+        // ... while its hops are larger: inter-group unicasts replace intra-group delivery.
+        assert!(num(&all, "aggregate_hops") > num(&fig4, "aggregate_hops"));
+    }
+}
+
+#[test]
+fn recursion_and_the_intermediate_receiver_never_cost_hops() {
+    for k in [8, 16, 32] {
+        let t = Topology::from_spec(&format!("mesh:{k}x{k}")).unwrap();
+        let plain = num(&closed("hnc", &t, &[]), "aggregate_hops");
+        let rec = closed("hnc", &t, &["inner=auto"]);
+        assert!(num(&rec, "aggregate_hops") <= plain);
+        let inter = num(
+            &closed("hnc", &t, &["receiver=intermediate"]),
+            "aggregate_hops",
+        );
+        assert!(inter < plain, "k={k}");
+    }
+}
