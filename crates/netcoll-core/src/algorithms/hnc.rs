@@ -21,6 +21,7 @@ mod closed;
 mod grid;
 mod hops;
 mod plan;
+mod steps;
 #[cfg(test)]
 mod tests;
 
