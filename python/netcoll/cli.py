@@ -306,6 +306,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_simulate",
     "cli_reproduce",
     "cli_algos",
+    "cli_hnc",
 )
 
 

@@ -7,6 +7,7 @@
 //! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
 mod analytic;
+mod hnc;
 mod schedule;
 mod topology;
 
@@ -58,5 +59,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     topology::register(m)?;
     schedule::register(m)?;
     analytic::register(m)?;
+    hnc::register(m)?;
     Ok(())
 }

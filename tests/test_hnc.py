@@ -1,0 +1,59 @@
+"""Hierarchical network coding (seed 000) from Python and the CLI."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import netcoll
+from conftest import cli_json
+from netcoll import NetcollError
+from netcoll._core import build_schedule
+from netcoll.hnc import compare, schedule_hops
+
+
+def test_paper_figures_pinned():
+    out = compare("mesh:32x32")
+    assert out["tree"]["aggregate_hops"] == 2_703_360
+    assert out["all_at_once"]["messages"] == 1024 * 1023
+    assert compare("mesh:16x16")["hnc_tree"]["group_size"] == 32
+
+
+def test_closed_form_matches_the_built_schedule():
+    t = netcoll.topology("mesh:8x4")
+    for params in (["group=4x2"], ["group=2x2", "receiver=intermediate"], ["mode=combine"]):
+        s = build_schedule("alltoall_broadcast", "hnc", t, params=params)
+        assert s.verify()["ok"]
+        hops = schedule_hops(s, t)
+        figure = compare("mesh:8x4", params)["hnc_tree"]
+        assert hops["aggregate_hops"] == figure["aggregate_hops"]
+        assert hops["messages"] == figure["messages"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    k0=st.sampled_from([2, 4, 6, 8]),
+    k1=st.sampled_from([2, 3, 4]),
+    torus=st.booleans(),
+    base=st.sampled_from(["tree", "all-at-once"]),
+)
+def test_every_auto_schedule_verifies(k0, k1, torus, base):
+    spec = f"{'torus' if torus else 'mesh'}:{k0}x{k1}"
+    t = netcoll.topology(spec)
+    s = build_schedule("allgather", "hnc", t, params=[f"base={base}"])
+    assert s.verify()["ok"]
+    figure = compare(spec, [f"base={base}"])[f"hnc_{base.replace('-', '_')}"]
+    assert schedule_hops(s, t)["aggregate_hops"] == figure["aggregate_hops"]
+
+
+def test_bad_group_is_one_line():
+    with pytest.raises(NetcollError, match="does not divide"):
+        compare("mesh:8x8", ["group=3x8"])
+
+
+def test_cli_compare(cli):
+    out = cli_json("hnc", "compare", "--topo", "mesh:32x32")
+    assert out["tree"]["aggregate_hops"] == 2_703_360
+    text = cli("hnc", "compare", "--topo", "mesh:16x16").stdout
+    assert "HNC, tree base" in text and "16x2" in text
+    bad = cli("hnc", "compare", "--topo", "mesh:8x8", "--set", "group=5x8", check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
