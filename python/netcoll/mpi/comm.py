@@ -287,5 +287,6 @@ class Comm:
 
 def _describe(sig) -> str:
     (kind, root, n, dtype, op), algo, packets, params, _ = sig
+    where = f"root {root}, " if kind in ROOTED else ""
     extra = f", op {op}" if op else ""
-    return f"root {root}, {n} x {np.dtype(dtype)}{extra}, algo {algo}, packets {packets}"
+    return f"{where}{n} x {np.dtype(dtype)}{extra}, algo {algo}, packets {packets}"
