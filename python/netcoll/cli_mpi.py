@@ -59,7 +59,7 @@ def human(n: int) -> str:
     return str(n)
 
 
-def candidates(kind: str, algo: str | None, schedule: str | None, example: str | None, np_):
+def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
         text = Path(schedule).read_text()
         return [{"name": Path(schedule).stem, "schedule": text}]
@@ -68,7 +68,15 @@ def candidates(kind: str, algo: str | None, schedule: str | None, example: str |
 
         if example not in examples.EXAMPLES:
             raise NetcollError(f"unknown example '{example}': use {', '.join(examples.EXAMPLES)}")
-        return [{"name": example, "schedule": examples.build(example, np_)}]
+        if examples.EXAMPLES[example][0] != kind:
+            raise NetcollError(
+                f"example '{example}' is a {examples.EXAMPLES[example][0]}, not a {kind}"
+            )
+        takes = examples.EXAMPLES[example][1].__code__.co_varnames
+        kw = {"root": root} if "root" in takes else {}
+        if "packets" in takes and packets > 1:
+            kw["packets"] = packets
+        return [{"name": example, "schedule": examples.build(example, np_, **kw)}]
     return [{"name": algo or "auto", "algo": algo or "auto"}]
 
 
@@ -182,7 +190,7 @@ def register(app: click.Group) -> None:
         if tune:
             cfg["candidates"] = _tune_candidates(kind)
         else:
-            cfg["candidates"] = candidates(kind, algo, schedule, example, np_)
+            cfg["candidates"] = candidates(kind, algo, schedule, example, np_, root, packets)
         try:
             report = launch(np_, cfg, timeout)
         except RunError as e:

@@ -1,5 +1,5 @@
 """Run under mpiexec by tests/test_mpi.py: bad arguments raise the same clear error on every
-rank before anything is sent; each rank prints 'rank R: <error>' per case."""
+rank before anything is sent; rank 0 prints 'NAME rank R: <error>' for every rank and case."""
 
 import numpy as np
 from mpi4py import MPI
@@ -24,4 +24,6 @@ for name, call in cases.items():
         msg = "no error"
     except ArgumentError as e:
         msg = str(e)
-    print(f"{name} rank {me}: {msg}", flush=True)
+    # Rank 0 prints every rank's message (ranks writing at once would interleave lines).
+    for r, m in enumerate(MPI.COMM_WORLD.gather(msg, root=0) or []):
+        print(f"{name} rank {r}: {m}", flush=True)

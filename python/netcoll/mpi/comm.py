@@ -14,6 +14,8 @@ one numeric dtype (bool, int, uint, float, complex); they are used flat.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from mpi4py import MPI
 
@@ -96,6 +98,7 @@ class Comm:
         self.tuning_file = tuning_file
         self._programs: dict = {}
         self._topo = None
+        self.oversubscribed = _oversubscribed(self.comm)
 
     def free(self) -> None:
         self.comm.Free()
@@ -149,6 +152,7 @@ class Comm:
                     f"this call is a {kind} on {self.p} ranks with root {root}"
                 )
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
+            prog.oversubscribed = self.oversubscribed
             self._programs[key] = prog
         return prog, sendbuf, recvbuf
 
@@ -283,6 +287,16 @@ class Comm:
         if err is not None:
             raise ArgumentError(err)
         return text
+
+
+def _oversubscribed(comm) -> bool:
+    env = os.environ.get("NETCOLL_OVERSUBSCRIBED")
+    if env is not None:
+        return env not in ("", "0")
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    local = node.Get_size()
+    node.Free()
+    return local > (os.cpu_count() or 1)
 
 
 def _describe(sig) -> str:

@@ -92,6 +92,27 @@ def chain_bcast(p: int, root: int = 0, packets: int = 2) -> dict:
     return d.doc(packets * 8, packets)
 
 
+def scatter_allgather_bcast(p: int, root: int = 0) -> dict:
+    """Long-vector broadcast (seed 001 s4, InterCom's scatter/collect): the root scatters
+    its p blocks, then a ring collect spreads them; nothing is sent back to the root."""
+    d = _Doc("broadcast", p, root, p)
+    last = [None] * p
+    for r in range(p):
+        if r != root:
+            last[r] = d.send_recv(root, r, [block(root, r)])[1]
+    for s in range(p - 1):
+        now = list(last)
+        for r in range(p):
+            dst = (r + 1) % p
+            if dst == root:
+                continue
+            m = d.message(r, [dst], [block(root, (r - s) % p)])
+            d.op(r, {"op": "send", "msg": m}, [last[r]] if r != root else [])
+            now[dst] = d.op(dst, {"op": "recv", "msg": m})
+        last = now
+    return d.doc(8 * p)
+
+
 def ring_allgather(p: int) -> dict:
     """Bucket (ring) collect, seed 001 s4: in step s rank r passes block r-s to r+1."""
     d = _Doc("allgather", p, None, 1)
@@ -239,6 +260,7 @@ def xor_allgather(p: int) -> dict:
 
 EXAMPLES = {
     "chain-bcast": ("broadcast", chain_bcast),
+    "scatter-allgather-bcast": ("broadcast", scatter_allgather_bcast),
     "ring-allgather": ("allgather", ring_allgather),
     "ring-reduce-scatter": ("reduce_scatter", ring_reduce_scatter),
     "ring-allreduce": ("allreduce", ring_allreduce),
