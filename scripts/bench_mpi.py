@@ -20,8 +20,8 @@ from pathlib import Path
 CANDIDATES = {
     "bcast": [("algo", "linear"), ("example", "scatter-allgather-bcast"),
               ("example", "chain-bcast", "--packets", "8")],
-    "allgather": [("example", "ring-allgather")],
-    "allreduce": [("example", "ring-allreduce")],
+    "allgather": [("example", "ring-allgather"), ("example", "doubling-allgather")],
+    "allreduce": [("example", "ring-allreduce"), ("example", "rabenseifner-allreduce")],
 }  # fmt: skip
 
 

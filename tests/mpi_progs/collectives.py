@@ -78,6 +78,8 @@ def done(name):
 
 SIZES = (1, 7, 1000)
 for name, (kind, _) in E.EXAMPLES.items():
+    if not E.supports(name, p):
+        continue
     variants = [{}]
     if name == "chain-bcast":
         variants = [{"packets": 1}, {"packets": 2}, {"packets": 5}]

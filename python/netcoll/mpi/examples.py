@@ -183,6 +183,100 @@ def ring_allreduce(p: int) -> dict:
     return d.doc(8 * p)
 
 
+def _power_of_two(p: int, name: str) -> None:
+    if p < 1 or p & (p - 1):
+        raise ValueError(f"{name} needs a power-of-two number of ranks, not {p}")
+
+
+def _halving(d: _Doc, p: int) -> list:
+    """Recursive halving reduce-scatter on p indices: in the step of distance `h` (p/2, p/4,
+    ..., 1) rank r and r^h swap halves of their current range; r keeps the upper half if
+    bit h of r is set, so it ends with index r reduced over every rank. Returns each rank's
+    last op."""
+    lo, hi = [0] * p, [p] * p
+    over = [[r] for r in range(p)]
+    last = [None] * p
+    h = p // 2
+    while h:
+        msgs = {}
+        for r in range(p):
+            mid = (lo[r] + hi[r]) // 2
+            keep_upper = bool(r & h)
+            give = range(lo[r], mid) if keep_upper else range(mid, hi[r])
+            m = d.message(r, [r ^ h], [reduced(j, over[r]) for j in give])
+            d.op(r, {"op": "send", "msg": m}, [last[r]])
+            msgs[r] = m
+        new_over, new_lo, new_hi = list(over), list(lo), list(hi)
+        for r in range(p):
+            q = r ^ h
+            mid = (lo[r] + hi[r]) // 2
+            keep = range(mid, hi[r]) if r & h else range(lo[r], mid)
+            rv = d.op(r, {"op": "recv", "msg": msgs[q]})
+            both = sorted(over[r] + over[q])
+            last[r] = d.op(
+                r,
+                {
+                    "op": "reduce",
+                    "inputs": [reduced(j, x) for j in keep for x in (over[r], over[q])],
+                    "output": [reduced(j, both) for j in keep],
+                },
+                [rv, last[r]],  # the previous step's partials are an input too
+            )
+            new_over[r], new_lo[r], new_hi[r] = both, keep.start, keep.stop
+        over, lo, hi = new_over, new_lo, new_hi
+        h //= 2
+    return last
+
+
+def halving_reduce_scatter(p: int) -> dict:
+    """Recursive halving (MPICH's reduce-scatter for commutative ops), p a power of two."""
+    _power_of_two(p, "halving-reduce-scatter")
+    d = _Doc("reduce_scatter", p, None, p)
+    _halving(d, p)
+    return d.doc(8 * p)
+
+
+def rabenseifner_allreduce(p: int) -> dict:
+    """Rabenseifner: recursive-halving reduce-scatter, then recursive-doubling allgather of
+    the reduced indices (2 log p steps instead of the ring's 2(p-1)); p a power of two."""
+    _power_of_two(p, "rabenseifner-allreduce")
+    d = _Doc("allreduce", p, None, p)
+    last = _halving(d, p)
+    full = list(range(p))
+    have = [[x] for x in last]  # ops whose values the next send forwards
+    h = 1
+    while h < p:
+        msgs = {}
+        for r in range(p):
+            base = r & ~(h - 1)
+            m = d.message(r, [r ^ h], [reduced(j, full) for j in range(base, base + h)])
+            d.op(r, {"op": "send", "msg": m}, have[r])
+            msgs[r] = m
+        for r in range(p):
+            have[r].append(d.op(r, {"op": "recv", "msg": msgs[r ^ h]}))
+        h *= 2
+    return d.doc(8 * p)
+
+
+def doubling_allgather(p: int) -> dict:
+    """Recursive doubling: in the step of distance h rank r swaps its h blocks with r^h."""
+    _power_of_two(p, "doubling-allgather")
+    d = _Doc("allgather", p, None, 1)
+    have: list[list] = [[] for _ in range(p)]  # receives whose blocks the next send forwards
+    h = 1
+    while h < p:
+        msgs = {}
+        for r in range(p):
+            base = r & ~(h - 1)
+            m = d.message(r, [r ^ h], [block(o, 0) for o in range(base, base + h)])
+            d.op(r, {"op": "send", "msg": m}, have[r])
+            msgs[r] = m
+        for r in range(p):
+            have[r].append(d.op(r, {"op": "recv", "msg": msgs[r ^ h]}))
+        h *= 2
+    return d.doc()
+
+
 def linear_reduce(p: int, root: int = 0) -> dict:
     """Every rank sends its contribution to the root, which reduces them in one op."""
     d = _Doc("reduce", p, root, 1)
@@ -264,11 +358,22 @@ EXAMPLES = {
     "ring-allgather": ("allgather", ring_allgather),
     "ring-reduce-scatter": ("reduce_scatter", ring_reduce_scatter),
     "ring-allreduce": ("allreduce", ring_allreduce),
+    "rabenseifner-allreduce": ("allreduce", rabenseifner_allreduce),
+    "halving-reduce-scatter": ("reduce_scatter", halving_reduce_scatter),
+    "doubling-allgather": ("allgather", doubling_allgather),
     "linear-reduce": ("reduce", linear_reduce),
     "linear-scatter": ("scatter", linear_scatter),
     "linear-gather": ("gather", linear_gather),
     "xor-allgather": ("allgather", xor_allgather),
 }
+
+
+POWER_OF_TWO = {"rabenseifner-allreduce", "halving-reduce-scatter", "doubling-allgather"}
+
+
+def supports(name: str, p: int) -> bool:
+    """Whether example `name` exists on `p` ranks."""
+    return name not in POWER_OF_TWO or (p >= 1 and p & (p - 1) == 0)
 
 
 def build(name: str, p: int, **kw) -> str:
