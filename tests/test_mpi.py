@@ -224,3 +224,60 @@ def test_cli_bad_input_is_one_line(args, msg):
     proc = run_cli(*args, check=False)
     assert proc.returncode == 2
     assert msg in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_worm_runs_as_its_unicast_equivalent(tmp_path):
+    doc = json.loads(E.build("xor-allgather", 4))
+    multi = [m for m in doc["messages"] if len(m["dst"]) > 1]
+    for m in multi:
+        m["worm"] = {"dests": m["dst"], "route": [0, 1]}
+    text = json.dumps(doc)
+    assert _core.Schedule.from_json(text).verify()["ok"]
+    assert all(m.worm for m in parse(text).messages if len(m.dst) > 1)
+    path = tmp_path / "worm.json"
+    path.write_text(text)
+    proc = run_cli("run", "allgather", "--schedule", str(path), "--np", "4", "--bytes", "33",
+                   "--iters", "1", "--warmup", "0", "--json")  # fmt: skip
+    assert json.loads(proc.stdout)["verified"] is True
+
+
+def test_eight_ranks_and_one_rank():
+    for np_, op, ex in (
+        (8, "allreduce", "rabenseifner-allreduce"),
+        (1, "allgather", "ring-allgather"),
+    ):
+        proc = run_cli("run", op, "--example", ex, "--np", str(np_), "--bytes", "8000",
+                       "--iters", "1", "--warmup", "0", "--json")  # fmt: skip
+        assert json.loads(proc.stdout)["verified"] is True
+
+
+def test_topology_placement_reaches_the_schedule():
+    ok = run_cli("run", "bcast", "--algo", "linear", "--np", "3", "--topo", "mesh:2x3",
+                 "--placement", "5,3,1", "--bytes", "100", "--iters", "1", "--json")  # fmt: skip
+    assert json.loads(ok.stdout)["verified"] is True
+    bad = run_cli("run", "bcast", "--algo", "linear", "--np", "3", "--topo", "mesh:2x3",
+                  "--placement", "5,3,9", "--bytes", "100", check=False)  # fmt: skip
+    assert bad.returncode == 2 and "rank 2 is placed on endpoint 9" in bad.stderr
+
+
+def test_tuner_writes_a_table_that_auto_reads(tmp_path):
+    from netcoll.mpi import tuning
+
+    out = tmp_path / "tuning.json"
+    run_cli("run", "bcast", "--tune", "--np", "2", "--bytes", "1K,64K", "--iters", "2",
+            "--warmup", "0", "--tune-out", str(out))  # fmt: skip
+    tables = tuning.load(out)
+    assert tables["broadcast"]["2"][-1]["max_bytes"] is None
+    assert tuning.choose("broadcast", 2, 10**9, out) in tuning.registered("broadcast")
+
+
+def test_tuning_lookup_by_size_range_and_nearest_rank_count():
+    tables = {"allreduce": {"4": [{"max_bytes": 1024, "algo": "a"},
+                                  {"max_bytes": None, "algo": "b"}],
+                            "16": [{"max_bytes": None, "algo": "c"}]}}  # fmt: skip
+    from netcoll.mpi.tuning import lookup
+
+    assert lookup(tables, "allreduce", 4, 1000) == "a"
+    assert lookup(tables, "allreduce", 5, 1025) == "b"
+    assert lookup(tables, "allreduce", 13, 1) == "c"
+    assert lookup(tables, "bcast", 4, 1) is None
