@@ -281,3 +281,15 @@ def test_tuning_lookup_by_size_range_and_nearest_rank_count():
     assert lookup(tables, "allreduce", 5, 1025) == "b"
     assert lookup(tables, "allreduce", 13, 1) == "c"
     assert lookup(tables, "bcast", 4, 1) is None
+
+
+def test_a_wrong_schedule_is_refused_before_it_runs(tmp_path):
+    doc = json.loads(E.build("ring-allgather", 3))
+    doc["ranks"][1].pop()  # rank 1 never takes its last message: it would hang
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    proc = run_cli("run", "allgather", "--schedule", str(path), "--np", "3", "--bytes", "8",
+                   "--timeout", "60", check=False)  # fmt: skip
+    assert proc.returncode == 2
+    assert "the schedule is wrong: rank 1 never receives message" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -141,7 +141,9 @@ class Comm:
         prog = self._programs.get(key)
         if prog is None:
             text = schedule
-            if text is None:
+            if text is not None:
+                self._verify(text)
+            else:
                 nbytes = n * sendbuf.dtype.itemsize
                 text = self._schedule(kind, algo, root, nbytes, packets, params)
             plan = parse(text)
@@ -257,6 +259,23 @@ class Comm:
                     f"{kind}: ranks disagree on the call: rank 0 passes {_describe(first)}, "
                     f"rank {r} passes {_describe(s)}"
                 )
+
+    def _verify(self, text: str) -> None:
+        """A schedule from outside is proved by the Rust verifier (on rank 0) before it
+        runs: a wrong one would hang or compute garbage. Every rank gets the verdict."""
+        err = None
+        if self.rank == 0:
+            try:
+                from .. import _core
+
+                report = _core.Schedule.from_json(text).verify()
+                if not report["ok"]:
+                    err = f"the schedule is wrong: {report['diagnosis']}"
+            except Exception as e:  # noqa: BLE001 - forwarded to every rank as one line
+                err = f"the schedule cannot be read: {e}"
+        err = self.comm.bcast(err, root=0)
+        if err is not None:
+            raise ArgumentError(err)
 
     def _schedule(self, kind, algo, root, nbytes, packets, params) -> str:
         """Rank 0 builds (and the registry verifies) the schedule; every rank gets its JSON
