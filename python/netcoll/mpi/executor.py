@@ -189,7 +189,7 @@ class Program:
                 claimed.update(payload)
         self.in_place = claimed
 
-    def _scratch(self, key, nbytes: int) -> np.ndarray:
+    def scratch(self, key, nbytes: int) -> np.ndarray:
         """A buffer reused by every run (runs are sequential and complete all their
         requests), so timed runs do not pay for allocation and page faults."""
         buf = self._buffers.get(key)
@@ -325,7 +325,7 @@ class _Run:
                 lo = start * self.prog.item
                 buf = self.out_bytes[lo : lo + self.prog.msg_len[m]]
             else:
-                buf = self.prog._scratch(("recv", m), self.prog.msg_len[m])
+                buf = self.prog.scratch(("recv", m), self.prog.msg_len[m])
             self.bufs[m] = buf
         return buf
 
@@ -359,7 +359,7 @@ class _Run:
             if self.plan.messages[m2].payload == payload and all(x in got for x in range(a, b)):
                 return self.bufs[m2]
         values = [self.value(k) for k in payload]
-        buf = self.prog._scratch(("send", m), self.prog.msg_len[m])
+        buf = self.prog.scratch(("send", m), self.prog.msg_len[m])
         for v, (off, length) in zip(values, self.prog.msg_offsets[m]):
             buf[off : off + length] = self.as_bytes(v)
         self.sent_from[m] = buf
@@ -447,7 +447,7 @@ class _Run:
             out = self.home_view(key)
             if out is None:
                 nbytes = vals[0].nbytes
-                out = self.prog._scratch(("reduce", id(op), key), nbytes).view(self.prog.dtype)
+                out = self.prog.scratch(("reduce", id(op), key), nbytes).view(self.prog.dtype)
             if len(vals) == 1:
                 out[:] = vals[0]
             else:
