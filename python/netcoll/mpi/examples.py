@@ -289,6 +289,70 @@ def linear_reduce(p: int, root: int = 0) -> dict:
     return d.doc()
 
 
+def _top(p: int) -> int:
+    m = 1
+    while m * 2 < p:
+        m *= 2
+    return m
+
+
+def binomial_scatter(p: int, root: int = 0) -> dict:
+    """Binomial (MST) scatter, seed 001 s4: virtual rank v = r - root; in the step of
+    distance m (largest power of two below p first) v sends the blocks of v+m .. v+2m-1
+    to v+m. Any p."""
+    d = _Doc("scatter", p, root, p)
+    real = lambda v: (v + root) % p  # noqa: E731
+    got = [None] * p
+    m = _top(p)
+    while m:
+        for v in range(0, p, 2 * m):
+            if v + m < p:
+                blocks = [block(root, real(u)) for u in range(v + m, min(v + 2 * m, p))]
+                _, rv = d.send_recv(real(v), real(v + m), blocks, [got[v]] if v else [])
+                got[v + m] = rv
+        m //= 2
+    return d.doc(8 * p)
+
+
+def binomial_gather(p: int, root: int = 0) -> dict:
+    """Binomial gather: the scatter's tree upside down; each rank forwards what it has."""
+    d = _Doc("gather", p, root, 1)
+    real = lambda v: (v + root) % p  # noqa: E731
+    have: list[list] = [[] for _ in range(p)]
+    m = 1
+    while m < p:
+        for v in range(m, p, 2 * m):
+            blocks = [block(real(u), 0) for u in range(v, min(v + m, p))]
+            _, rv = d.send_recv(real(v), real(v - m), blocks, have[v])
+            have[v - m].append(rv)
+        m *= 2
+    return d.doc()
+
+
+def binomial_reduce(p: int, root: int = 0) -> dict:
+    """Binomial reduce: in the step of distance m, v (an odd multiple of m) sends its partial
+    over v .. v+m-1 to v-m, which reduces it into its own. Any p."""
+    d = _Doc("reduce", p, root, 1)
+    real = lambda v: (v + root) % p  # noqa: E731
+    over = [[real(v)] for v in range(p)]
+    last = [None] * p
+    m = 1
+    while m < p:
+        for v in range(m, p, 2 * m):
+            u = v - m
+            _, rv = d.send_recv(real(v), real(u), [reduced(0, over[v])], [last[v]])
+            both = sorted(over[u] + over[v])
+            last[u] = d.op(
+                real(u),
+                {"op": "reduce", "inputs": [reduced(0, over[u]), reduced(0, over[v])],
+                 "output": [reduced(0, both)]},
+                [rv, last[u]],
+            )  # fmt: skip
+            over[u] = both
+        m *= 2
+    return d.doc()
+
+
 def linear_scatter(p: int, root: int = 0) -> dict:
     d = _Doc("scatter", p, root, p)
     for r in range(p):
@@ -362,6 +426,9 @@ EXAMPLES = {
     "halving-reduce-scatter": ("reduce_scatter", halving_reduce_scatter),
     "doubling-allgather": ("allgather", doubling_allgather),
     "linear-reduce": ("reduce", linear_reduce),
+    "binomial-reduce": ("reduce", binomial_reduce),
+    "binomial-scatter": ("scatter", binomial_scatter),
+    "binomial-gather": ("gather", binomial_gather),
     "linear-scatter": ("scatter", linear_scatter),
     "linear-gather": ("gather", linear_gather),
     "xor-allgather": ("allgather", xor_allgather),
