@@ -27,6 +27,7 @@ its own tag and matching never depends on timing.
 
 from __future__ import annotations
 
+import heapq
 import time
 
 import numpy as np
@@ -161,6 +162,15 @@ class Program:
             return memo[start]
 
         self.closure = [closure((me, i)) for i in range(len(self.ops))]
+        # Countdown form of the closures: how many local ops each op waits for, and who
+        # waits for each op (so a run does O(edges) work, not a scan per completion).
+        self.need = [c.bit_count() for c in self.closure]
+        self.waiters: list[list[int]] = [[] for _ in self.ops]
+        for i, c in enumerate(self.closure):
+            while c:
+                low = c & -c
+                self.waiters[low.bit_length() - 1].append(i)
+                c ^= low
 
     def _homes(self) -> None:
         """Where required pieces live in the output buffer (element ranges), and which
@@ -232,36 +242,41 @@ class _Run:
         self.sent_from: dict[int, np.ndarray] = {}  # message -> materialised payload
 
     def go(self) -> None:
+        """Issues ready ops in issue order (a heap of op indices), waits for requests, and
+        counts down each op's unfinished predecessors as ops complete."""
         prog = self.prog
         ops = prog.ops
-        done = 0
-        pending = list(range(len(ops)))
+        count = list(prog.need)
+        ready = [i for i, c in enumerate(count) if c == 0]
+        heapq.heapify(ready)
         reqs: list = []
         owner: list[int] = []
         left = [0] * len(ops)
-        while pending or reqs:
-            progressed = True
-            while progressed and pending:
-                progressed = False
-                rest = []
-                for i in pending:
-                    if prog.closure[i] & ~done:
-                        rest.append(i)
-                        continue
-                    new = self.issue(i)
-                    if new:
-                        reqs += new
-                        owner += [i] * len(new)
-                        left[i] = len(new)
-                    else:
-                        done |= 1 << i
-                        progressed = True
-                pending = rest
+        finished_ops = 0
+
+        def complete(i: int) -> None:
+            nonlocal finished_ops
+            finished_ops += 1
+            for w in prog.waiters[i]:
+                count[w] -= 1
+                if count[w] == 0:
+                    heapq.heappush(ready, w)
+
+        while True:
+            while ready:
+                i = heapq.heappop(ready)
+                new = self.issue(i)
+                if new:
+                    reqs += new
+                    owner += [i] * len(new)
+                    left[i] = len(new)
+                else:
+                    complete(i)
             if not reqs:
-                if pending:
+                if finished_ops < len(ops):
                     raise ExecutionError(
-                        f"rank {prog.rank} is stuck: op {pending[0]} waits for ops that "
-                        "never complete (the schedule is not executable)"
+                        f"rank {prog.rank} is stuck: {len(ops) - finished_ops} ops wait for "
+                        "ops that never complete (the schedule is not executable)"
                     )
                 break
             finished = _wait_some(reqs, prog.oversubscribed)
@@ -269,9 +284,9 @@ class _Run:
                 i = owner[j]
                 left[i] -= 1
                 if left[i] == 0:
-                    done |= 1 << i
                     if ops[i].kind == "recv":
                         self.received(i)
+                    complete(i)
             keep = [j for j in range(len(reqs)) if j not in finished]
             reqs = [reqs[j] for j in keep]
             owner = [owner[j] for j in keep]
