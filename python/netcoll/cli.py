@@ -307,6 +307,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_reproduce",
     "cli_algos",
     "cli_hnc",
+    "cli_mpi",
 )
 
 
