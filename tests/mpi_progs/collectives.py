@@ -108,6 +108,10 @@ for a in _core.algorithms():
             "reduce_scatter",
         ):
             continue
+        try:  # algorithms whose preconditions the default placement does not meet
+            _core.build_schedule(coll, a["name"], _core.Topology(f"mesh:{p}"), p=p)
+        except _core.NetcollError:
+            continue
         for packets in (1, 3):
             for n in SIZES:
                 case(

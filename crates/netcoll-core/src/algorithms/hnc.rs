@@ -55,7 +55,7 @@ pub fn algorithms() -> Vec<Algorithm> {
         },
         Algorithm {
             name: "tree-multicast",
-            kinds: A2A,
+            kinds: &[CollectiveKind::AlltoallBroadcast, CollectiveKind::Allgather],
             family: "hnc",
             params: &[],
             preconditions: "a k-ary n-mesh or torus with one rank per node",
