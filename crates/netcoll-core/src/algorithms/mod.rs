@@ -9,8 +9,11 @@
 //! Each family lives in its own file and contributes `pub fn algorithms() -> Vec<Algorithm>`;
 //! [`registry`] concatenates them.
 
+mod chain;
 mod classic;
 mod intercom;
+mod kbinomial;
+mod multisend;
 mod params;
 mod request;
 
@@ -45,10 +48,15 @@ pub struct Algorithm {
 pub fn registry() -> &'static [Algorithm] {
     static REGISTRY: OnceLock<Vec<Algorithm>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        [classic::algorithms(), intercom::algorithms()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            classic::algorithms(),
+            intercom::algorithms(),
+            kbinomial::algorithms(),
+            multisend::algorithms(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     })
 }
 
