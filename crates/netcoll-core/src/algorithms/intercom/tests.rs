@@ -203,7 +203,7 @@ fn factorisations(p: u32) -> Vec<Vec<u32>> {
 
 #[test]
 fn every_hybrid_verifies() {
-    for p in [6u32, 8, 12, 16, 18, 30] {
+    for p in [2u32, 6, 7, 8, 12, 13, 16, 18, 30] {
         let t = linear(p);
         for dims in factorisations(p) {
             let k = dims.len();
@@ -253,5 +253,34 @@ proptest! {
         r.placement = place;
         let s = build("intercom-mst", &r);
         prop_assert!(s.is_ok(), "{:?}", s.err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    /// Hybrids with 1-sized dimensions, any root and a scattered placement on a torus verify.
+    #[test]
+    fn hybrids_with_any_root_and_placement(pick in 0usize..64, root in any::<u32>(), mst in any::<bool>(),
+                                           kind in 0usize..5, mult in 1u32..64) {
+        let t = Topology::from_spec("torus:8x8").unwrap();
+        let p = [24u32, 32, 36, 48, 60, 64][pick % 6];
+        let facts = factorisations(p);
+        let dims = &facts[pick % facts.len()];
+        let mut with_one = dims.clone();
+        with_one.insert(pick % (dims.len() + 1), 1);
+        let k = dims.len();
+        let strategy = if mst {
+            format!("{}M{}", "S".repeat(k - 1), "C".repeat(k - 1))
+        } else {
+            format!("{}{}", "S".repeat(k), "C".repeat(k))
+        };
+        let name = with_one.iter().map(u32::to_string).collect::<Vec<_>>().join("x");
+        let kind = [Broadcast, Reduce, Allreduce, Allgather, ReduceScatter][kind];
+        let mut r = req(&t, kind, root % p, &[&format!("dims={name}"), &format!("strategy={strategy}")]);
+        r.p = p;
+        let m = mult | 1; // odd, so coprime with 64: a permutation
+        r.placement = (0..p).map(|i| (i * m + 5) % 64).collect();
+        let s = build("intercom-hybrid", &r);
+        prop_assert!(s.is_ok(), "{kind:?} {name} {strategy}: {:?}", s.err());
     }
 }
