@@ -8,6 +8,7 @@
 
 mod analytic;
 mod hnc;
+mod models;
 mod schedule;
 mod topology;
 
@@ -60,5 +61,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     schedule::register(m)?;
     analytic::register(m)?;
     hnc::register(m)?;
+    models::register(m)?;
     Ok(())
 }

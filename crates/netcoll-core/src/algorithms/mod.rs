@@ -9,8 +9,12 @@
 //! Each family lives in its own file and contributes `pub fn algorithms() -> Vec<Algorithm>`;
 //! [`registry`] concatenates them.
 
+mod chain;
 mod classic;
 pub mod hnc;
+mod intercom;
+mod kbinomial;
+mod multisend;
 mod params;
 mod prog;
 mod request;
@@ -47,10 +51,16 @@ pub struct Algorithm {
 pub fn registry() -> &'static [Algorithm] {
     static REGISTRY: OnceLock<Vec<Algorithm>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
-        [classic::algorithms(), hnc::algorithms()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            classic::algorithms(),
+            intercom::algorithms(),
+            kbinomial::algorithms(),
+            multisend::algorithms(),
+            hnc::algorithms(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     })
 }
 
