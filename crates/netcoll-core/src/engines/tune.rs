@@ -126,15 +126,18 @@ mod tests {
         let (c, skipped) = tune(&req, &r, &m, RankBy::HockneyRounds).unwrap();
         assert!(skipped.is_empty());
         let names: Vec<&str> = c.iter().map(|c| c.algo.as_str()).collect();
-        assert_eq!(names.len(), 3);
+        let registered = crate::algorithms::for_kind(CollectiveKind::Allreduce).count();
+        assert!(names.len() >= registered, "{names:?}");
+        let pos = |n: &str| names.iter().position(|x| *x == n).unwrap();
         // Short vectors: latency rules, recursive doubling (4 rounds) beats ring (30 rounds).
-        assert_eq!(names[0], "recursive-doubling");
-        assert_eq!(names[2], "ring");
+        assert!(pos("recursive-doubling") < pos("rabenseifner"));
+        assert!(pos("rabenseifner") < pos("ring"));
         assert!(c.windows(2).all(|w| w[0].time <= w[1].time));
         // Long vectors on a tiny alpha: bandwidth rules, recursive doubling is last.
         req.bytes = 1 << 24;
         let m = Machine { alpha: 1e-9, ..m };
         let (c, _) = tune(&req, &r, &m, RankBy::HockneyRounds).unwrap();
-        assert_eq!(c.last().unwrap().algo, "recursive-doubling");
+        let pos = |n: &str| c.iter().position(|x| x.algo == n).unwrap();
+        assert!(pos("ring") < pos("recursive-doubling"));
     }
 }
