@@ -264,8 +264,8 @@ def test_tuner_writes_a_table_that_auto_reads(tmp_path):
     from netcoll.mpi import tuning
 
     out = tmp_path / "tuning.json"
-    run_cli("run", "bcast", "--tune", "--np", "2", "--bytes", "1K,64K", "--iters", "2",
-            "--warmup", "0", "--tune-out", str(out))  # fmt: skip
+    run_cli("run", "bcast", "--tune", "--algo", "linear", "--np", "2", "--bytes", "1K,64K",
+            "--iters", "2", "--warmup", "0", "--tune-out", str(out))  # fmt: skip
     tables = tuning.load(out)
     assert tables["broadcast"]["2"][-1]["max_bytes"] is None
     assert tuning.choose("broadcast", 2, 10**9, out) in tuning.registered("broadcast")
