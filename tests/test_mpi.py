@@ -264,8 +264,8 @@ def test_tuner_writes_a_table_that_auto_reads(tmp_path):
     from netcoll.mpi import tuning
 
     out = tmp_path / "tuning.json"
-    run_cli("run", "bcast", "--tune", "--np", "2", "--bytes", "1K,64K", "--iters", "2",
-            "--warmup", "0", "--tune-out", str(out))  # fmt: skip
+    run_cli("run", "bcast", "--tune", "--algo", "linear", "--np", "2", "--bytes", "1K,64K",
+            "--iters", "2", "--warmup", "0", "--tune-out", str(out))  # fmt: skip
     tables = tuning.load(out)
     assert tables["broadcast"]["2"][-1]["max_bytes"] is None
     assert tuning.choose("broadcast", 2, 10**9, out) in tuning.registered("broadcast")
@@ -293,3 +293,41 @@ def test_a_wrong_schedule_is_refused_before_it_runs(tmp_path):
     assert proc.returncode == 2
     assert "the schedule is wrong: rank 1 never receives message" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_receives_that_wait_for_sends_do_not_deadlock_on_large_messages(tmp_path):
+    """Two ranks each send 1 MiB, then receive after their own send (a one-port schedule).
+    MPI completes a large send only once its receive is posted, so an executor that posted
+    receives in dependency order would deadlock here; ours posts them first."""
+    doc = {
+        "format": "netcoll-schedule", "version": 1,
+        "collective": {"kind": "allgather", "p": 2, "blocks": 1},
+        "placement": [0, 1], "bytes_per_block": 8, "packet_bytes": 0,
+        "messages": [{"src": 0, "dst": [1], "payload": [{"block": [0, 0]}]},
+                     {"src": 1, "dst": [0], "payload": [{"block": [1, 0]}]}],
+        "ranks": [[{"op": "send", "msg": 0}, {"op": "recv", "msg": 1, "deps": [[0, 0]]}],
+                  [{"op": "send", "msg": 1}, {"op": "recv", "msg": 0, "deps": [[1, 0]]}]],
+    }  # fmt: skip
+    path = tmp_path / "swap.json"
+    path.write_text(json.dumps(doc))
+    proc = run_cli("run", "allgather", "--schedule", str(path), "--np", "2", "--bytes", "1M",
+                   "--iters", "2", "--warmup", "0", "--timeout", "60", "--json")  # fmt: skip
+    assert json.loads(proc.stdout)["verified"] is True
+
+
+def test_terminating_the_launcher_takes_the_ranks_along():
+    import signal
+    import time
+
+    before = workers()
+    cmd = [sys.executable, "-m", "netcoll", "run", "bcast", "--algo", "linear", "--np", "3",
+           "--bytes", "64K", "--iters", "100000000", "--timeout", "600"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while workers() < before + 3 and time.time() < deadline:
+        time.sleep(0.2)
+    assert workers() >= before + 3
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    time.sleep(1)
+    assert workers() <= before

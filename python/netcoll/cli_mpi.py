@@ -126,7 +126,11 @@ def register(app: click.Group) -> None:
     @click.option("--warmup", type=int, default=3, show_default=True)
     @click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
     @click.option("--no-check", is_flag=True, help="Skip the result check.")
-    @click.option("--tune", is_flag=True, help="Time every registered algorithm; write a table.")
+    @click.option(
+        "--tune",
+        is_flag=True,
+        help="Time every registered algorithm (or those of --algo A,B); write a table.",
+    )
     @click.option(
         "--tune-out",
         type=click.Path(dir_okay=False),
@@ -188,7 +192,8 @@ def register(app: click.Group) -> None:
         if inject_crash is not None:
             cfg["crash"] = inject_crash
         if tune:
-            cfg["candidates"] = _tune_candidates(kind)
+            cfg["candidates"] = _tune_candidates(kind, algo)
+            cfg["tune"] = True
         else:
             cfg["candidates"] = candidates(kind, algo, schedule, example, np_, root, packets)
         try:
@@ -226,10 +231,19 @@ def _check_dtype(name: str) -> None:
         raise NetcollError(f"dtype {dt} is not supported: use a bool, int, float or complex type")
 
 
-def _tune_candidates(kind: str) -> list[dict]:
+def _tune_candidates(kind: str, algos: str | None) -> list[dict]:
+    """Every registered algorithm of the collective, or those of `--algo A,B,...`."""
     from .mpi import tuning
 
     names = tuning.registered(kind)
+    if algos:
+        wanted = [a.strip() for a in algos.split(",") if a.strip()]
+        unknown = [a for a in wanted if a not in names]
+        if unknown:
+            raise NetcollError(
+                f"no {kind} algorithm named '{unknown[0]}': choose among {', '.join(names)}"
+            )
+        names = wanted
     if not names:
         raise NetcollError(f"no {kind} algorithm is registered in this build: nothing to tune")
     return [{"name": n, "algo": n} for n in names]
@@ -239,6 +253,8 @@ def _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot):
     from .mpi import tuning
 
     results = report["results"]
+    if not results:
+        raise NetcollError(f"every candidate was refused: {report.get('refused')}")
     sizes = cfg["sizes"]
     best = []
     for i, size in enumerate(sizes):

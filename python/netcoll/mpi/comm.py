@@ -136,7 +136,10 @@ class Comm:
         err, sig, sendbuf, recvbuf, n = self._local_args(kind, sendbuf, recvbuf, root, op)
         self._agree(kind, err, (sig, algo, packets, tuple(params), schedule is None))
         if algo == "auto" and schedule is None:
-            algo = tuning.choose(kind, self.p, n * sendbuf.dtype.itemsize, self.tuning_file)
+            try:
+                algo = tuning.choose(kind, self.p, n * sendbuf.dtype.itemsize, self.tuning_file)
+            except ValueError as e:  # no algorithm, or an unreadable table: same on all ranks
+                raise ArgumentError(str(e)) from None
         key = (kind, algo, root, n, sendbuf.dtype.str, op, packets, tuple(params), schedule)
         prog = self._programs.get(key)
         if prog is None:

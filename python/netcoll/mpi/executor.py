@@ -242,26 +242,56 @@ class _Run:
         self.sent_from: dict[int, np.ndarray] = {}  # message -> materialised payload
 
     def go(self) -> None:
-        """Issues ready ops in issue order (a heap of op indices), waits for requests, and
-        counts down each op's unfinished predecessors as ops complete."""
+        """Posts every receive at once, then issues the other ops in issue order as they
+        become ready (a heap of op indices), counting down each op's unfinished
+        predecessors as ops complete.
+
+        Receives are posted early because a large send completes only when its receive is
+        posted (MPI's rendezvous protocol): a receive that waits for a local send, on two
+        ranks sending to each other, would otherwise deadlock, although the schedule (where
+        a send completes by injecting) is correct. A receive still *completes* only when its
+        data is in and its own dependencies have completed, so what depends on it waits."""
         prog = self.prog
         ops = prog.ops
         count = list(prog.need)
-        ready = [i for i, c in enumerate(count) if c == 0]
-        heapq.heapify(ready)
         reqs: list = []
         owner: list[int] = []
         left = [0] * len(ops)
+        arrived = [False] * len(ops)
         finished_ops = 0
+        ready = []
+        for i, op in enumerate(ops):
+            if op.kind == "recv":
+                new = self.recv(op)
+                reqs += new
+                owner += [i] * len(new)
+                left[i] = len(new)
+                arrived[i] = not new
+            elif count[i] == 0:
+                ready.append(i)
+        heapq.heapify(ready)
 
-        def complete(i: int) -> None:
+        def complete(first: int) -> None:
+            # A worklist, not recursion: receives that were only waiting for this op
+            # complete in turn (chains can be long).
             nonlocal finished_ops
-            finished_ops += 1
-            for w in prog.waiters[i]:
-                count[w] -= 1
-                if count[w] == 0:
-                    heapq.heappush(ready, w)
+            todo = [first]
+            while todo:
+                i = todo.pop()
+                if ops[i].kind == "recv":
+                    self.received(i)
+                finished_ops += 1
+                for w in prog.waiters[i]:
+                    count[w] -= 1
+                    if count[w] == 0:
+                        if ops[w].kind != "recv":
+                            heapq.heappush(ready, w)
+                        elif arrived[w]:
+                            todo.append(w)
 
+        for i, op in enumerate(ops):  # receives of nothing with nothing to wait for
+            if op.kind == "recv" and arrived[i] and count[i] == 0:
+                complete(i)
         while True:
             while ready:
                 i = heapq.heappop(ready)
@@ -284,9 +314,12 @@ class _Run:
                 i = owner[j]
                 left[i] -= 1
                 if left[i] == 0:
-                    if ops[i].kind == "recv":
-                        self.received(i)
-                    complete(i)
+                    if ops[i].kind != "recv":
+                        complete(i)
+                    else:
+                        arrived[i] = True
+                        if count[i] == 0:
+                            complete(i)
             keep = [j for j in range(len(reqs)) if j not in finished]
             reqs = [reqs[j] for j in keep]
             owner = [owner[j] for j in keep]

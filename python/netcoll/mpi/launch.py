@@ -48,6 +48,7 @@ def launch(np_: int, config: dict, timeout: float, extra_args: tuple[str, ...] =
             cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             start_new_session=True, env=_environment(np_),
         )  # fmt: skip
+        previous = _on_sigterm_raise()
         try:
             _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -55,12 +56,28 @@ def launch(np_: int, config: dict, timeout: float, extra_args: tuple[str, ...] =
             raise RunError(
                 f"the run exceeded --timeout {timeout:g} s: all {np_} ranks were stopped"
             ) from None
-        except BaseException:
+        except BaseException:  # Ctrl-C, SIGTERM (see below), anything: take the ranks along
             _kill(proc)
             raise
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
         if proc.returncode != 0 or not out.exists():
             raise RunError(_diagnose(err, proc.returncode, np_))
         return json.loads(out.read_text())
+
+
+def _on_sigterm_raise():
+    """A terminated launcher must not orphan the job (it runs in its own process group):
+    turn SIGTERM into an exception so the cleanup above runs. Main thread only."""
+
+    def handler(signum, frame):
+        raise SystemExit(128 + signum)
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        return None
 
 
 def _environment(np_: int) -> dict:

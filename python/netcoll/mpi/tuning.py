@@ -74,7 +74,10 @@ def choose(kind: str, p: int, nbytes: int, path=None) -> str:
             return name
     if names:
         return names[0]
-    raise ValueError(f"no {kind} algorithm is registered in this build: pass schedule= or algo=")
+    raise ValueError(
+        f"no {kind} algorithm is registered in this build: "
+        "give a schedule (schedule=, --schedule) or another algorithm"
+    )
 
 
 def write(path, tables: dict) -> None:

@@ -155,7 +155,14 @@ def main(argv: list[str]) -> int:
         c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"))
         for cand in cfg["candidates"]:
             name = cand.get("name") or cand.get("algo")
-            rows = [measure(c, cfg, cand, nbytes) for nbytes in cfg["sizes"]]
+            try:
+                rows = [measure(c, cfg, cand, nbytes) for nbytes in cfg["sizes"]]
+            except ArgumentError as e:
+                if not cfg.get("tune"):
+                    raise
+                # Tuning: a candidate whose preconditions this run does not meet drops out.
+                report.setdefault("refused", {})[name] = str(e)
+                continue
             report["results"][name] = rows
     except (ArgumentError, ScheduleError) as e:
         report = {"error": str(e)}
