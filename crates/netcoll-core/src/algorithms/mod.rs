@@ -10,6 +10,7 @@
 //! [`registry`] concatenates them.
 
 mod classic;
+pub mod ibt_broadcast;
 mod params;
 mod request;
 
@@ -43,7 +44,12 @@ pub struct Algorithm {
 /// Every algorithm, family by family.
 pub fn registry() -> &'static [Algorithm] {
     static REGISTRY: OnceLock<Vec<Algorithm>> = OnceLock::new();
-    REGISTRY.get_or_init(|| [classic::algorithms()].into_iter().flatten().collect())
+    REGISTRY.get_or_init(|| {
+        [classic::algorithms(), ibt_broadcast::algorithms()]
+            .into_iter()
+            .flatten()
+            .collect()
+    })
 }
 
 /// The algorithms implementing a collective.

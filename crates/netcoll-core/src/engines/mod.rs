@@ -1,0 +1,3 @@
+//! Engines: evaluate schedules and protocols.
+
+pub mod step;
