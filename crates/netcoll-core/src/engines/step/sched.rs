@@ -13,6 +13,8 @@
 //!   the step its last packet leaves. Under one-port a rank injects at most one packet per step
 //!   (packets in transit through a switch are not limited by the port model).
 //! - A receive completes when all its packets have arrived and its dependencies are complete.
+//! - Parallel links between two switches form a trunk: a packet whose routed link is taken
+//!   this step uses a free parallel one.
 //! - When several packets want one link in the same step, the one that has waited longest
 //!   goes first, then the one created first (by op order); the result is deterministic.
 //!
@@ -302,10 +304,11 @@ impl<'a> Run<'a> {
             let (to, state) = match next {
                 None => (fl.at, fl.state),
                 Some(st) => {
-                    let ch = self.topo.channel(st.via.link, fl.at);
-                    if busy.insert(ch, ()).is_some() {
+                    let Some(ch) = self.free_channel(fl.at, st.via.switch, st.via.link, &busy)
+                    else {
                         continue;
-                    }
+                    };
+                    busy.insert(ch, ());
                     res.link_use[ch as usize] += 1;
                     res.hops += 1;
                     moved += 1;
@@ -341,6 +344,21 @@ impl<'a> Run<'a> {
             self.arrive(msg, packet, rank, step);
         }
         moved
+    }
+
+    /// The routed link's channel if free this step, else a free parallel link to the same
+    /// switch (parallel links form one trunk), else none.
+    fn free_channel(&self, at: u32, to: u32, link: u32, busy: &HashMap<u32, ()>) -> Option<u32> {
+        let ch = self.topo.channel(link, at);
+        if !busy.contains_key(&ch) {
+            return Some(ch);
+        }
+        self.topo
+            .neighbours(at as usize)
+            .iter()
+            .filter(|nb| nb.switch == to)
+            .map(|nb| self.topo.channel(nb.link, at))
+            .find(|c| !busy.contains_key(c))
     }
 
     fn arrive(&mut self, msg: u32, packet: u32, rank: u32, step: u32) {
