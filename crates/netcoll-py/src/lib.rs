@@ -7,6 +7,7 @@
 //! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
 mod schedule;
+mod step;
 mod topology;
 
 use pyo3::create_exception;
@@ -56,5 +57,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
     topology::register(m)?;
     schedule::register(m)?;
+    step::register(m)?;
     Ok(())
 }

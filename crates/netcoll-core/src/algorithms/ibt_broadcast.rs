@@ -281,10 +281,7 @@ pub fn report(
     let s = &out.setup;
     let res = &out.result;
     let d = grid.dims.len();
-    let targets: Vec<bool> = {
-        let f = protocol::protocol(&grid, &net, s, false)?;
-        f.targets.unwrap_or_else(|| vec![true; net.nodes])
-    };
+    let targets = protocol::group(&grid, s);
     let (ecc, bound) = lower_bounds(&net, root, k, &targets, s.port_model);
     let (used, max_use) = res.link_summary();
     let metric = metric_name(kind, s.dims.len(), d);

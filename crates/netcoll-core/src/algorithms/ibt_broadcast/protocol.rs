@@ -242,6 +242,21 @@ pub fn protocol<'a>(grid: &Grid, net: &'a PortNet, s: &Setup, trace: bool) -> Re
     })
 }
 
+/// The nodes of the broadcast group: those that agree with the source outside `s.dims`.
+pub fn group(grid: &Grid, s: &Setup) -> Vec<bool> {
+    let d = grid.dims.len();
+    let src = coords_of(s.source as usize, &grid.dims);
+    let mut xc = vec![0usize; d];
+    (0..grid.dims.iter().product::<usize>())
+        .map(|x| {
+            if x > 0 {
+                increment(&mut xc, &grid.dims);
+            }
+            (0..d).all(|j| s.dims.contains(&j) || xc[j] == src[j])
+        })
+        .collect()
+}
+
 /// Advances mixed-radix coordinates by one, dimension 0 fastest.
 fn increment(coords: &mut [usize], dims: &[usize]) {
     for (c, &k) in coords.iter_mut().zip(dims) {
