@@ -85,5 +85,10 @@ def register(app: click.Group) -> None:
                 f"(lower bound {r['lower_bound']}), {r['sends']:,} transmissions; "
                 f"network {r['seconds_network']} s + broadcast {r['seconds_broadcast']} s = "
                 f"{r['seconds_total']} s wall ({r['cpu_seconds']} s CPU), "
-                f"peak RSS {r['peak_rss_mib']} MiB; beta vs Torus(m^(d+1)) {r['beta']:.3f}"
+                f"peak RSS {r['peak_rss_mib']} MiB"
+                + (
+                    f"; alpha {r['alpha']:.3f}, beta {r['beta']:.3f} against the torus formulas"
+                    if r["spec"].startswith("ibt") and r["alpha"] is not None
+                    else ""
+                )
             )
