@@ -144,3 +144,13 @@ def test_bad_input_is_one_line(args, needle):
     p = run_cli("simulate", "bcast", "--engine", "step", *args, check=False)
     assert p.returncode == 2
     assert needle in p.stderr and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_bench_step_prints_figures():
+    rows = cli_json(
+        "bench", "step", "--spec", "ibt:16x16:b=4", "--compare", "torus:4x4x4", "--packets", "8"
+    )
+    assert [r["nodes"] for r in rows] == [256, 64]
+    for r in rows:
+        assert r["steps"] >= r["lower_bound"] > 0 and r["peak_rss_mib"] > 0
+    assert 0 < rows[0]["beta"] < 1
