@@ -308,6 +308,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_algos",
     "cli_hnc",
     "cli_mpi",
+    "cli_step",
 )
 
 

@@ -10,6 +10,7 @@ mod analytic;
 mod hnc;
 mod models;
 mod schedule;
+mod step;
 mod topology;
 
 use pyo3::create_exception;
@@ -62,5 +63,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analytic::register(m)?;
     hnc::register(m)?;
     models::register(m)?;
+    step::register(m)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ pub mod hnc;
 mod intercom;
 mod kbinomial;
 mod multisend;
+pub mod ibt_broadcast;
 mod params;
 mod prog;
 mod request;
@@ -61,6 +62,10 @@ pub fn registry() -> &'static [Algorithm] {
         .into_iter()
         .flatten()
         .collect()
+        [classic::algorithms(), ibt_broadcast::algorithms()]
+            .into_iter()
+            .flatten()
+            .collect()
     })
 }
 

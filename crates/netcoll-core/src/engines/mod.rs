@@ -2,3 +2,5 @@
 
 pub mod analytic;
 pub mod tune;
+//! Engines: evaluate schedules and protocols.
+pub mod step;

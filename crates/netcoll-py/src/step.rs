@@ -1,0 +1,111 @@
+//! The step engine: the iBT/torus broadcast protocols and any registered schedule, in steps.
+
+use crate::topology::PyTopology;
+use crate::{guarded, to_py};
+use netcoll_core::algorithms::ibt_broadcast::{self, protocol::Kind};
+use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::engines::step::sched::{self, Timing};
+use netcoll_core::engines::step::PortModel;
+use netcoll_core::routing::{Routing, RoutingKind};
+use netcoll_core::spec_err;
+use pyo3::prelude::*;
+use serde_json::json;
+
+fn kind_of(algo: &str) -> netcoll_core::Result<Kind> {
+    match algo {
+        "line" => Ok(Kind::Line),
+        "rect" => Ok(Kind::Rect),
+        "global" => Ok(Kind::Global),
+        "trees" => Ok(Kind::Trees),
+        _ => spec_err!("'{algo}' is not a step protocol: use line, rect, global or trees"),
+    }
+}
+
+/// Runs (or, with no pattern, searches) an iBT/torus broadcast protocol; returns its figures.
+#[pyfunction]
+#[pyo3(signature = (topo, algo, *, root=0, packets=32, params=None))]
+fn step_broadcast(
+    py: Python<'_>,
+    topo: &PyTopology,
+    algo: &str,
+    root: u32,
+    packets: u32,
+    params: Option<Vec<String>>,
+) -> PyResult<PyObject> {
+    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let v = guarded(py, move || {
+        let kind = kind_of(&algo)?;
+        let params = Params::parse(&params.unwrap_or_default())?;
+        if packets == 0 {
+            return spec_err!("--packets must be at least 1");
+        }
+        ibt_broadcast::report(&t, kind, root, packets, &params)
+    })?;
+    to_py(py, &v)
+}
+
+/// Builds (and verifies) the schedule of `algo` and runs it on the step engine.
+/// `sim` items: routing=dor|shortest|updown, ports=all|one, timing=deps|steps.
+#[pyfunction]
+#[pyo3(signature = (op, algo, topo, *, root=0, nbytes=1024, packets=1, params=None, sim=None))]
+#[allow(clippy::too_many_arguments)]
+fn step_schedule(
+    py: Python<'_>,
+    op: &str,
+    algo: &str,
+    topo: &PyTopology,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Option<Vec<String>>,
+    sim: Option<Vec<String>>,
+) -> PyResult<PyObject> {
+    let (op, algo, t) = (op.to_string(), algo.to_string(), topo.inner.clone());
+    let v = guarded(py, move || {
+        let sim = Params::parse(&sim.unwrap_or_default())?;
+        for (k, _) in sim.iter() {
+            if !["routing", "ports", "timing"].contains(&k.as_str()) {
+                return spec_err!(
+                    "the step engine has no setting '{k}': use routing, ports, timing"
+                );
+            }
+        }
+        let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;
+        let ports = PortModel::parse(sim.text("ports", "all"))?;
+        let timing = Timing::parse(sim.text("timing", "deps"))?;
+        let kind = parse_collective(&op)?;
+        let mut req = AlgoRequest::new(&t, kind);
+        req.root = root;
+        req.bytes = nbytes;
+        req.packets = packets;
+        req.params = Params::parse(&params.unwrap_or_default())?;
+        let s = registry::build(&algo, &req)?;
+        let r = Routing::new(&t, routing, None)?;
+        let res = sched::run(&s, &t, &r, ports, timing)?;
+        let (used, max_use) = res.link_summary();
+        Ok(json!({
+            "algorithm": algo,
+            "topology": t.name(),
+            "collective": kind.name(),
+            "steps": res.steps,
+            "verified": true,
+            "ranks": s.p(),
+            "messages": s.messages().len(),
+            "hops": res.hops,
+            "channels_used": used,
+            "max_link_use": max_use,
+            "per_step": res.per_step,
+            "rank_done": res.rank_done,
+            "routing": routing.name(),
+            "ports": ports,
+            "timing": timing,
+        }))
+    })?;
+    to_py(py, &v)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(step_broadcast, m)?)?;
+    m.add_function(wrap_pyfunction!(step_schedule, m)?)?;
+    Ok(())
+}
