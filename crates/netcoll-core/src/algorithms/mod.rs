@@ -12,6 +12,7 @@
 mod classic;
 mod params;
 mod request;
+pub mod worms;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
@@ -43,7 +44,12 @@ pub struct Algorithm {
 /// Every algorithm, family by family.
 pub fn registry() -> &'static [Algorithm] {
     static REGISTRY: OnceLock<Vec<Algorithm>> = OnceLock::new();
-    REGISTRY.get_or_init(|| [classic::algorithms()].into_iter().flatten().collect())
+    REGISTRY.get_or_init(|| {
+        [classic::algorithms(), worms::algorithms()]
+            .into_iter()
+            .flatten()
+            .collect()
+    })
 }
 
 /// The algorithms implementing a collective.
