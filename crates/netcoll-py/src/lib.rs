@@ -8,6 +8,7 @@
 
 mod schedule;
 mod topology;
+mod worms;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -56,5 +57,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
     topology::register(m)?;
     schedule::register(m)?;
+    worms::register(m)?;
     Ok(())
 }

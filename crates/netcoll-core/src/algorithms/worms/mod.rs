@@ -14,11 +14,16 @@
 //! [`replay::check_tree`] before the schedule is returned.
 
 pub mod bits;
+mod estimate;
 pub mod header;
 mod kbinomial;
 pub mod phases;
 pub mod poc;
 pub mod replay;
+mod show;
+
+pub use estimate::{estimate_cycles, Costs};
+pub use show::{show, Show, WormView};
 
 #[cfg(test)]
 mod tests;
@@ -329,8 +334,7 @@ pub fn multiphase_rounds(
     shape: Shape,
     rule: PhaseRule,
 ) -> Result<Vec<Vec<(u32, Worm)>>> {
-    let plans = plan_worms(m, shape);
-    let assignment = phases::assign(m, &plans, rule);
+    let (plans, assignment) = multiphase_plans(m, shape, rule);
     assignment
         .into_iter()
         .map(|round| {
@@ -340,6 +344,17 @@ pub fn multiphase_rounds(
                 .collect()
         })
         .collect()
+}
+
+/// The worm plans and, per phase, (sender, plan index).
+pub fn multiphase_plans(
+    m: &Mcast,
+    shape: Shape,
+    rule: PhaseRule,
+) -> (Vec<WormPlan>, Vec<Vec<(u32, usize)>>) {
+    let plans = plan_worms(m, shape);
+    let rounds = phases::assign(m, &plans, rule);
+    (plans, rounds)
 }
 
 fn build_multiphase(req: &AlgoRequest, shape: Shape) -> Result<Schedule> {
@@ -385,6 +400,8 @@ pub struct Figures {
     pub link_traversals: u64,
     /// Unicast messages (not worms).
     pub unicasts: u64,
+    /// Latency estimate in cycles with seed 003's default costs ([`estimate_cycles`]).
+    pub estimate_cycles: u64,
 }
 
 pub fn figures(s: &Schedule) -> Figures {
@@ -405,5 +422,6 @@ pub fn figures(s: &Schedule) -> Figures {
         .filter_map(|op| op.step)
         .max();
     f.phases = last.map_or(0, |t| u64::from(t) + 1);
+    f.estimate_cycles = estimate_cycles(s, &Costs::default());
     f
 }

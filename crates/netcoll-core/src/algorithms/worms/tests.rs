@@ -378,3 +378,51 @@ fn worm_trees_survive_json() {
         assert_eq!(Schedule::from_json(&text).unwrap(), s);
     }
 }
+
+#[test]
+fn estimates_hand_worked_and_the_r_trend() {
+    let t = fig14(false);
+    let est = |algo: &str, set: &[&str], c: &Costs| {
+        estimate_cycles(&build(algo, &fig14_request(&t, set)).unwrap(), c)
+    };
+    let d = Costs::default();
+    // Tree: one phase, longest branch 10-6-1-4-8 (4 links + ejection) at 3 cycles a hop.
+    assert_eq!(est("worm-tree", &[], &d), 4000 + 5 * 3 + 128);
+    // Path, Greedy: 10-6-5-3-9, then the longest of 10-6-1-7 and 5-6-4-8.
+    assert_eq!(
+        est("worm-path", &["phases=greedy"], &d),
+        (4000 + 15 + 128) + (4000 + 12 + 128)
+    );
+    // NI k-binomial: 17 participants, one packet: 5 steps.
+    assert_eq!(est("ni-kbinomial", &[], &d), 1000 + 5 * (1000 + 128) + 1000);
+    // s6.4.1: as R = t_hs / t_ns grows the NI scheme overtakes the path-based one; at
+    // R = 0.5 the path-based scheme is ahead.
+    let r = |t_ns: u64| Costs {
+        t_ns,
+        t_nr: t_ns,
+        ..Costs::default()
+    };
+    assert!(est("ni-kbinomial", &[], &r(200)) < est("worm-path", &[], &r(200)));
+    assert!(est("ni-kbinomial", &[], &r(2000)) > est("worm-path", &[], &r(2000)));
+    // The tree worm is best throughout (s6.4).
+    for c in [r(200), r(1000), r(2000)] {
+        assert!(est("worm-tree", &[], &c) < est("ni-kbinomial", &[], &c));
+    }
+}
+
+#[test]
+fn show_lists_worms_and_headers() {
+    let t = fig14(false);
+    let req = fig14_request(&t, &["phases=greedy"]);
+    let s = show(&req, "worm-path").unwrap();
+    assert_eq!(s.worms.len(), 4);
+    assert_eq!(
+        s.worms[0].header,
+        "1 | s5 11000000 | s3 11000000 | s9 11000000"
+    );
+    assert_eq!(s.worms[0].route, vec![10, 6, 5, 3, 9]);
+    assert_eq!(s.figures.phases, 2);
+    let s = show(&fig14_request(&t, &[]), "worm-tree").unwrap();
+    assert_eq!(s.worms[0].header.len(), "up=1 | ".len() + 20);
+    assert!(show(&fig14_request(&t, &[]), "ni-kbinomial").is_err());
+}
