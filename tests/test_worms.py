@@ -82,3 +82,15 @@ def test_every_multicast_verifies(seed, count, algo, phases):
     if algo != "ni-kbinomial" and count:
         shown = worms_show(topo, algo, root=seed % 32, targets=targets, params=params)
         assert shown["figures"] == f
+
+
+def test_trends_benchmark_shape():
+    from netcoll.cli_worms import trends
+
+    rows = trends(dests=7, topos=2, sets=2)
+    assert [r["nodes"] for r in rows] == [32, 64, 128, 256, 32, 32, 32]
+    for r in rows:
+        assert r["worm-path"]["worms"] <= r["worm-ssr"]["worms"]
+        assert r["worm-tree"]["phases"] == 1
+    # Two 32-port switches: one path worm, one phase (seed 003 s6.4.4).
+    assert rows[5]["worm-path"] == {**rows[5]["worm-path"], "worms": 1, "phases": 1}

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from . import networks as topo_mod
-from ._core import NetcollError, worms_show
+from ._core import NetcollError, build_schedule, multicast_figures, worms_show
 
 WORM_ALGOS = ("worm-ssr", "worm-path", "worm-tree")
 
@@ -82,6 +83,87 @@ def register(app: click.Group) -> None:
             print(json.dumps(shown, indent=2))
             return
         print_show(shown)
+
+    @worms_app.command("trends")
+    @click.option("--dests", type=click.IntRange(1), default=15, show_default=True)
+    @click.option("--topos", type=click.IntRange(1), default=10, show_default=True)
+    @click.option("--sets", type=click.IntRange(1), default=10, show_default=True)
+    @click.option("--phases", type=click.Choice(["greedy", "less-greedy"]), default="less-greedy")
+    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+    def trends_cmd(dests, topos, sets, phases, as_json):
+        """Benchmark: worms and phases against system size, switch size and switch count
+        (seed 003 s6.4.3-6.4.5), averaged over random networks and destination sets."""
+        rows = trends(dests, topos, sets, phases)
+        if as_json:
+            print(json.dumps(rows, indent=2))
+            return
+        table = Table()
+        for col in (
+            "nodes",
+            "switches x ports",
+            "SSR worms/phases",
+            "path worms/phases",
+            "tree links",
+            "NI k-binomial steps",
+        ):
+            table.add_column(col)
+        for r in rows:
+            table.add_row(
+                str(r["nodes"]),
+                f"{r['switches']}x{r['ports']}",
+                f"{r['worm-ssr']['worms']} / {r['worm-ssr']['phases']}",
+                f"{r['worm-path']['worms']} / {r['worm-path']['phases']}",
+                str(r["worm-tree"]["link_traversals"]),
+                str(r["ni-kbinomial"]["phases"]),
+            )
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=120)
+        console.print(table)
+
+
+# (nodes, switches, ports) of seed 003 s6.4.3-6.4.5: system size, switch size, switch count.
+TREND_SYSTEMS = (
+    (32, 8, 8),
+    (64, 16, 8),
+    (128, 32, 8),
+    (256, 64, 8),
+    (32, 4, 16),
+    (32, 2, 32),
+    (32, 16, 8),
+)
+TREND_ALGOS = ("worm-ssr", "worm-path", "worm-tree", "ni-kbinomial")
+
+
+def trends(dests: int = 15, topos: int = 10, sets: int = 10, phases: str = "less-greedy") -> list:
+    """Mean figures per algorithm over random networks (80% connectivity) and random
+    destination sets, for the systems of seed 003 s6.4.3-6.4.5."""
+    rows = []
+    for nodes, switches, ports in TREND_SYSTEMS:
+        acc: dict = {a: {"worms": [], "phases": [], "link_traversals": []} for a in TREND_ALGOS}
+        for s in range(topos):
+            spec = (
+                f"irregular:switches={switches},ports={ports},nodes={nodes},conn=0.8,seed={s + 1}"
+            )
+            topo = topo_mod.topology(spec)
+            for d in range(sets):
+                root = (7 * d + s) % nodes
+                targets = parse_dests(
+                    f"random:{min(dests, nodes - 1)},seed={100 * s + d}", nodes, root
+                )
+                for a in TREND_ALGOS:
+                    params = [f"phases={phases}"] if a in ("worm-ssr", "worm-path") else []
+                    sched = build_schedule(
+                        "multicast", a, topo, root=root, targets=targets, params=params, nbytes=128
+                    )
+                    f = multicast_figures(sched)
+                    for key in acc[a]:
+                        acc[a][key].append(f[key])
+        row = {"nodes": nodes, "switches": switches, "ports": ports, "dests": dests}
+        for a in TREND_ALGOS:
+            row[a] = {k: round(statistics.mean(v), 2) for k, v in acc[a].items()}
+        rows.append(row)
+    return rows
 
 
 def print_show(shown: dict) -> None:

@@ -426,3 +426,24 @@ fn show_lists_worms_and_headers() {
     assert_eq!(s.worms[0].header.len(), "up=1 | ".len() + 20);
     assert!(show(&fig14_request(&t, &[]), "ni-kbinomial").is_err());
 }
+
+#[test]
+fn two_32_port_switches_need_one_path_worm() {
+    // s6.4.4: with 32-port switches (two switches for 32 nodes) the path-based multicast
+    // needs exactly one worm and one phase, like the tree-based one.
+    for seed in 1..20u64 {
+        let t = Topology::from_spec(&format!(
+            "irregular:switches=2,ports=32,nodes=32,conn=0.8,seed={seed}"
+        ))
+        .unwrap();
+        let mut req = AlgoRequest::new(&t, CollectiveKind::Multicast);
+        req.root = (seed % 32) as u32;
+        req.targets = (0..32u32)
+            .filter(|&r| (u64::from(r) * 7 + seed) % 3 == 0)
+            .collect();
+        for algo in ["worm-path", "worm-tree"] {
+            let f = figures(&build(algo, &req).unwrap());
+            assert_eq!((f.worms, f.phases), (1, 1), "{algo} seed {seed}");
+        }
+    }
+}
