@@ -74,14 +74,25 @@ def test_every_multicast_verifies(seed, count, algo, phases):
     s = build_schedule("multicast", algo, topo, root=seed % 32, targets=targets, params=params)
     assert s.verify()["ok"]
     f = multicast_figures(s)
+    routed = multicast_figures(s, topo)
     if algo == "ni-kbinomial":
         assert f["worms"] == 0 and f["unicasts"] == count
+        assert routed["link_traversals"] >= f["link_traversals"] == 0
     else:
+        assert routed == f
         assert f["unicasts"] == 0
         assert (f["worms"] == 0) == (count == 0)
     if algo != "ni-kbinomial" and count:
         shown = worms_show(topo, algo, root=seed % 32, targets=targets, params=params)
         assert shown["figures"] == f
+
+
+def test_routed_figures_need_the_right_topology():
+    topo = netcoll.topology(SPEC)
+    s = build_schedule("multicast", "ni-kbinomial", topo, root=0, targets=[5, 20, 31])
+    assert multicast_figures(s, topo)["link_traversals"] > 0
+    with pytest.raises(NetcollError, match="not placed on an endpoint"):
+        multicast_figures(s, netcoll.topology("mesh:2x2"))
 
 
 def test_trends_benchmark_shape():

@@ -38,10 +38,23 @@ fn worms_show(
 }
 
 /// Worms, phases, header bits, link traversals, unicasts and the latency estimate of a
-/// multicast schedule.
+/// multicast schedule. With `topo`, unicasts' up*/down* routes (BFS root `ud_root`) count in
+/// `link_traversals` too.
 #[pyfunction]
-fn multicast_figures(py: Python<'_>, schedule: &PySchedule) -> PyResult<PyObject> {
-    to_py(py, &worms::figures(&schedule.inner))
+#[pyo3(signature = (schedule, topo=None, ud_root=0))]
+fn multicast_figures(
+    py: Python<'_>,
+    schedule: &PySchedule,
+    topo: Option<&PyTopology>,
+    ud_root: usize,
+) -> PyResult<PyObject> {
+    let s = schedule.inner.clone();
+    let t = topo.map(|t| t.inner.clone());
+    let f = guarded(py, move || match t {
+        Some(t) => worms::figures_routed(&s, &t, ud_root),
+        None => Ok(worms::figures(&s)),
+    })?;
+    to_py(py, &f)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

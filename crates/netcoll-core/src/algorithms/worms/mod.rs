@@ -396,7 +396,8 @@ pub struct Figures {
     pub phases: u64,
     /// Sum of the worms' header sizes.
     pub header_bits: u64,
-    /// Switch-to-switch link traversals of all worm copies (network traffic).
+    /// Switch-to-switch link traversals of all worm copies (network traffic); with
+    /// [`figures_routed`] also those of the unicasts.
     pub link_traversals: u64,
     /// Unicast messages (not worms).
     pub unicasts: u64,
@@ -424,4 +425,30 @@ pub fn figures(s: &Schedule) -> Figures {
     f.phases = last.map_or(0, |t| u64::from(t) + 1);
     f.estimate_cycles = estimate_cycles(s, &Costs::default());
     f
+}
+
+/// [`figures`], with the unicasts' link traversals added: each unicast follows its minimal
+/// up*/down* route (BFS root `ud_root`) between the switches of its ranks.
+pub fn figures_routed(s: &Schedule, topo: &Topology, ud_root: usize) -> Result<Figures> {
+    let mut f = figures(s);
+    let ud = UpDown::new(topo, ud_root)?;
+    let switch_of = |r: u32| -> Result<usize> {
+        match s.placement().get(r as usize) {
+            Some(&e) if (e as usize) < topo.num_endpoints() => Ok(topo.endpoint_switch(e as usize)),
+            _ => spec_err!("rank {r} is not placed on an endpoint of {}: use the topology the schedule was built for", topo.name()),
+        }
+    };
+    for m in s.messages().iter().filter(|m| m.worm.is_none()) {
+        let from = switch_of(m.src)?;
+        for &d in s.dests(m) {
+            let (mut at, to, mut down) = (from, switch_of(d)?, false);
+            while at != to {
+                let step = ud.next(topo, at, to, u8::from(down));
+                down |= !step.up;
+                at = step.via.switch as usize;
+                f.link_traversals += 1;
+            }
+        }
+    }
+    Ok(f)
 }

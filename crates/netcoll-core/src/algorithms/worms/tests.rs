@@ -228,6 +228,11 @@ fn ni_kbinomial_meets_theorem_3() {
         let (_, steps) = crate::models::kbinomial::kbinomial_optimal(17, packets as u64).unwrap();
         assert_eq!(f.phases, steps, "packets {packets}");
         assert_eq!(f.worms, 0);
+        // The 16 tree edges are unicasts; an up*/down* route is at most up to the root and
+        // down again (levels 0..3 here), so at most 6 links each.
+        let routed = figures_routed(&s, &t, 6).unwrap();
+        assert_eq!(routed.unicasts, 16);
+        assert!(routed.link_traversals > 0 && routed.link_traversals <= 16 * 6);
     }
 }
 
