@@ -452,3 +452,62 @@ fn two_32_port_switches_need_one_path_worm() {
         }
     }
 }
+
+#[test]
+fn switch_decoding_functions_per_switch() {
+    use super::header::{DropDecoder, SwitchDecoder, TreeDecoder};
+    let t = fig14(false);
+    let req = fig14_request(&t, &[]);
+    let m = Mcast::from_request(&req).unwrap();
+    let plan = &plan_worms(&m, Shape::Path)[0]; // <5,3,9>
+    let header = drop_header(&m, plan);
+    let dec = DropDecoder {
+        topo: &t,
+        ud: &m.ud,
+        header: &header,
+    };
+    let mut out = Vec::new();
+    // At switch 10 (no match) the worm heads for 5: up to 6, on 10's port 2.
+    dec.decode(
+        10,
+        &DropState {
+            next: 0,
+            down: false,
+        },
+        &mut out,
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].0, out[0].1.next), (2, 0));
+    // At 5 (a match): both processors (ports 0 and 1), then on towards 3, pair stripped.
+    out.clear();
+    dec.decode(
+        5,
+        &DropState {
+            next: 0,
+            down: true,
+        },
+        &mut out,
+    );
+    let ports: Vec<u32> = out.iter().map(|o| o.0).collect();
+    assert_eq!(&ports[..2], &[0, 1]);
+    assert_eq!(out[2].1.next, 1);
+    // The bit-string decoder at switch 6 with the whole set: one copy per down port that
+    // leads to destinations, each header cut to that port's restricted string.
+    let reach = Reachability::new(&t, &m.ud);
+    let tdec = TreeDecoder {
+        topo: &t,
+        ud: &m.ud,
+        reach: &reach,
+    };
+    out.clear();
+    let mut tout = Vec::new();
+    tdec.decode(6, &tree_header(&m), &mut tout);
+    let total: u32 = tout.iter().map(|(_, h)| h.dests.count()).sum();
+    assert_eq!(total, 16); // every destination on exactly one port
+    assert!(tout.iter().all(|(_, h)| !h.up));
+    // At 10 the set is not below: up, header unchanged.
+    tout.clear();
+    tdec.decode(10, &tree_header(&m), &mut tout);
+    assert_eq!(tout.len(), 1);
+    assert!(tout[0].1.up);
+}
