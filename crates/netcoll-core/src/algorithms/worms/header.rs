@@ -180,12 +180,22 @@ impl Reachability {
     }
 }
 
-/// Decodes bit-string headers by the rule of s5.3.3. Going up, the worm takes the lowest-
-/// numbered up port (the paper allows any; this choice is deterministic).
+/// How a bit-string worm that must go up picks its up port (s5.3.3 allows any).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpRule {
+    /// The lowest-numbered up port.
+    First,
+    /// The up port whose neighbour's total reachability string covers the most destinations
+    /// of the header (ties: lowest port): an adaptive choice that tends to turn down sooner.
+    Cover,
+}
+
+/// Decodes bit-string headers by the rule of s5.3.3.
 pub struct TreeDecoder<'a> {
     pub topo: &'a Topology,
     pub ud: &'a UpDown,
     pub reach: &'a Reachability,
+    pub up_rule: UpRule,
 }
 
 impl SwitchDecoder for TreeDecoder<'_> {
@@ -193,12 +203,19 @@ impl SwitchDecoder for TreeDecoder<'_> {
     fn decode(&self, at: u32, h: &TreeHeader, out: &mut Vec<(u32, TreeHeader)>) {
         let s = at as usize;
         if h.up && !h.dests.is_subset(&self.reach.total[s]) {
-            let up = self
+            let ups = self
                 .topo
                 .neighbours(s)
                 .iter()
-                .find(|nb| self.ud.is_up(s, nb.switch as usize))
-                .expect("every switch but the root has an up link, and the root reaches all");
+                .filter(|nb| self.ud.is_up(s, nb.switch as usize));
+            let covered = |nb: &&crate::topology::Neighbour| {
+                h.dests.and(&self.reach.total[nb.switch as usize]).count()
+            };
+            let up = match self.up_rule {
+                UpRule::First => ups.min_by_key(|nb| nb.port),
+                UpRule::Cover => ups.min_by_key(|nb| (std::cmp::Reverse(covered(nb)), nb.port)),
+            }
+            .expect("every switch but the root has an up link, and the root reaches all");
             out.push((up.port, h.clone()));
             return;
         }

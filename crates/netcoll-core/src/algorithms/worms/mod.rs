@@ -36,7 +36,9 @@ use crate::schedule::{OpRef, Worm};
 use crate::spec_err;
 use crate::topology::Topology;
 use bits::Bits;
-use header::{DropDecoder, DropHeader, DropPair, DropState, Reachability, TreeDecoder, TreeHeader};
+use header::{
+    DropDecoder, DropHeader, DropPair, DropState, Reachability, TreeDecoder, TreeHeader, UpRule,
+};
 use phases::PhaseRule;
 use serde::Serialize;
 
@@ -52,6 +54,21 @@ const PHASES: ParamDoc = ParamDoc {
     default: "less-greedy",
     help: "greedy (every covered destination forwards) or less-greedy (one per covered switch)",
 };
+
+const UP: ParamDoc = ParamDoc {
+    name: "up",
+    default: "first",
+    help: "up port of a tree worm that must climb: first (lowest-numbered) or cover (the \
+           neighbour reaching the most destinations)",
+};
+
+fn up_rule(req: &AlgoRequest) -> Result<UpRule> {
+    match req.params.text(UP.name, UP.default) {
+        "first" => Ok(UpRule::First),
+        "cover" => Ok(UpRule::Cover),
+        other => spec_err!("up={other} is unknown: use first or cover"),
+    }
+}
 
 pub fn algorithms() -> Vec<Algorithm> {
     vec![
@@ -83,7 +100,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             name: "worm-tree",
             kinds: KINDS,
             family: "worms",
-            params: &[UD_ROOT],
+            params: &[UP, UD_ROOT],
             preconditions: "switches with reachability strings; up*/down* routing",
             source: "seed 003 s5.3, Figs. 17-18",
             summary: "one bit-string worm, replicated by restricted reachability strings with \
@@ -364,12 +381,13 @@ fn build_multiphase(req: &AlgoRequest, shape: Shape) -> Result<Schedule> {
 }
 
 /// The one-phase tree worm from the source.
-pub fn tree_worm(m: &Mcast) -> Result<Worm> {
+pub fn tree_worm(m: &Mcast, up_rule: UpRule) -> Result<Worm> {
     let reach = Reachability::new(m.topo, &m.ud);
     let dec = TreeDecoder {
         topo: m.topo,
         ud: &m.ud,
         reach: &reach,
+        up_rule,
     };
     let header = tree_header(m);
     let bits = header.bits();
@@ -379,10 +397,11 @@ pub fn tree_worm(m: &Mcast) -> Result<Worm> {
 
 fn build_tree(req: &AlgoRequest) -> Result<Schedule> {
     let m = Mcast::from_request(req)?;
+    let up = up_rule(req)?;
     let rounds = if m.dests.is_empty() {
         Vec::new()
     } else {
-        vec![vec![(m.root, tree_worm(&m)?)]]
+        vec![vec![(m.root, tree_worm(&m, up)?)]]
     };
     schedule_worms(req, rounds)
 }

@@ -3,7 +3,7 @@
 
 use super::{
     drop_header, figures, multiphase_plans, phase_rule, route_drop_worm, tree_header, tree_worm,
-    Figures, Mcast, Shape,
+    up_rule, Figures, Mcast, Shape,
 };
 use crate::algorithms::{build, find, AlgoRequest};
 use crate::error::Result;
@@ -46,7 +46,7 @@ pub fn show(req: &AlgoRequest, algo: &str) -> Result<Show> {
     let mut worms = Vec::new();
     if algo == "worm-tree" {
         if !m.dests.is_empty() {
-            let w = tree_worm(&m)?;
+            let w = tree_worm(&m, up_rule(req)?)?;
             let h = tree_header(&m);
             worms.push(WormView {
                 phase: 0,

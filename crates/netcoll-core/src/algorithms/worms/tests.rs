@@ -1,4 +1,4 @@
-use super::header::{id_bits, Reachability};
+use super::header::{id_bits, Reachability, UpRule};
 use super::phases::{assign, PhaseRule};
 use super::*;
 use crate::algorithms::{build, Params};
@@ -209,7 +209,7 @@ fn fig17b_header_modification_delivers_once() {
     let port_6_to_1 = 3;
     assert!(reach.restricted[6][port_6_to_4].is_zero());
     assert!(reach.restricted[6][port_6_to_1].get(p(4, 1)));
-    let w = tree_worm(&m).unwrap();
+    let w = tree_worm(&m, UpRule::First).unwrap();
     assert_eq!(w.route, vec![10, 6, 1, 4, 7]);
     assert_eq!(w.hops[3].switch, 4);
     assert_eq!(w.hops[3].out_ports, vec![0, 1]); // 4 delivers and does not forward to 7
@@ -336,9 +336,13 @@ proptest! {
         let mut counts = Vec::new();
         for (algo, phases) in [("worm-ssr", "greedy"), ("worm-ssr", "less-greedy"),
                                ("worm-path", "greedy"), ("worm-path", "less-greedy"),
-                               ("worm-tree", ""), ("ni-kbinomial", "")] {
+                               ("worm-tree", ""), ("ni-kbinomial", ""), ("worm-tree", "cover")] {
             let mut items = vec![format!("ud-root={ud_root}")];
-            if !phases.is_empty() { items.push(format!("phases={phases}")); }
+            if phases == "cover" {
+                items.push("up=cover".to_string());
+            } else if !phases.is_empty() {
+                items.push(format!("phases={phases}"));
+            }
             req.params = Params::parse(&items).unwrap();
             let s = build(algo, &req).unwrap();
             let f = figures(&s);
@@ -352,6 +356,7 @@ proptest! {
         prop_assert!(counts[0].phases <= counts[1].phases);
         prop_assert!(counts[2].phases <= counts[3].phases);
         prop_assert!(counts[4].worms <= 1 && counts[4].phases <= 1);
+        prop_assert!(counts[6].worms <= 1 && counts[6].phases <= 1);
         let nd = req.targets.len() as u64;
         prop_assert!(counts[5].unicasts == nd);
         if nd > 0 {
@@ -498,6 +503,7 @@ fn switch_decoding_functions_per_switch() {
         topo: &t,
         ud: &m.ud,
         reach: &reach,
+        up_rule: UpRule::First,
     };
     out.clear();
     let mut tout = Vec::new();
