@@ -309,6 +309,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_hnc",
     "cli_mpi",
     "cli_step",
+    "cli_worms",
 )
 
 

@@ -12,6 +12,7 @@ mod models;
 mod schedule;
 mod step;
 mod topology;
+mod worms;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -64,5 +65,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hnc::register(m)?;
     models::register(m)?;
     step::register(m)?;
+    worms::register(m)?;
     Ok(())
 }

@@ -20,6 +20,7 @@ mod params;
 mod prog;
 mod request;
 pub mod tuning;
+pub mod worms;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
@@ -63,6 +64,7 @@ pub fn registry() -> &'static [Algorithm] {
         .flatten()
         .collect()
         [classic::algorithms(), ibt_broadcast::algorithms()]
+        [classic::algorithms(), worms::algorithms()]
             .into_iter()
             .flatten()
             .collect()

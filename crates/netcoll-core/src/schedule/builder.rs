@@ -140,6 +140,19 @@ impl ScheduleBuilder {
                 "the worm of message {msg} must reach exactly its destinations"
             ));
         }
+        let bad_tree = worm.hops.iter().enumerate().any(|(i, h)| {
+            if i == 0 {
+                h.parent != super::ir::WormHop::SOURCE
+            } else {
+                h.parent as usize >= i
+            }
+        });
+        if bad_tree {
+            return self.fail(format!(
+                "the worm of message {msg} has a malformed tree: the first hop is the source's \
+                 switch and every other hop names an earlier hop as its parent"
+            ));
+        }
         self.messages[msg as usize].worm = Some(Box::new(worm));
     }
 

@@ -133,13 +133,38 @@ pub struct Op {
     pub step: Option<u32>,
 }
 
-/// A switch-replicated multidestination worm: destinations and an opaque route of switch ids,
-/// filled by the routing stage of a later issue. The verifier only checks that it covers the
-/// message's destinations.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A switch-replicated multidestination worm: its destination ranks, the switches it visits,
+/// and (when an algorithm knows it) its replication tree and header size, so that an engine
+/// can replay it switch by switch. The verifier only checks that it covers the message's
+/// destinations; `algorithms::worms::check_worm` checks a tree against a topology.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Worm {
     pub dests: Vec<u32>,
+    /// Switch ids in visit order (for a tree: `hops[i].switch`); a switch may appear twice
+    /// when the worm goes up through it and later comes back down.
     pub route: Vec<u32>,
+    /// The replication tree, one entry per switch visit, every parent before its children;
+    /// empty when unknown.
+    pub hops: Vec<WormHop>,
+    /// Header size in bits (0: not modelled).
+    pub header_bits: u32,
+}
+
+/// One visit of a worm copy to a switch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WormHop {
+    pub switch: u32,
+    /// Index in [`Worm::hops`] of the visit that forwarded this copy; [`WormHop::SOURCE`] for
+    /// the source's switch (the copy came from the source endpoint).
+    pub parent: u32,
+    /// Local port at `switch` by which the copy arrived.
+    pub in_port: u32,
+    /// Local ports the copy is replicated to (switch links and endpoints), ascending.
+    pub out_ports: Vec<u32>,
+}
+
+impl WormHop {
+    pub const SOURCE: u32 = u32::MAX;
 }
 
 /// One message: a payload from one source to one or more destinations. More than one

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::builder::ScheduleBuilder;
 use super::collective::{Collective, CollectiveKind};
-use super::ir::{ComputeOp, MsgId, OpKind, OpRef, PacketRange, Schedule, Worm};
+use super::ir::{ComputeOp, MsgId, OpKind, OpRef, PacketRange, Schedule, Worm, WormHop};
 use super::payload::Piece;
 use crate::error::{Error, Result};
 use crate::spec_err;
@@ -62,6 +62,26 @@ struct WireMessage {
 struct WireWorm {
     dests: Vec<u32>,
     route: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    hops: Vec<WireHop>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    header_bits: u32,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+
+/// A worm hop: `parent` is absent at the source's switch.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireHop {
+    switch: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parent: Option<u32>,
+    #[serde(rename = "in")]
+    in_port: u32,
+    out: Vec<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -171,6 +191,17 @@ fn wire_message(s: &Schedule, m: &super::ir::Message) -> WireMessage {
         worm: m.worm.as_ref().map(|w| WireWorm {
             dests: w.dests.clone(),
             route: w.route.clone(),
+            hops: w
+                .hops
+                .iter()
+                .map(|h| WireHop {
+                    switch: h.switch,
+                    parent: (h.parent != WormHop::SOURCE).then_some(h.parent),
+                    in_port: h.in_port,
+                    out: h.out_ports.clone(),
+                })
+                .collect(),
+            header_bits: w.header_bits,
         }),
     }
 }
@@ -280,6 +311,17 @@ fn read_message(b: &mut ScheduleBuilder, c: &Collective, m: MsgId, w: &WireMessa
             Worm {
                 dests: worm.dests.clone(),
                 route: worm.route.clone(),
+                hops: worm
+                    .hops
+                    .iter()
+                    .map(|h| WormHop {
+                        switch: h.switch,
+                        parent: h.parent.unwrap_or(WormHop::SOURCE),
+                        in_port: h.in_port,
+                        out_ports: h.out.clone(),
+                    })
+                    .collect(),
+                header_bits: worm.header_bits,
             },
         );
     }

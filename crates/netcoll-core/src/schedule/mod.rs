@@ -42,7 +42,9 @@ pub use builder::ScheduleBuilder;
 pub use collective::{BlockId, Collective, CollectiveKind};
 pub use counts::Counts;
 pub use gf2::Basis;
-pub use ir::{ComputeOp, Message, MsgId, Op, OpKind, OpRef, PacketRange, Schedule, Span, Worm};
+pub use ir::{
+    ComputeOp, Message, MsgId, Op, OpKind, OpRef, PacketRange, Schedule, Span, Worm, WormHop,
+};
 pub use json::{FORMAT, VERSION};
 pub use payload::{reduce_pieces, Piece, ReduceError};
 pub use verify::{verify, Report};

@@ -124,6 +124,7 @@ fn worm_message_verifies_and_counts() {
         Worm {
             dests: vec![4, 2],
             route: vec![10, 11, 12],
+            ..Default::default()
         },
     );
     let s = b.send_msg(m, crate::schedule::PacketRange::ALL, &[]);

@@ -33,6 +33,7 @@ fn documented_shape() {
         Worm {
             dests: vec![1, 2],
             route: vec![7, 9],
+            ..Default::default()
         },
     );
     b.set_round(Some(0));
