@@ -115,19 +115,5 @@ for a in _core.algorithms():
             if me == 0:
                 print(f"refused {a['name']} {coll}: {e}", flush=True)
             continue
-        try:  # algorithms whose preconditions the default placement does not meet
-            _core.build_schedule(coll, a["name"], _core.Topology(f"mesh:{p}"), p=p)
-        except _core.NetcollError:
-            continue
-        for packets in (1, 3):
-            for n in SIZES:
-                case(
-                    coll,
-                    np.float64,
-                    n,
-                    root=p - 1 if coll != "allgather" else 0,
-                    algo=a["name"],
-                    packets=packets,
-                )
         done(f"{a['name']} {coll}")
 c.free()

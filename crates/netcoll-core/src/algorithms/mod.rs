@@ -12,10 +12,10 @@
 mod chain;
 mod classic;
 pub mod hnc;
+pub mod ibt_broadcast;
 mod intercom;
 mod kbinomial;
 mod multisend;
-pub mod ibt_broadcast;
 mod params;
 mod prog;
 mod request;
@@ -59,15 +59,12 @@ pub fn registry() -> &'static [Algorithm] {
             kbinomial::algorithms(),
             multisend::algorithms(),
             hnc::algorithms(),
+            ibt_broadcast::algorithms(),
+            worms::algorithms(),
         ]
         .into_iter()
         .flatten()
         .collect()
-        [classic::algorithms(), ibt_broadcast::algorithms()]
-        [classic::algorithms(), worms::algorithms()]
-            .into_iter()
-            .flatten()
-            .collect()
     })
 }
 

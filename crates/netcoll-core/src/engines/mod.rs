@@ -1,6 +1,5 @@
-//! Engines: evaluate a schedule on a network, at rising fidelity.
+//! Engines: evaluate schedules and protocols on a network, at rising fidelity.
 
 pub mod analytic;
-pub mod tune;
-//! Engines: evaluate schedules and protocols.
 pub mod step;
+pub mod tune;
