@@ -57,3 +57,21 @@ def test_cli_compare(cli):
     assert "HNC, tree base" in text and "16x2" in text
     bad = cli("hnc", "compare", "--topo", "mesh:8x8", "--set", "group=5x8", check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_groups_lists_every_shape_best_first(cli):
+    from netcoll.hnc import figure, groups
+
+    rows = groups("mesh:16x16")
+    assert rows[0]["group_size"] == 32
+    assert len(rows) == 23  # 5 x 5 shapes minus 1x1 and those of more than 128 nodes
+    hops = [r["aggregate_hops"] for r in rows]
+    assert hops == sorted(hops)
+    assert rows[0]["aggregate_hops"] == figure("mesh:16x16")["aggregate_hops"]
+    out = cli_json("hnc", "groups", "--topo", "mesh:8x8", "--set", "base=all-at-once")
+    assert (
+        out[0]["aggregate_hops"]
+        == figure("mesh:8x8", params=["base=all-at-once"])["aggregate_hops"]
+    )
+    with pytest.raises(NetcollError, match="meshes and tori"):
+        groups("hypercube:4")
