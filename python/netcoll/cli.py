@@ -302,7 +302,13 @@ def bench_metrics(as_json: bool) -> None:
 # ---------------------------------------------------------------- other areas
 
 # Each area keeps its commands in its own module with `register(app)`; add new ones here.
-COMMAND_MODULES: tuple[str, ...] = ("cli_simulate", "cli_hnc")
+COMMAND_MODULES: tuple[str, ...] = (
+    "cli_simulate",
+    "cli_reproduce",
+    "cli_algos",
+    "cli_hnc",
+    "cli_mpi",
+)
 
 
 def _register_command_modules() -> None:

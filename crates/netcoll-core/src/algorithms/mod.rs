@@ -12,7 +12,9 @@
 mod classic;
 pub mod hnc;
 mod params;
+mod prog;
 mod request;
+pub mod tuning;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};

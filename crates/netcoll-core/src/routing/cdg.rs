@@ -184,18 +184,8 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     for &dest in &switches {
         seen.clear();
         for &src in &switches {
-            let (mut at, mut state, mut index) = (src, 0u8, 0usize);
             let mut prev: Option<(Hop, usize)> = None;
-            while let Some(step) = routing.next(topo, at, dest, state) {
-                let hop = Hop {
-                    from: at as u32,
-                    port: step.via.port,
-                    to: step.via.switch,
-                    link: step.via.link,
-                    channel: topo.channel(step.via.link, at as u32),
-                    vc_class: step.vc_class,
-                    up: step.up,
-                };
+            for (index, (hop, state)) in routing.walk(topo, src, dest).enumerate() {
                 if let Some((p, pi)) = prev {
                     for va in vc_of.range(&p, pi) {
                         for vb in vc_of.range(&hop, index) {
@@ -203,18 +193,11 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
                         }
                     }
                 }
-                let key = (
-                    hop.channel,
-                    routing.state_key(step.state),
-                    vc_of.hop_key(index),
-                );
-                if !seen.insert(key) {
+                // The rest of the walk is what an earlier walk to this destination took.
+                if !seen.insert((hop.channel, routing.state_key(state), vc_of.hop_key(index))) {
                     break;
                 }
                 prev = Some((hop, index));
-                at = step.via.switch as usize;
-                state = step.state;
-                index += 1;
             }
         }
     }

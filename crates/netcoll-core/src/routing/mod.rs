@@ -138,12 +138,22 @@ impl Routing {
         }
     }
 
-    /// The route between two switches, hop by hop.
-    pub fn route(&self, topo: &Topology, src: usize, dest: usize) -> Vec<Hop> {
-        let mut hops = Vec::new();
-        let (mut at, mut state) = (src, 0u8);
-        while let Some(step) = self.next(topo, at, dest, state) {
-            hops.push(Hop {
+    /// The hops from `src` to `dest`, each with the packet state after it, lazily.
+    pub fn walk<'a>(
+        &'a self,
+        topo: &'a Topology,
+        src: usize,
+        dest: usize,
+    ) -> impl Iterator<Item = (Hop, u8)> + 'a {
+        let mut at_state = Some((src, 0u8));
+        std::iter::from_fn(move || {
+            let (at, state) = at_state?;
+            let Some(step) = self.next(topo, at, dest, state) else {
+                at_state = None;
+                return None;
+            };
+            at_state = Some((step.via.switch as usize, step.state));
+            let hop = Hop {
                 from: at as u32,
                 port: step.via.port,
                 to: step.via.switch,
@@ -151,12 +161,14 @@ impl Routing {
                 channel: topo.channel(step.via.link, at as u32),
                 vc_class: step.vc_class,
                 up: step.up,
-            });
-            at = step.via.switch as usize;
-            state = step.state;
-            debug_assert!(hops.len() <= 4 * topo.num_switches(), "routing loop");
-        }
-        hops
+            };
+            Some((hop, step.state))
+        })
+    }
+
+    /// The route between two switches, hop by hop.
+    pub fn route(&self, topo: &Topology, src: usize, dest: usize) -> Vec<Hop> {
+        self.walk(topo, src, dest).map(|(hop, _)| hop).collect()
     }
 
     /// The route between two endpoints (empty when they share a switch).

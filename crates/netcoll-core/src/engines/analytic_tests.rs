@@ -1,0 +1,154 @@
+use super::*;
+use crate::algorithms::{build, AlgoRequest};
+use crate::routing::RoutingKind;
+use crate::schedule::CollectiveKind::{self, *};
+
+fn run(spec: &str, kind: CollectiveKind, algo: &str, bytes: u64, m: &Machine) -> Analysis {
+    let t = Topology::from_spec(spec).unwrap();
+    let mut req = AlgoRequest::new(&t, kind);
+    req.bytes = bytes;
+    let s = build(algo, &req).unwrap();
+    let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
+    analyze(&s, &t, &r, m).unwrap()
+}
+
+fn unit() -> Machine {
+    Machine {
+        alpha: 1.0,
+        beta: 0.001,
+        gamma: 0.0,
+        ..Machine::default()
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn binomial_broadcast_on_a_4x4_mesh_by_hand() {
+    // Rank i sits at (i mod 4, i div 4). Edges: 0-8 (2 hops); 0-4, 8-12 (1 each); 0-2, 4-6,
+    // 8-10, 12-14 (2 each); eight neighbours (1 each): 2 + 2 + 8 + 8 = 20 hops.
+    let a = run("mesh:4x4", Broadcast, "binomial", 1000, &unit());
+    assert_eq!(
+        (a.messages, a.aggregate_hops, a.steps, a.max_hops),
+        (15, 20, 4, 2)
+    );
+    assert_eq!(a.max_conflict, 1);
+    // Four rounds of alpha + n beta, both by the round rule and by list scheduling.
+    assert!(close(a.times.hockney_rounds, 4.0 * 2.0), "{:?}", a.times);
+    assert!(close(a.times.hockney, 8.0), "{:?}", a.times);
+}
+
+#[test]
+fn conflict_factors_on_a_linear_array() {
+    // All-at-once allgather on 4 nodes in a row: step 2 sends r -> r+2, and 0->2, 1->3 share
+    // link 1->2 (2->0, 3->1 share 2->1): conflict 2. Steps 1 and 3 have no shared link.
+    let a = run("mesh:4", Allgather, "all-at-once", 1000, &unit());
+    assert_eq!(a.max_conflict, 2);
+    assert_eq!(a.steps, 3);
+    assert!(
+        close(a.times.hockney_rounds, 3.0 + (1.0 + 2.0 + 1.0)),
+        "{:?}",
+        a.times
+    );
+    // 12 messages: distances 1,1,1,3 + 2,2,2,2 + 3,1,1,1.
+    assert_eq!(a.aggregate_hops, 6 + 8 + 6);
+}
+
+#[test]
+fn postal_time_of_a_binomial_tree() {
+    // lambda 2: 0 sends to 4, 2, 1 at 0, 1, 2 (arrive 2, 3, 4); 4 sends to 6, 5 at 2, 3;
+    // 2 sends to 3 at 3; 6 sends to 7 at 4, which holds it at 6.
+    let a = run("mesh:8", Broadcast, "binomial", 8, &unit());
+    assert!(close(a.times.postal, 6.0), "{:?}", a.times);
+    // The postal-optimal tree needs min{t : F_2(t) >= 8} = 5, so binomial is not optimal.
+    let (_, best) = crate::models::postal_tree(8, 2.0).unwrap();
+    assert!(best < a.times.postal);
+}
+
+#[test]
+fn multisend_model_matches_seed_002_for_one_multisend() {
+    // A multi-send to 7 destinations of one 1,024-byte packet: t_send + 6 t_xmit + t_recv.
+    let t = Topology::from_spec("mesh:8").unwrap();
+    let mut b = crate::schedule::ScheduleBuilder::new(Broadcast, 8, 0).packetization(1024, 0);
+    let d = b.block(0, 0);
+    let dests: Vec<u32> = (1..8).collect();
+    let s = b.send(0, &dests, &[d], &[]);
+    for r in 1..8 {
+        b.recv(r, s, &[]);
+    }
+    let s = b.build().unwrap();
+    let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
+    let a = analyze(&s, &t, &r, &Machine::default()).unwrap();
+    let (multi, _) = crate::models::multisend_time(1024, 7, false).unwrap();
+    assert!(
+        close(a.times.multisend_us, multi),
+        "{} vs {multi}",
+        a.times.multisend_us
+    );
+    assert_eq!((a.messages, a.ni_messages, a.steps), (7, 1, 1));
+}
+
+#[test]
+fn reductions_pay_gamma_per_combined_byte() {
+    let m = Machine {
+        alpha: 0.0,
+        beta: 0.0,
+        gamma: 1.0,
+        ..Machine::default()
+    };
+    // Binomial reduce on 8: the root combines in each of 3 rounds, 100 bytes each time.
+    let a = run("mesh:8", Reduce, "binomial", 100, &m);
+    assert!(close(a.times.hockney_rounds, 300.0), "{:?}", a.times);
+    assert!(close(a.times.hockney, 300.0), "{:?}", a.times);
+}
+
+#[test]
+fn loggp_time_of_a_single_message() {
+    let t = Topology::from_spec("mesh:2").unwrap();
+    let m = Machine::default();
+    let mut req = AlgoRequest::new(&t, Broadcast);
+    req.bytes = 1000;
+    let s = build("binomial", &req).unwrap();
+    let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
+    let a = analyze(&s, &t, &r, &m).unwrap();
+    assert!(
+        close(a.times.loggp, m.loggp.message_time(1000)),
+        "{:?}",
+        a.times
+    );
+}
+
+/// InterCom's one-dimensional rows on a linear array (seed 001 Table 2 (1x30, M), and the
+/// scatter-collect long-vector broadcast): the engine's round rule, fed the classic schedules
+/// on `mesh:p`, gives exactly the closed forms of `models::hockney_broadcast_cost`.
+#[test]
+fn linear_array_rounds_reproduce_intercom_one_dimensional_costs() {
+    use crate::models::hockney::hybrid_broadcast_cost_f64;
+    for p in [2u64, 3, 5, 7, 8, 12, 16, 17, 30, 31] {
+        let spec = format!("mesh:{p}");
+        let n = (p * 1000) as f64;
+        let m = Machine {
+            alpha: 1.0,
+            beta: 1e-3,
+            gamma: 0.0,
+            ..Machine::default()
+        };
+        let mst = run(&spec, Broadcast, "binomial", p * 1000, &m);
+        let (a, b) = hybrid_broadcast_cost_f64(&[p], "M").unwrap();
+        assert!(
+            close(mst.times.hockney_rounds, a + b * n * 1e-3),
+            "p={p} M: {:?} vs {a} + {b} n beta",
+            mst.times
+        );
+        let sc = run(&spec, Broadcast, "scatter-allgather", p * 1000, &m);
+        let (a, b) = hybrid_broadcast_cost_f64(&[p], "SC").unwrap();
+        assert!(
+            close(sc.times.hockney_rounds, a + b * n * 1e-3),
+            "p={p} SC: {:?} vs {a} + {b} n beta",
+            sc.times
+        );
+        assert_eq!(sc.max_conflict, 1);
+    }
+}

@@ -1,0 +1,140 @@
+//! The tuner: rank every applicable algorithm and parameter choice for a collective by the
+//! analytic engine's time, best first.
+
+use super::analytic::{analyze, check_machine, Analysis, Machine};
+use crate::algorithms::{self, tuning, AlgoRequest};
+use crate::error::Result;
+use crate::routing::{Routing, RoutingKind};
+use crate::topology::Topology;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// `auto` is dimension order where the topology has it, else shortest paths.
+pub fn routing_for(topo: &Topology, name: &str) -> Result<Routing> {
+    if name.eq_ignore_ascii_case("auto") {
+        return Routing::new(topo, RoutingKind::Dor, None)
+            .or_else(|_| Routing::new(topo, RoutingKind::Shortest, None));
+    }
+    Routing::new(topo, RoutingKind::parse(name)?, None)
+}
+
+/// Builds (and so verifies) the schedule of `algo` for `req` and analyses it.
+pub fn evaluate(algo: &str, req: &AlgoRequest, routing: &Routing, m: &Machine) -> Result<Analysis> {
+    let s = algorithms::build(algo, req)?;
+    analyze(&s, req.topo, routing, m)
+}
+
+/// Which time ranks the candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankBy {
+    /// InterCom's round rule with conflict factors.
+    HockneyRounds,
+    /// The Hockney list schedule with conflict factors.
+    Hockney,
+}
+
+impl RankBy {
+    pub fn parse(name: &str) -> Result<RankBy> {
+        match name {
+            "rounds" | "hockney-rounds" => Ok(RankBy::HockneyRounds),
+            "list" | "hockney" => Ok(RankBy::Hockney),
+            _ => crate::spec_err!("unknown tuning model '{name}': use rounds or list"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    pub algo: String,
+    pub family: String,
+    pub params: BTreeMap<String, String>,
+    /// Seconds, by the ranking model.
+    pub time: f64,
+    pub analysis: Analysis,
+}
+
+/// A candidate that could not run here, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    pub algo: String,
+    pub params: BTreeMap<String, String>,
+    pub reason: String,
+}
+
+/// Every algorithm of `req.kind` with every candidate parameter set (`req.params` is
+/// ignored), analysed and sorted by time (ties by name). Those whose preconditions fail are
+/// returned apart.
+pub fn tune(
+    req: &AlgoRequest,
+    routing: &Routing,
+    m: &Machine,
+    by: RankBy,
+) -> Result<(Vec<Candidate>, Vec<Skipped>)> {
+    req.validate()?;
+    check_machine(m)?;
+    let (mut ok, mut skipped) = (Vec::new(), Vec::new());
+    for algo in algorithms::for_kind(req.kind) {
+        for params in tuning::candidates(algo, req) {
+            let map: BTreeMap<String, String> =
+                params.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let r = AlgoRequest {
+                params,
+                placement: req.placement.clone(),
+                targets: req.targets.clone(),
+                ..*req
+            };
+            match evaluate(algo.name, &r, routing, m) {
+                Ok(a) => ok.push(Candidate {
+                    algo: algo.name.to_string(),
+                    family: algo.family.to_string(),
+                    params: map,
+                    time: match by {
+                        RankBy::HockneyRounds => a.times.hockney_rounds,
+                        RankBy::Hockney => a.times.hockney,
+                    },
+                    analysis: a,
+                }),
+                Err(e) => skipped.push(Skipped {
+                    algo: algo.name.to_string(),
+                    params: map,
+                    reason: e.to_string(),
+                }),
+            }
+        }
+    }
+    ok.sort_by(|a, b| a.time.total_cmp(&b.time).then_with(|| a.algo.cmp(&b.algo)));
+    Ok((ok, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::CollectiveKind;
+
+    #[test]
+    fn tuner_ranks_every_allreduce_best_first() {
+        let t = Topology::from_spec("mesh:4x4").unwrap();
+        let mut req = AlgoRequest::new(&t, CollectiveKind::Allreduce);
+        let r = routing_for(&t, "auto").unwrap();
+        let m = Machine {
+            alpha: 1e-5,
+            beta: 1e-9,
+            gamma: 0.0,
+            ..Machine::default()
+        };
+        req.bytes = 8;
+        let (c, skipped) = tune(&req, &r, &m, RankBy::HockneyRounds).unwrap();
+        assert!(skipped.is_empty());
+        let names: Vec<&str> = c.iter().map(|c| c.algo.as_str()).collect();
+        assert_eq!(names.len(), 3);
+        // Short vectors: latency rules, recursive doubling (4 rounds) beats ring (30 rounds).
+        assert_eq!(names[0], "recursive-doubling");
+        assert_eq!(names[2], "ring");
+        assert!(c.windows(2).all(|w| w[0].time <= w[1].time));
+        // Long vectors on a tiny alpha: bandwidth rules, recursive doubling is last.
+        req.bytes = 1 << 24;
+        let m = Machine { alpha: 1e-9, ..m };
+        let (c, _) = tune(&req, &r, &m, RankBy::HockneyRounds).unwrap();
+        assert_eq!(c.last().unwrap().algo, "recursive-doubling");
+    }
+}

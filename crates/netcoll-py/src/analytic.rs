@@ -1,0 +1,238 @@
+//! The analytic engine and the tuner: figures of a collective's schedule, and algorithms
+//! ranked by time.
+
+use crate::topology::PyTopology;
+use crate::{guarded, to_py};
+use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::engines::analytic::{analyze as analyze_schedule, Analysis, Machine};
+use netcoll_core::engines::tune::{routing_for, tune as tune_all, RankBy};
+use netcoll_core::models::{LogGP, MultisendParams};
+use netcoll_core::Topology;
+use pyo3::prelude::*;
+use std::collections::HashMap;
+
+/// Request options shared by every function here.
+struct Opts {
+    op: String,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Vec<String>,
+    placement: Option<Vec<u32>>,
+    targets: Vec<u32>,
+    routing: String,
+    machine: HashMap<String, f64>,
+}
+
+impl Opts {
+    fn request<'a>(&self, t: &'a Topology) -> netcoll_core::Result<AlgoRequest<'a>> {
+        let kind = parse_collective(&self.op)?;
+        let mut req = AlgoRequest::new(t, kind);
+        if let Some(p) = self.p {
+            req.p = p;
+            req.placement = (0..p).collect();
+        }
+        if let Some(pl) = &self.placement {
+            req.placement = pl.clone();
+        }
+        req.root = self.root;
+        req.bytes = self.nbytes;
+        req.packets = self.packets;
+        req.targets = self.targets.clone();
+        req.params = Params::parse(&self.params)?;
+        req.validate()?;
+        Ok(req)
+    }
+
+    fn machine(&self) -> netcoll_core::Result<Machine> {
+        let d = Machine::default();
+        let get = |k: &str, v: f64| self.machine.get(k).copied().unwrap_or(v);
+        for k in self.machine.keys() {
+            const KNOWN: [&str; 9] = [
+                "alpha",
+                "beta",
+                "gamma",
+                "lambda",
+                "L",
+                "o",
+                "g",
+                "G",
+                "write_combining",
+            ];
+            if !KNOWN.contains(&k.as_str()) {
+                return netcoll_core::spec_err!(
+                    "unknown machine parameter '{k}': use {}",
+                    KNOWN.join(", ")
+                );
+            }
+        }
+        let l = &d.loggp;
+        let loggp = LogGP::new(
+            get("L", l.latency()),
+            get("o", l.overhead()),
+            get("g", l.gap()),
+            get("G", l.gap_per_byte()),
+            1,
+        )?;
+        Ok(Machine {
+            alpha: get("alpha", d.alpha),
+            beta: get("beta", d.beta),
+            gamma: get("gamma", d.gamma),
+            lambda: get("lambda", d.lambda),
+            multisend: MultisendParams::paper_with(get("write_combining", 0.0) != 0.0),
+            loggp,
+        })
+    }
+}
+
+fn figures(a: &Analysis) -> serde_json::Value {
+    let mut v = serde_json::to_value(a).unwrap_or_default();
+    v["verified"] = serde_json::Value::Bool(true);
+    v["source"] = "schedule".into();
+    v
+}
+
+#[allow(clippy::too_many_arguments)]
+fn opts(
+    op: &str,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Option<Vec<String>>,
+    placement: Option<Vec<u32>>,
+    targets: Option<Vec<u32>>,
+    routing: &str,
+    machine: Option<HashMap<String, f64>>,
+) -> Opts {
+    Opts {
+        op: op.to_string(),
+        p,
+        root,
+        nbytes,
+        packets,
+        params: params.unwrap_or_default(),
+        placement,
+        targets: targets.unwrap_or_default(),
+        routing: routing.to_string(),
+        machine: machine.unwrap_or_default(),
+    }
+}
+
+/// Builds, verifies and analyses a schedule: `(figures, schedule_json)`.
+#[pyfunction]
+#[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
+                    placement=None, targets=None, routing="auto", machine=None))]
+#[allow(clippy::too_many_arguments)]
+fn schedule_figures(
+    py: Python<'_>,
+    op: &str,
+    algo: &str,
+    topo: &PyTopology,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Option<Vec<String>>,
+    placement: Option<Vec<u32>>,
+    targets: Option<Vec<u32>>,
+    routing: &str,
+    machine: Option<HashMap<String, f64>>,
+) -> PyResult<(PyObject, String)> {
+    let o = opts(
+        op, p, root, nbytes, packets, params, placement, targets, routing, machine,
+    );
+    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let (v, json) = guarded(py, move || {
+        let req = o.request(&t)?;
+        let m = o.machine()?;
+        let r = routing_for(&t, &o.routing)?;
+        let s = registry::build(&algo, &req)?;
+        let a = analyze_schedule(&s, &t, &r, &m)?;
+        Ok((figures(&a), s.to_json()))
+    })?;
+    Ok((to_py(py, &v)?, json))
+}
+
+/// Figures of a collective: from the algorithm's closed form when it has one, else by
+/// building and analysing its schedule.
+#[pyfunction]
+#[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
+                    placement=None, targets=None, routing="auto", machine=None))]
+#[allow(clippy::too_many_arguments)]
+fn analyze(
+    py: Python<'_>,
+    op: &str,
+    algo: &str,
+    topo: &PyTopology,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    params: Option<Vec<String>>,
+    placement: Option<Vec<u32>>,
+    targets: Option<Vec<u32>>,
+    routing: &str,
+    machine: Option<HashMap<String, f64>>,
+) -> PyResult<PyObject> {
+    let o = opts(
+        op, p, root, nbytes, packets, params, placement, targets, routing, machine,
+    );
+    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let v = guarded(py, move || {
+        let req = o.request(&t)?;
+        let a = registry::find(req.kind, &algo)?;
+        if let Some(cf) = a.closed_form {
+            req.params.check_known(a.name, a.params)?;
+            let mut v = cf(&req)?;
+            v["source"] = "closed_form".into();
+            return Ok(v);
+        }
+        let m = o.machine()?;
+        let r = routing_for(&t, &o.routing)?;
+        let s = registry::build(&algo, &req)?;
+        Ok(figures(&analyze_schedule(&s, &t, &r, &m)?))
+    })?;
+    to_py(py, &v)
+}
+
+/// Every applicable algorithm and parameter choice, best first: `{candidates, skipped}`.
+#[pyfunction]
+#[pyo3(signature = (op, topo, *, p=None, root=0, nbytes=1024, packets=1, placement=None,
+                    targets=None, routing="auto", machine=None, model="rounds"))]
+#[allow(clippy::too_many_arguments)]
+fn tune(
+    py: Python<'_>,
+    op: &str,
+    topo: &PyTopology,
+    p: Option<u32>,
+    root: u32,
+    nbytes: u64,
+    packets: u32,
+    placement: Option<Vec<u32>>,
+    targets: Option<Vec<u32>>,
+    routing: &str,
+    machine: Option<HashMap<String, f64>>,
+    model: &str,
+) -> PyResult<PyObject> {
+    let o = opts(
+        op, p, root, nbytes, packets, None, placement, targets, routing, machine,
+    );
+    let (t, model) = (topo.inner.clone(), model.to_string());
+    let v = guarded(py, move || {
+        let req = o.request(&t)?;
+        let m = o.machine()?;
+        let r = routing_for(&t, &o.routing)?;
+        let (c, s) = tune_all(&req, &r, &m, RankBy::parse(&model)?)?;
+        Ok(serde_json::json!({"candidates": c, "skipped": s}))
+    })?;
+    to_py(py, &v)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(schedule_figures, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(tune, m)?)?;
+    Ok(())
+}

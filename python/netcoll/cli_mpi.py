@@ -1,0 +1,308 @@
+"""`netcoll run OP ...`: execute a collective's schedule on real MPI ranks, check every
+byte, time it OSU-style and race the MPI library's own collective (docs/mpi.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from ._core import NetcollError
+
+KINDS = {
+    "bcast": "broadcast",
+    "broadcast": "broadcast",
+    "scatter": "scatter",
+    "gather": "gather",
+    "allgather": "allgather",
+    "reduce": "reduce",
+    "allreduce": "allreduce",
+    "reduce-scatter": "reduce_scatter",
+    "reduce_scatter": "reduce_scatter",
+}
+UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20,
+         "MB": 1 << 20, "MIB": 1 << 20, "G": 1 << 30, "GIB": 1 << 30}  # fmt: skip
+
+
+def parse_size(text: str) -> int:
+    m = re.fullmatch(r"\s*(\d+)\s*([A-Za-z]*)\s*", text)
+    if not m or m.group(2).upper() not in UNITS:
+        raise NetcollError(f"bad size '{text}': write bytes like 4096, 64K or 16M")
+    return int(m.group(1)) * UNITS[m.group(2).upper()]
+
+
+def parse_sizes(text: str) -> list[int]:
+    """`8,1K,1M` or a doubling range `8..16M` (OSU style)."""
+    sizes: list[int] = []
+    for part in text.split(","):
+        if ".." in part:
+            lo, hi = (parse_size(x) for x in part.split("..", 1))
+            if lo < 1 or hi < lo:
+                raise NetcollError(f"bad size range '{part}': write LO..HI with 1 <= LO <= HI")
+            while lo <= hi:
+                sizes.append(lo)
+                lo *= 2
+        else:
+            sizes.append(parse_size(part))
+    if any(s < 1 for s in sizes):
+        raise NetcollError("sizes must be at least 1 byte")
+    return sizes
+
+
+def human(n: int) -> str:
+    for unit, size in (("M", 1 << 20), ("K", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size}{unit}"
+    return str(n)
+
+
+def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
+    if schedule:
+        text = Path(schedule).read_text()
+        return [{"name": Path(schedule).stem, "schedule": text}]
+    if example:
+        from .mpi import examples
+
+        if example not in examples.EXAMPLES:
+            raise NetcollError(f"unknown example '{example}': use {', '.join(examples.EXAMPLES)}")
+        if examples.EXAMPLES[example][0] != kind:
+            raise NetcollError(
+                f"example '{example}' is a {examples.EXAMPLES[example][0]}, not a {kind}"
+            )
+        takes = examples.EXAMPLES[example][1].__code__.co_varnames
+        kw = {"root": root} if "root" in takes else {}
+        if "packets" in takes and packets > 1:
+            kw["packets"] = packets
+        return [{"name": example, "schedule": examples.build(example, np_, **kw)}]
+    return [{"name": algo or "auto", "algo": algo or "auto"}]
+
+
+def register(app: click.Group) -> None:
+    @app.command("run")
+    @click.argument("op")
+    @click.option("--algo", "-a", default=None, help="Registered algorithm, or auto (default).")
+    @click.option(
+        "--schedule",
+        type=click.Path(exists=True, dir_okay=False),
+        help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
+    )
+    @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
+    @click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
+    @click.option(
+        "--topo",
+        "-t",
+        default=None,
+        metavar="SPEC",
+        help="Network the ranks are placed on (default mesh:NP, a linear array).",
+    )
+    @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
+    @click.option("--root", type=int, default=0, show_default=True)
+    @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
+    @click.option(
+        "--packets",
+        type=int,
+        default=1,
+        show_default=True,
+        help="Packets per message (pipelined algorithms).",
+    )
+    @click.option(
+        "--bytes", "sizes", required=True, help="Sizes: 8,1K,1M or a doubling range 8..16M."
+    )
+    @click.option(
+        "--dtype", default=None, help="Element type (default uint8; float64 for reductions)."
+    )
+    @click.option(
+        "--op",
+        "red_op",
+        default="sum",
+        show_default=True,
+        help="Reduction: sum, prod, min, max, band, bor, bxor.",
+    )
+    @click.option("--compare-native", is_flag=True, help="Time the MPI library's collective too.")
+    @click.option("--iters", type=int, default=20, show_default=True)
+    @click.option("--warmup", type=int, default=3, show_default=True)
+    @click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
+    @click.option("--no-check", is_flag=True, help="Skip the result check.")
+    @click.option("--tune", is_flag=True, help="Time every registered algorithm; write a table.")
+    @click.option(
+        "--tune-out",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Tuning table to update (default $NETCOLL_TUNING or ~/.cache/netcoll).",
+    )
+    @click.option(
+        "--plot",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Write a time-vs-size plot (PNG).",
+    )
+    @click.option(
+        "--inject-fault",
+        default=None,
+        hidden=True,
+        metavar="RANK:ELEM",
+        help="Self-test: corrupt one output element before the check.",
+    )
+    @click.option(
+        "--inject-crash",
+        type=int,
+        default=None,
+        hidden=True,
+        metavar="RANK",
+        help="Self-test: this rank exits abruptly.",
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, params, packets, sizes,
+                dtype, red_op, compare_native, iters, warmup, timeout, no_check, tune, tune_out,
+                plot, inject_fault, inject_crash, as_json):  # fmt: skip
+        """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter)
+        on NP real MPI ranks: build the schedule, run it with real buffers, check every
+        byte, and time it (warm-up, barrier-separated iterations, the maximum over ranks of
+        the mean). SIZE counts the root's vector (bcast, scatter, reduce), each rank's
+        contribution (gather, allgather) or the whole vector (allreduce, reduce-scatter)."""
+        from .mpi.launch import RunError, launch
+
+        kind = KINDS.get(op.lower())
+        if kind is None:
+            raise NetcollError(f"unknown collective '{op}': use {', '.join(sorted(KINDS))}")
+        if np_ < 1:
+            raise NetcollError(f"--np {np_}: a run needs at least one rank")
+        if iters < 1 or warmup < 0:
+            raise NetcollError("--iters must be at least 1 and --warmup at least 0")
+        reduction = kind in ("reduce", "allreduce", "reduce_scatter")
+        cfg = {
+            "kind": kind, "root": root, "op": red_op if reduction else None,
+            "dtype": dtype or ("float64" if reduction else "uint8"),
+            "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
+            "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
+            "check": not no_check, "seed": 1,
+            "placement": [int(x) for x in placement.split(",")] if placement else None,
+        }  # fmt: skip
+        _check_dtype(cfg["dtype"])
+        if inject_fault:
+            r, _, e = inject_fault.partition(":")
+            cfg["fault"] = [int(r), int(e or 0)]
+        if inject_crash is not None:
+            cfg["crash"] = inject_crash
+        if tune:
+            cfg["candidates"] = _tune_candidates(kind)
+        else:
+            cfg["candidates"] = candidates(kind, algo, schedule, example, np_, root, packets)
+        try:
+            report = launch(np_, cfg, timeout)
+        except RunError as e:
+            raise NetcollError(str(e)) from None
+        if "error" in report:
+            raise NetcollError(report["error"])
+        if tune:
+            return _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot)
+        name, rows = next(iter(report["results"].items()))
+        verified = all(r["verified"] is True for r in rows) if cfg["check"] else None
+        doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"],
+               "verified": verified, "results": rows}  # fmt: skip
+        if plot:
+            _plot(plot, kind, np_, {name: rows}, compare_native)
+        if as_json:
+            print(json.dumps(doc, indent=2))
+        else:
+            _table(doc, compare_native)
+        bad = [r for r in rows if r["verified"] is False]
+        if bad:
+            print(f"netcoll: error: {bad[0]['error']}", file=sys.stderr)
+            sys.exit(1)
+
+
+def _check_dtype(name: str) -> None:
+    import numpy as np
+
+    try:
+        dt = np.dtype(name)
+    except TypeError:
+        raise NetcollError(f"unknown dtype '{name}': use e.g. uint8, int32, float64") from None
+    if dt.kind not in "biufc":
+        raise NetcollError(f"dtype {dt} is not supported: use a bool, int, float or complex type")
+
+
+def _tune_candidates(kind: str) -> list[dict]:
+    from .mpi import tuning
+
+    names = tuning.registered(kind)
+    if not names:
+        raise NetcollError(f"no {kind} algorithm is registered in this build: nothing to tune")
+    return [{"name": n, "algo": n} for n in names]
+
+
+def _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot):
+    from .mpi import tuning
+
+    results = report["results"]
+    sizes = cfg["sizes"]
+    best = []
+    for i, size in enumerate(sizes):
+        ok = {a: rows[i]["time"] for a, rows in results.items() if rows[i]["verified"] is not False}
+        best.append((size, min(ok, key=ok.get)))
+    rows = []
+    for i, (size, algo) in enumerate(best):
+        last = i == len(best) - 1
+        if rows and rows[-1]["algo"] == algo:
+            rows[-1]["max_bytes"] = None if last else size
+        else:
+            rows.append({"max_bytes": None if last else size, "algo": algo})
+    path = Path(tune_out) if tune_out else tuning.default_path()
+    tables = tuning.load(path) if path.exists() else {}
+    tables.setdefault(kind, {})[str(np_)] = rows
+    tuning.write(path, tables)
+    doc = {"op": kind, "np": np_, "table": rows, "file": str(path), "results": results}
+    if plot:
+        _plot(plot, kind, np_, results, True)
+    if as_json:
+        print(json.dumps(doc, indent=2))
+    else:
+        for name, rs in results.items():
+            _table({"op": kind, "algo": name, "np": np_, "results": rs}, True)
+        print(f"tuning table for {kind} on {np_} ranks written to {path}: {rows}")
+
+
+def _table(doc: dict, native: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{doc['op']} by {doc['algo']} on {doc['np']} ranks")
+    for col in ("bytes", "netcoll us", *(("native us", "netcoll/native") if native else ()),
+                "verified"):  # fmt: skip
+        t.add_column(col, justify="right")
+    for r in doc["results"]:
+        cells = [human(r["bytes"]), f"{r['time'] * 1e6:.1f}"]
+        if native:
+            cells += [f"{r['native_time'] * 1e6:.1f}", f"{r['time'] / r['native_time']:.2f}"]
+        cells.append({True: "yes", False: "NO", None: "-"}[r["verified"]])
+        t.add_row(*cells)
+    Console().print(t)
+
+
+def _plot(path: str, kind: str, np_: int, series: dict, native: bool) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, rows in series.items():
+        ax.plot([r["bytes"] for r in rows], [r["time"] * 1e6 for r in rows], "o-", label=name)
+    if native:
+        rows = next(iter(series.values()))
+        ax.plot([r["bytes"] for r in rows], [r["native_time"] * 1e6 for r in rows], "k--",
+                label="native MPI")  # fmt: skip
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("bytes")
+    ax.set_ylabel("time (us, max over ranks of the mean)")
+    ax.set_title(f"{kind} on {np_} ranks")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

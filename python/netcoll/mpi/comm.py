@@ -1,0 +1,325 @@
+"""`netcoll.mpi.Comm`: netcoll's collectives for mpi4py programs.
+
+Each call checks its arguments on every rank and agrees on them (one small allgather), so bad
+arguments raise the same clear error everywhere before any data moves; then it builds the
+schedule once (rank 0, through the Rust registry, which verifies it) and broadcasts its JSON,
+compiles it per rank (cached per call shape), runs it, and checks the result against a numpy
+reference unless ``check=False``.
+
+Buffer conventions are MPI's: ``bcast`` is in place; ``scatter``/``gather``/``allgather``/
+``reduce_scatter`` move ``n`` elements per rank (``reduce_scatter`` is MPI_Reduce_scatter_block);
+``reduce``/``allreduce`` reduce a vector element-wise. Buffers are contiguous numpy arrays of
+one numeric dtype (bool, int, uint, float, complex); they are used flat.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from mpi4py import MPI
+
+from . import tuning
+from .check import verify
+from .executor import Program
+from .plan import ROOTED, parse
+
+OPS = {
+    "sum": np.add,
+    "prod": np.multiply,
+    "min": np.minimum,
+    "max": np.maximum,
+    "band": np.bitwise_and,
+    "bor": np.bitwise_or,
+    "bxor": np.bitwise_xor,
+}
+MPI_OPS = {
+    "sum": MPI.SUM,
+    "prod": MPI.PROD,
+    "min": MPI.MIN,
+    "max": MPI.MAX,
+    "band": MPI.BAND,
+    "bor": MPI.BOR,
+    "bxor": MPI.BXOR,
+}
+KIND_OF = {
+    "bcast": "broadcast",
+    "broadcast": "broadcast",
+    "scatter": "scatter",
+    "gather": "gather",
+    "allgather": "allgather",
+    "reduce": "reduce",
+    "allreduce": "allreduce",
+    "reduce_scatter": "reduce_scatter",
+    "reduce-scatter": "reduce_scatter",
+}
+
+
+class ArgumentError(ValueError):
+    """Bad arguments to a collective (raised on every rank, before anything is sent)."""
+
+
+def check_dtype(dtype: np.dtype, op: str | None) -> str | None:
+    if dtype.kind not in "biufc":
+        return f"dtype {dtype} is not supported: use a bool, integer, float or complex dtype"
+    if op is None:
+        return None
+    if op not in OPS:
+        return f"unknown reduction op '{op}': use {', '.join(OPS)}"
+    if op.startswith("b") and dtype.kind not in "biu":
+        return f"op '{op}' needs an integer or bool dtype, not {dtype}"
+    if op in ("min", "max") and dtype.kind == "c":
+        return f"op '{op}' is not defined for complex dtype {dtype}"
+    return None
+
+
+def flat(buf, name: str):
+    """A 1-D view of a contiguous numpy array, or an error message."""
+    if not isinstance(buf, np.ndarray):
+        return None, f"{name} must be a numpy array, not {type(buf).__name__}"
+    if not buf.flags.c_contiguous:
+        return None, f"{name} must be C-contiguous (use np.ascontiguousarray)"
+    return buf.reshape(-1), None
+
+
+class Comm:
+    """Wraps an mpi4py communicator (duplicated, so netcoll's messages never meet yours).
+
+    ``topo``: a network spec (``"mesh:4x4"``) or :class:`netcoll.Topology` the ranks are placed
+    on (default: a linear array ``mesh:P``, as InterCom treats an unstructured group);
+    ``placement[i]``: the endpoint of rank ``i``. ``check``: verify every result (default)."""
+
+    def __init__(self, comm=None, topo=None, placement=None, check: bool = True, tuning_file=None):
+        self.comm = (comm if comm is not None else MPI.COMM_WORLD).Dup()
+        self.p, self.rank = self.comm.Get_size(), self.comm.Get_rank()
+        self.topo_spec = topo if topo is not None else f"mesh:{self.p}"
+        self.placement = list(placement) if placement is not None else None
+        self.check = check
+        self.tuning_file = tuning_file
+        self._programs: dict = {}
+        self._topo = None
+        self.oversubscribed = _oversubscribed(self.comm)
+
+    def free(self) -> None:
+        self.comm.Free()
+
+    # ------------------------------------------------------------------ collectives
+
+    def bcast(self, buf, root=0, algo="auto", **kw):
+        return self._run("broadcast", buf, buf, root, None, algo, **kw)
+
+    def scatter(self, sendbuf, recvbuf=None, root=0, algo="auto", **kw):
+        return self._run("scatter", sendbuf, recvbuf, root, None, algo, **kw)
+
+    def gather(self, sendbuf, recvbuf=None, root=0, algo="auto", **kw):
+        return self._run("gather", sendbuf, recvbuf, root, None, algo, **kw)
+
+    def allgather(self, sendbuf, recvbuf=None, algo="auto", **kw):
+        return self._run("allgather", sendbuf, recvbuf, 0, None, algo, **kw)
+
+    def reduce(self, sendbuf, recvbuf=None, op="sum", root=0, algo="auto", **kw):
+        return self._run("reduce", sendbuf, recvbuf, root, op, algo, **kw)
+
+    def allreduce(self, sendbuf, recvbuf=None, op="sum", algo="auto", **kw):
+        return self._run("allreduce", sendbuf, recvbuf, 0, op, algo, **kw)
+
+    def reduce_scatter(self, sendbuf, recvbuf=None, op="sum", algo="auto", **kw):
+        return self._run("reduce_scatter", sendbuf, recvbuf, 0, op, algo, **kw)
+
+    # ------------------------------------------------------------------ machinery
+
+    def prepare(self, kind, sendbuf, recvbuf, root, op, algo, packets=1, params=(), schedule=None):
+        """Checks and agrees on the arguments, allocates a missing output, and returns
+        ``(program, sendbuf, recvbuf)`` ready for :meth:`Program.run` (used by benchmarks
+        to time the run alone)."""
+        kind = KIND_OF.get(kind, kind)
+        err, sig, sendbuf, recvbuf, n = self._local_args(kind, sendbuf, recvbuf, root, op)
+        self._agree(kind, err, (sig, algo, packets, tuple(params), schedule is None))
+        if algo == "auto" and schedule is None:
+            algo = tuning.choose(kind, self.p, n * sendbuf.dtype.itemsize, self.tuning_file)
+        key = (kind, algo, root, n, sendbuf.dtype.str, op, packets, tuple(params), schedule)
+        prog = self._programs.get(key)
+        if prog is None:
+            text = schedule
+            if text is not None:
+                self._verify(text)
+            else:
+                nbytes = n * sendbuf.dtype.itemsize
+                text = self._schedule(kind, algo, root, nbytes, packets, params)
+            plan = parse(text)
+            want_root = root if kind in ROOTED else 0
+            if plan.p != self.p or plan.kind != kind or plan.root != want_root:
+                raise ArgumentError(
+                    f"the schedule is a {plan.kind} on {plan.p} ranks with root {plan.root}; "
+                    f"this call is a {kind} on {self.p} ranks with root {root}"
+                )
+            prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
+            prog.oversubscribed = self.oversubscribed
+            self._programs[key] = prog
+        return prog, sendbuf, recvbuf
+
+    def _run(self, kind, sendbuf, recvbuf, root, op, algo, check=None, **kw):
+        prog, sendbuf, recvbuf = self.prepare(kind, sendbuf, recvbuf, root, op, algo, **kw)
+        has_in = prog.layout.input_offset(self.rank) is not None
+        prog.run(self.comm, sendbuf if has_in else None, recvbuf)
+        if self.check if check is None else check:
+            what = f"{kind} ({prog.plan.p} ranks, {prog.n} x {prog.dtype})"
+            n = prog.n
+            verify(
+                kind,
+                self.comm,
+                root,
+                prog.plan.targets,
+                sendbuf,
+                recvbuf,
+                n,
+                prog.dtype,
+                OPS.get(op),
+                what,
+            )
+        return recvbuf
+
+    def _local_args(self, kind, sendbuf, recvbuf, root, op):
+        """This rank's view of the call: an error or None, and a signature all must share."""
+        p, me = self.p, self.rank
+        rooted = kind in ROOTED
+        if kind not in KIND_OF.values():
+            return f"unknown collective '{kind}'", None, sendbuf, recvbuf, 0
+        if rooted and not (isinstance(root, int) and 0 <= root < p):
+            return f"root {root} is not a rank (0..{p - 1})", None, sendbuf, recvbuf, 0
+        needs_send = kind not in ("scatter",) or me == root
+        sb, err = flat(sendbuf, "sendbuf")
+        if err and needs_send:
+            return err, None, sendbuf, recvbuf, 0
+        if sb is None:  # scatter non-root: only the dtype of recvbuf matters
+            rb, err = flat(recvbuf, "recvbuf")
+            if err:
+                return err, None, sendbuf, recvbuf, 0
+            sb = np.empty(0, dtype=rb.dtype)
+        reduction = kind in ("reduce", "allreduce", "reduce_scatter")
+        err = check_dtype(sb.dtype, op if reduction else None)
+        if err:
+            return err, None, sb, recvbuf, 0
+        n, out_len = self._shape(kind, sb, recvbuf, root)
+        if kind == "broadcast":
+            rb = sb
+        elif out_len is None:
+            rb = None if recvbuf is None else flat(recvbuf, "recvbuf")[0]
+        elif recvbuf is None:
+            rb = np.empty(out_len, dtype=sb.dtype)
+        else:
+            rb, err = flat(recvbuf, "recvbuf")
+            if err:
+                return err, None, sb, recvbuf, n
+            if rb.dtype != sb.dtype:
+                err = f"recvbuf dtype {rb.dtype} differs from sendbuf dtype {sb.dtype}"
+                return err, None, sb, rb, n
+            if len(rb) != out_len:
+                return (f"recvbuf has {len(rb)} elements, {kind} needs {out_len}", None, sb, rb, n)
+        if n is None:
+            return (
+                f"sendbuf has {len(sb)} elements: {kind} needs a multiple of p = {p}",
+                None,
+                sb,
+                rb,
+                0,
+            )
+        sig = (kind, root if rooted else 0, n, sb.dtype.str, op)
+        return None, sig, sb, rb, n
+
+    def _shape(self, kind, sb, recvbuf, root):
+        """Per-call count n (see plan.Layout) and this rank's output length (None: none)."""
+        p, me = self.p, self.rank
+        if kind == "broadcast":
+            return len(sb), len(sb)
+        if kind == "scatter":
+            if me == root:
+                return (len(sb) // p if len(sb) % p == 0 else None), len(sb) // p
+            rb = flat(recvbuf, "recvbuf")[0]
+            return len(rb), len(rb)
+        if kind == "gather":
+            return len(sb), (len(sb) * p if me == root else None)
+        if kind == "allgather":
+            return len(sb), len(sb) * p
+        if kind == "reduce":
+            return len(sb), (len(sb) if me == root else None)
+        if kind == "allreduce":
+            return len(sb), len(sb)
+        return (len(sb) // p if len(sb) % p == 0 else None), len(sb) // p
+
+    def _agree(self, kind, err, sig) -> None:
+        views = self.comm.allgather((err, sig))
+        for r, (e, _) in enumerate(views):
+            if e is not None:
+                raise ArgumentError(f"{kind}: rank {r}: {e}")
+        first = views[0][1]
+        for r, (_, s) in enumerate(views):
+            if s != first:
+                raise ArgumentError(
+                    f"{kind}: ranks disagree on the call: rank 0 passes {_describe(first)}, "
+                    f"rank {r} passes {_describe(s)}"
+                )
+
+    def _verify(self, text: str) -> None:
+        """A schedule from outside is proved by the Rust verifier (on rank 0) before it
+        runs: a wrong one would hang or compute garbage. Every rank gets the verdict."""
+        err = None
+        if self.rank == 0:
+            try:
+                from .. import _core
+
+                report = _core.Schedule.from_json(text).verify()
+                if not report["ok"]:
+                    err = f"the schedule is wrong: {report['diagnosis']}"
+            except Exception as e:  # noqa: BLE001 - forwarded to every rank as one line
+                err = f"the schedule cannot be read: {e}"
+        err = self.comm.bcast(err, root=0)
+        if err is not None:
+            raise ArgumentError(err)
+
+    def _schedule(self, kind, algo, root, nbytes, packets, params) -> str:
+        """Rank 0 builds (and the registry verifies) the schedule; every rank gets its JSON
+        or the same error."""
+        text, err = None, None
+        if self.rank == 0:
+            try:
+                from .. import _core, networks
+
+                if self._topo is None:
+                    spec = self.topo_spec
+                    self._topo = networks.topology(spec) if isinstance(spec, str) else spec
+                s = _core.build_schedule(
+                    kind,
+                    algo,
+                    self._topo,
+                    p=self.p,
+                    root=root,
+                    nbytes=max(nbytes, 1),
+                    packets=packets,
+                    params=list(params),
+                    placement=self.placement,
+                )
+                text = s.to_json()
+            except Exception as e:  # noqa: BLE001 - forwarded to every rank as one line
+                err = str(e)
+        text, err = self.comm.bcast((text, err), root=0)
+        if err is not None:
+            raise ArgumentError(err)
+        return text
+
+
+def _oversubscribed(comm) -> bool:
+    env = os.environ.get("NETCOLL_OVERSUBSCRIBED")
+    if env is not None:
+        return env not in ("", "0")
+    node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    local = node.Get_size()
+    node.Free()
+    return local > (os.cpu_count() or 1)
+
+
+def _describe(sig) -> str:
+    (kind, root, n, dtype, op), algo, packets, params, _ = sig
+    where = f"root {root}, " if kind in ROOTED else ""
+    extra = f", op {op}" if op else ""
+    return f"{where}{n} x {np.dtype(dtype)}{extra}, algo {algo}, packets {packets}"

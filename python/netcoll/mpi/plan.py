@@ -1,0 +1,256 @@
+"""A schedule as the MPI executor reads it: the JSON format of docs/schedule.md, parsed in
+pure Python (every rank parses the same text), and the map from symbolic blocks to element
+ranges of the user's buffers.
+
+Piece keys are hashable and cheap to compare:
+
+- movement collectives: an ``int`` bit mask over dense block ids (``Block`` = one bit,
+  ``Xor`` = several bits), so a GF(2) combination *is* its key;
+- reduction collectives: ``(index, over)`` with ``over`` a bit mask of contributor ranks.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+ROOT_OWNS_ALL = {"broadcast", "multicast", "scatter"}
+REDUCTIONS = {"reduce", "allreduce", "reduce_scatter"}
+CHUNKED = {"scatter", "reduce_scatter"}
+ROOTED = {"broadcast", "multicast", "scatter", "gather", "reduce"}
+KINDS = ROOT_OWNS_ALL | REDUCTIONS | {"gather", "allgather", "alltoall_broadcast"}
+ALL_PACKETS = (0, None)
+
+
+class ScheduleError(ValueError):
+    """A schedule document the executor cannot run (malformed, or of another format)."""
+
+
+@dataclass
+class Message:
+    src: int
+    dst: list[int]
+    payload: list  # piece keys
+    packets: int
+    worm: bool
+
+
+@dataclass
+class Op:
+    kind: str  # send | recv | copy | reduce | xor_encode | decode
+    msg: int = -1
+    packets: tuple[int, int | None] = ALL_PACKETS
+    inputs: list = field(default_factory=list)
+    output: list = field(default_factory=list)
+    deps: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """The whole schedule (every rank reads all of it: tags and dependencies span ranks)."""
+
+    kind: str
+    p: int
+    root: int
+    blocks: int
+    targets: list[int]
+    messages: list[Message]
+    ranks: list[list[Op]]
+    text: str = ""
+
+    @property
+    def is_reduction(self) -> bool:
+        return self.kind in REDUCTIONS
+
+    def block_bit(self, owner: int, idx: int) -> int:
+        """Dense block id, as `Collective::block_id` numbers them."""
+        if owner >= self.p or idx >= self.blocks:
+            raise ScheduleError(f"block ({owner}, {idx}) does not exist in this {self.kind}")
+        if self.kind in ROOT_OWNS_ALL:
+            if owner != self.root:
+                raise ScheduleError(f"block ({owner}, {idx}): only the root owns blocks")
+            return idx
+        return owner * self.blocks + idx
+
+    def block_of(self, bit: int) -> tuple[int, int]:
+        if self.kind in ROOT_OWNS_ALL:
+            return self.root, bit
+        return divmod(bit, self.blocks)
+
+    def num_blocks(self) -> int:
+        if self.is_reduction:
+            return self.blocks
+        return self.blocks * (1 if self.kind in ROOT_OWNS_ALL else self.p)
+
+    def packet_range(self, op: Op) -> tuple[int, int]:
+        a, b = op.packets
+        return a, self.messages[op.msg].packets if b is None else b
+
+
+def parse(text: str | dict) -> Plan:
+    """Reads a schedule document (its JSON text or the decoded object)."""
+    doc = json.loads(text) if isinstance(text, str) else text
+    if not isinstance(doc, dict) or doc.get("format") != "netcoll-schedule":
+        raise ScheduleError("not a netcoll schedule: its \"format\" is not 'netcoll-schedule'")
+    if doc.get("version") != 1:
+        raise ScheduleError(f"schedule version {doc.get('version')} is not supported (read 1)")
+    try:
+        return _parse(doc, text if isinstance(text, str) else json.dumps(doc))
+    except (KeyError, TypeError, IndexError) as e:
+        raise ScheduleError(f"malformed schedule document: {type(e).__name__} {e}") from None
+
+
+def _parse(doc: dict, text: str) -> Plan:
+    c = doc["collective"]
+    kind = c["kind"]
+    if kind not in KINDS:
+        raise ScheduleError(f"unknown collective kind '{kind}'")
+    plan = Plan(kind, c["p"], c.get("root", 0), c["blocks"], c.get("targets", []), [], [], text)
+    if len(doc["ranks"]) > plan.p:
+        raise ScheduleError(f"the schedule lists ops for {len(doc['ranks'])} ranks, p = {plan.p}")
+    bpb, pb = doc["bytes_per_block"], doc["packet_bytes"]
+    for m in doc["messages"]:
+        payload = [_piece(plan, x) for x in m["payload"]]
+        # The packet count follows from the packetization (docs/schedule.md); `packets`
+        # in the file is only a check.
+        packets = max(1, -(-len(payload) * bpb // pb)) if pb else 1
+        if m.get("packets", packets) != packets:
+            raise ScheduleError(
+                f"message {len(plan.messages)} says {m['packets']} packets, "
+                f"but its payload makes {packets}"
+            )
+        plan.messages.append(Message(m["src"], list(m["dst"]), payload, packets, "worm" in m))
+    for ops in doc["ranks"]:
+        plan.ranks.append([_op(plan, o) for o in ops])
+    plan.ranks += [[] for _ in range(plan.p - len(plan.ranks))]
+    return plan
+
+
+def _piece(plan: Plan, x: dict):
+    if "block" in x:
+        return 1 << plan.block_bit(*x["block"])
+    if "xor" in x:
+        mask = 0
+        for owner, idx in x["xor"]:
+            mask ^= 1 << plan.block_bit(owner, idx)
+        return mask
+    r = x["reduced"]
+    over = 0
+    for rank in r["over"]:
+        over |= 1 << rank
+    return (r["index"], over)
+
+
+def _op(plan: Plan, o: dict) -> Op:
+    deps = [(r, i) for r, i in o.get("deps", [])]
+    name = o["op"]
+    if name in ("send", "recv"):
+        pk = o.get("packets")
+        return Op(name, msg=o["msg"], packets=tuple(pk) if pk else ALL_PACKETS, deps=deps)
+    ins = [_piece(plan, x) for x in o["inputs"]]
+    out = [_piece(plan, x) for x in o["output"]]
+    return Op(name, inputs=ins, output=out, deps=deps)
+
+
+# ------------------------------------------------------------------------------ layout
+
+
+def split(n: int, parts: int, k: int) -> tuple[int, int]:
+    """Element range of part `k` when `n` elements are cut into `parts` near-equal parts."""
+    return (k * n) // parts, ((k + 1) * n) // parts
+
+
+class Layout:
+    """Where each block lives, in elements of the collective's *global vector*.
+
+    The global vector is the root's vector (broadcast, multicast, scatter: `p*m`), the
+    concatenation of all contributions in rank order (gather, allgather: `p*n`) or the vector
+    being reduced (reduce, allreduce: `n`; reduce_scatter: `p*m`). `n` is the per-call count:
+    the vector length for broadcast/reduce/allreduce, each rank's contribution for
+    gather/allgather, each rank's chunk `m` for scatter/reduce_scatter. Blocks cut their part
+    near-equally: block `k` of `B` covers `[k*n//B, (k+1)*n//B)`; chunked kinds cut each rank's
+    chunk into its `B/p` blocks the same way, so chunk boundaries are rank boundaries.
+    """
+
+    def __init__(self, plan: Plan, n: int):
+        self.plan, self.n = plan, n
+        p, kind = plan.p, plan.kind
+        self.chunked = kind in CHUNKED
+        self.per_owner = kind in ("gather", "allgather", "alltoall_broadcast")
+        self.global_len = n * p if (self.chunked or self.per_owner) else n
+
+    def block_range(self, owner: int, idx: int) -> tuple[int, int]:
+        """Global element range of block (owner, idx) or of reduction index `idx`."""
+        n, plan = self.n, self.plan
+        if self.chunked:
+            per = plan.blocks // plan.p
+            c, s = divmod(idx, per)
+            a, b = split(n, per, s)
+            return c * n + a, c * n + b
+        a, b = split(n, plan.blocks, idx)
+        if self.per_owner:
+            return owner * n + a, owner * n + b
+        return a, b
+
+    def key_range(self, key) -> tuple[int, int]:
+        """Global range of a plain block key (movement) or of a reduction key's index."""
+        if isinstance(key, tuple):
+            return self.block_range(0, key[0])
+        owner, idx = self.plan.block_of(key.bit_length() - 1)
+        return self.block_range(owner, idx)
+
+    def key_len(self, key) -> int:
+        """Elements of a piece: an XOR combination is as long as its longest block."""
+        if isinstance(key, tuple) or key & (key - 1) == 0:
+            a, b = self.key_range(key)
+            return b - a
+        best, bit = 0, 0
+        while key:
+            if key & 1:
+                a, b = self.block_range(*self.plan.block_of(bit))
+                best = max(best, b - a)
+            key >>= 1
+            bit += 1
+        return best
+
+    def input_offset(self, rank: int) -> int | None:
+        """Global offset of `rank`'s input buffer (None: it has no input)."""
+        kind, plan = self.plan.kind, self.plan
+        if kind in ROOT_OWNS_ALL:
+            return 0 if rank == plan.root else None
+        if self.per_owner:
+            return rank * self.n
+        return 0  # reductions: every rank's contribution spans the whole vector
+
+    def output_window(self, rank: int) -> tuple[int, int] | None:
+        """Global range that `rank`'s output buffer holds (None: no output)."""
+        kind, plan, n = self.plan.kind, self.plan, self.n
+        if kind in CHUNKED:
+            return rank * n, (rank + 1) * n
+        if kind == "multicast":
+            return (0, n) if rank == plan.root or rank in plan.targets else None
+        if kind in ("gather", "reduce"):
+            return (0, self.global_len) if rank == plan.root else None
+        return 0, self.global_len
+
+    def initial_keys(self, rank: int) -> list:
+        plan = self.plan
+        if plan.is_reduction:
+            return [(j, 1 << rank) for j in range(plan.blocks)]
+        if plan.kind in ROOT_OWNS_ALL:
+            return [1 << k for k in range(plan.blocks)] if rank == plan.root else []
+        return [1 << plan.block_bit(rank, k) for k in range(plan.blocks)]
+
+    def required_keys(self, rank: int) -> list:
+        """What `rank` must hold at the end, each with a home in its output buffer."""
+        plan = self.plan
+        if self.output_window(rank) is None:
+            return []
+        per = plan.blocks // plan.p if self.chunked else plan.blocks
+        if plan.is_reduction:
+            full = (1 << plan.p) - 1
+            idx = range(rank * per, (rank + 1) * per) if self.chunked else range(plan.blocks)
+            return [(j, full) for j in idx]
+        if plan.kind == "scatter":
+            return [1 << b for b in range(rank * per, (rank + 1) * per)]
+        return [1 << b for b in range(plan.num_blocks())]

@@ -1,0 +1,174 @@
+"""One rank of ``netcoll run``: ``python -m netcoll.mpi.worker CONFIG.json OUT.json``.
+
+For every size and every candidate (an algorithm or a schedule file): build and compile the
+schedule, run it once on fresh buffers and check the result (unless ``check`` is off), then
+time it OSU-style: ``warmup`` untimed runs, then ``iters`` runs each preceded by a barrier,
+the mean per rank, the maximum of the means over ranks. With ``native`` the MPI library's own
+collective is timed the same way. Rank 0 writes the results to OUT.json.
+
+Errors every rank agrees on (bad arguments, a wrong result) are reported in OUT.json; an error
+on one rank only prints ``netcoll-rank R: message`` and aborts the whole job, so no rank is
+left waiting.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import numpy as np
+from mpi4py import MPI
+
+from .check import MismatchError
+from .comm import MPI_OPS, ArgumentError, Comm
+from .plan import ScheduleError
+
+REDUCTIONS = ("reduce", "allreduce", "reduce_scatter")
+
+
+def buffers(kind: str, nbytes: int, dtype: np.dtype, p: int, me: int, root: int, seed: int):
+    """Seeded inputs and garbage-filled outputs for `nbytes` (see docs/mpi.md for what the
+    size counts), or an error message."""
+    item = dtype.itemsize
+    count = nbytes // item
+    chunked = kind in ("scatter", "reduce_scatter")
+    n = count // p if chunked else count
+    if n < 1:
+        unit = f"{p} x {item}" if chunked else f"{item}"
+        return None, f"{nbytes} bytes is less than one element per rank ({unit} bytes)"
+    rng = np.random.default_rng(seed * 1_000_003 + me)
+    total = n * p if chunked else n
+    send = rng.integers(0, 50, total).astype(dtype)
+    if kind == "broadcast" and me != root:
+        send[:] = 0  # garbage: the broadcast must overwrite it
+    out = {
+        "broadcast": None,
+        "scatter": n,
+        "gather": n * p if me == root else None,
+        "allgather": n * p,
+        "reduce": n if me == root else None,
+        "allreduce": n,
+        "reduce_scatter": n,
+    }[kind]
+    recv = None if out is None else np.full(out, 77, dtype=dtype)
+    return (send, recv), None
+
+
+def native(kind, comm, send, recv, root, op):
+    """The MPI library's own collective on the same buffers."""
+    if kind == "broadcast":
+        comm.Bcast(send, root=root)
+    elif kind == "scatter":
+        comm.Scatter(send, recv, root=root)
+    elif kind == "gather":
+        comm.Gather(send, recv, root=root)
+    elif kind == "allgather":
+        comm.Allgather(send, recv)
+    elif kind == "reduce":
+        comm.Reduce(send, recv, op=MPI_OPS[op], root=root)
+    elif kind == "allreduce":
+        comm.Allreduce(send, recv, op=MPI_OPS[op])
+    else:
+        comm.Reduce_scatter_block(send, recv, op=MPI_OPS[op])
+
+
+def timed(comm, fn, warmup: int, iters: int) -> float:
+    """Max over ranks of the mean time of `iters` barrier-separated runs."""
+    for _ in range(warmup):
+        comm.Barrier()
+        fn()
+    total = 0.0
+    for _ in range(iters):
+        comm.Barrier()
+        t0 = MPI.Wtime()
+        fn()
+        total += MPI.Wtime() - t0
+    return comm.allreduce(total / max(iters, 1), op=MPI.MAX)
+
+
+def inject_crash(cfg: dict, me: int) -> None:
+    """Self-test of the launcher: one rank dies abruptly, as a crashed process would."""
+    if cfg.get("crash") == me:
+        import os
+
+        os._exit(9)
+
+
+def inject_fault(cfg: dict, me: int, recv) -> None:
+    """Self-test of the checker: flip the bits of one output element on one rank."""
+    fault = cfg.get("fault")
+    if fault and fault[0] == me and recv is not None and fault[1] < len(recv):
+        recv.view(np.uint8)[fault[1] * recv.dtype.itemsize] ^= 0xFF
+
+
+def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
+    kind, root, op = cfg["kind"], cfg["root"], cfg.get("op")
+    dtype = np.dtype(cfg["dtype"])
+    bufs, err = buffers(kind, nbytes, dtype, c.p, c.rank, root, cfg.get("seed", 1))
+    if err:
+        raise ArgumentError(err)
+    send, recv = bufs
+    out = send if kind == "broadcast" else recv
+    kw = {"packets": cfg.get("packets", 1), "params": cfg.get("params", [])}
+    if cand.get("schedule"):
+        kw["schedule"] = cand["schedule"]
+    prog, send, out = c.prepare(kind, send, out, root, op, cand.get("algo", "auto"), **kw)
+    has_in = prog.layout.input_offset(c.rank) is not None
+    inp = send if has_in else None
+
+    def run():
+        prog.run(c.comm, inp, out)
+
+    inject_crash(cfg, c.rank)
+    row = {"bytes": nbytes, "verified": None}
+    if cfg.get("check", True):
+        run()
+        inject_fault(cfg, c.rank, out)
+        from .check import verify
+
+        what = f"{kind} of {nbytes} bytes on {c.p} ranks"
+        try:
+            verify(
+                kind, c.comm, root, prog.plan.targets, send, out, prog.n, dtype, prog.ufunc, what
+            )
+            row["verified"] = True
+        except MismatchError as e:
+            row["verified"], row["error"] = False, str(e)
+    iters, warmup = cfg.get("iters", 10), cfg.get("warmup", 2)
+    row["time"] = timed(c.comm, run, warmup, iters)
+    if cfg.get("native"):
+        nrecv = None if recv is None else recv.copy()
+        row["native_time"] = timed(
+            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op), warmup, iters
+        )
+    return row
+
+
+def main(argv: list[str]) -> int:
+    with open(argv[0]) as f:
+        cfg = json.load(f)
+    world = MPI.COMM_WORLD
+    me = world.Get_rank()
+    report: dict = {"results": {}}
+    try:
+        c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"))
+        for cand in cfg["candidates"]:
+            name = cand.get("name") or cand.get("algo")
+            rows = [measure(c, cfg, cand, nbytes) for nbytes in cfg["sizes"]]
+            report["results"][name] = rows
+    except (ArgumentError, ScheduleError) as e:
+        report = {"error": str(e)}
+    except Exception as e:  # noqa: BLE001 - one rank failed alone: stop the whole job
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        msg = f"{type(e).__name__}: {e} (at {where.filename.split('/')[-1]}:{where.lineno})"
+        print(f"netcoll-rank {me}: {msg}", file=sys.stderr, flush=True)
+        world.Abort(3)
+    if me == 0:
+        with open(argv[1], "w") as f:
+            json.dump(report, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
