@@ -75,3 +75,21 @@ def test_groups_lists_every_shape_best_first(cli):
     )
     with pytest.raises(NetcollError, match="meshes and tori"):
         groups("hypercube:4")
+
+
+@pytest.mark.parametrize(
+    "op,algo,topo,params",
+    [
+        ("allgather", "hnc", "mesh:8x8", ["group=4x2"]),
+        ("alltoall-broadcast", "hnc", "torus:6x4", ["base=all-at-once", "receiver=intermediate"]),
+        ("alltoall-broadcast", "tree-multicast", "mesh:8x4", []),
+        ("alltoall-broadcast", "all-at-once", "torus:4x4", []),
+    ],
+)
+def test_schedule_and_analyze_agree(op, algo, topo, params):
+    sets = [a for p in params for a in ("--set", p)]
+    built = cli_json("schedule", op, "--algo", algo, "--topo", topo, *sets)
+    closed = cli_json("analyze", op, "--algo", algo, "--topo", topo, *sets)
+    assert built["verified"] and closed["source"] == "closed_form"
+    for key in ("messages", "aggregate_hops", "packets", "steps"):
+        assert built[key] == closed[key], key
