@@ -57,3 +57,39 @@ def test_cli_compare(cli):
     assert "HNC, tree base" in text and "16x2" in text
     bad = cli("hnc", "compare", "--topo", "mesh:8x8", "--set", "group=5x8", check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_groups_lists_every_shape_best_first(cli):
+    from netcoll.hnc import figure, groups
+
+    rows = groups("mesh:16x16")
+    assert rows[0]["group_size"] == 32
+    assert len(rows) == 23  # 5 x 5 shapes minus 1x1 and those of more than 128 nodes
+    hops = [r["aggregate_hops"] for r in rows]
+    assert hops == sorted(hops)
+    assert rows[0]["aggregate_hops"] == figure("mesh:16x16")["aggregate_hops"]
+    out = cli_json("hnc", "groups", "--topo", "mesh:8x8", "--set", "base=all-at-once")
+    assert (
+        out[0]["aggregate_hops"]
+        == figure("mesh:8x8", params=["base=all-at-once"])["aggregate_hops"]
+    )
+    with pytest.raises(NetcollError, match="meshes and tori"):
+        groups("hypercube:4")
+
+
+@pytest.mark.parametrize(
+    "op,algo,topo,params",
+    [
+        ("allgather", "hnc", "mesh:8x8", ["group=4x2"]),
+        ("alltoall-broadcast", "hnc", "torus:6x4", ["base=all-at-once", "receiver=intermediate"]),
+        ("alltoall-broadcast", "tree-multicast", "mesh:8x4", []),
+        ("alltoall-broadcast", "all-at-once", "torus:4x4", []),
+    ],
+)
+def test_schedule_and_analyze_agree(op, algo, topo, params):
+    sets = [a for p in params for a in ("--set", p)]
+    built = cli_json("schedule", op, "--algo", algo, "--topo", topo, *sets)
+    closed = cli_json("analyze", op, "--algo", algo, "--topo", topo, *sets)
+    assert built["verified"] and closed["source"] == "closed_form"
+    for key in ("messages", "aggregate_hops", "packets", "steps"):
+        assert built[key] == closed[key], key

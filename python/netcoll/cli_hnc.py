@@ -20,6 +20,8 @@ def register(app: click.Group) -> None:
     def hnc_app() -> None:
         """Hierarchical network coding for all-to-all broadcast (seed 000)."""
 
+    register_groups(hnc_app)
+
     @hnc_app.command("compare")
     @click.option("--topo", "-t", required=True, metavar="SPEC", help="mesh:KxK or torus:KxK.")
     @click.option(
@@ -58,3 +60,34 @@ def register(app: click.Group) -> None:
             f"HNC saves {100 * out['reduction_tree']:.1f}% of the tree-based hops and needs "
             f"{out['ratio_all_at_once']:.1f}x fewer hops than all-at-once."
         )
+
+
+def register_groups(hnc_app: click.Group) -> None:
+    @hnc_app.command("groups")
+    @click.option("--topo", "-t", required=True, metavar="SPEC", help="mesh:KxK or torus:KxK.")
+    @click.option(
+        "--set", "params", multiple=True, metavar="KEY=VALUE", help="HNC parameter (not group=)."
+    )
+    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+    def groups_cmd(topo: str, params: tuple[str, ...], as_json: bool) -> None:
+        """HNC aggregate hops for every group shape, best first (seed 000 s4.3, Fig. 6)."""
+        from .cli import console
+        from .hnc import groups
+
+        rows = groups(topo, params)
+        if as_json:
+            print(json.dumps(rows, indent=2))
+            return
+        table = Table(title=f"HNC group shapes on {topo}")
+        for col in ("group", "size", "place", "messages", "aggregate hops", "packet hops"):
+            table.add_column(col, justify="left" if col in ("group", "place") else "right")
+        for f in rows:
+            table.add_row(
+                f["group"],
+                str(f["group_size"]),
+                f["place"],
+                f"{f['messages']:,}",
+                f"{f['aggregate_hops']:,}",
+                f"{f['packet_hops']:,}",
+            )
+        console.print(table)

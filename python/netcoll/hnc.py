@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import hnc_compare, schedule_hops
+from ._core import hnc_compare, hnc_figure, schedule_hops
 from .networks import topology
 
-__all__ = ["compare", "schedule_hops"]
+__all__ = ["compare", "figure", "groups", "schedule_hops"]
 
 
 def compare(
@@ -31,3 +31,46 @@ def compare(
     out["reduction_tree"] = 1.0 - hnc_tree / tree if tree else 0.0
     out["ratio_all_at_once"] = aao / hnc_aao if hnc_aao else 0.0
     return out
+
+
+def figure(
+    spec: str,
+    algo: str = "hnc",
+    params: list[str] | tuple[str, ...] = (),
+    nbytes: int = 1024,
+    packets: int = 1,
+) -> dict[str, Any]:
+    """Closed-form figures of one algorithm (hnc, tree-multicast or all-at-once)."""
+    return hnc_figure(algo, topology(spec), params=list(params), nbytes=nbytes, packets=packets)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def groups(spec: str, params: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """HNC figures for every group shape that tiles the network (at least two groups of at
+    least two nodes), fewest aggregate hops first: the search behind ``group=auto`` (s4.3,
+    Fig. 6)."""
+    t = topology(spec)
+    dims = t.shape
+    if not dims:
+        figure(spec, "hnc", params)  # raises the one-line reason
+    shapes: list[list[int]] = [[]]
+    for k in dims:
+        shapes = [s + [d] for s in shapes for d in _divisors(k)]
+    n = 1
+    for k in dims:
+        n *= k
+    rows = []
+    for shape in shapes:
+        m = 1
+        for x in shape:
+            m *= x
+        if m < 2 or 2 * m > n:
+            continue
+        group = "x".join(map(str, shape))
+        f = hnc_figure("hnc", t, params=[*params, f"group={group}"])
+        rows.append(f)
+    rows.sort(key=lambda f: (f["aggregate_hops"], f["packet_hops"]))
+    return rows

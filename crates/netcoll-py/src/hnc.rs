@@ -23,17 +23,7 @@ fn hnc_compare(
     let t = topo.inner.clone();
     let params = params.unwrap_or_default();
     let out = guarded(py, move || {
-        let kind = CollectiveKind::AlltoallBroadcast;
-        let run = |name: &str, extra: &[String]| -> netcoll_core::Result<serde_json::Value> {
-            let algo = find(kind, name)?;
-            let mut req = AlgoRequest::new(&t, kind);
-            req.bytes = nbytes;
-            req.packets = packets;
-            req.params = Params::parse(extra)?;
-            req.validate()?;
-            req.params.check_known(algo.name, algo.params)?;
-            (algo.closed_form.expect("hnc algorithms have closed forms"))(&req)
-        };
+        let run = |name: &str, extra: &[String]| figure(&t, name, extra, nbytes, packets);
         let with_base = |base: &str| {
             let mut p = params.clone();
             p.push(format!("base={base}"));
@@ -49,6 +39,47 @@ fn hnc_compare(
     to_py(py, &out)
 }
 
+/// Closed-form figures of one algorithm (hnc, tree-multicast, all-at-once) for the
+/// all-to-all broadcast on `topo` with `params`.
+#[pyfunction]
+#[pyo3(signature = (algo, topo, *, params=None, nbytes=1024, packets=1))]
+fn hnc_figure(
+    py: Python<'_>,
+    algo: &str,
+    topo: &PyTopology,
+    params: Option<Vec<String>>,
+    nbytes: u64,
+    packets: u32,
+) -> PyResult<PyObject> {
+    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let params = params.unwrap_or_default();
+    let out = guarded(py, move || figure(&t, &algo, &params, nbytes, packets))?;
+    to_py(py, &out)
+}
+
+fn figure(
+    t: &netcoll_core::Topology,
+    name: &str,
+    params: &[String],
+    nbytes: u64,
+    packets: u32,
+) -> netcoll_core::Result<serde_json::Value> {
+    let kind = CollectiveKind::AlltoallBroadcast;
+    let algo = find(kind, name)?;
+    let Some(closed) = algo.closed_form else {
+        return Err(netcoll_core::Error::Spec(format!(
+            "{name} has no closed form: use hnc, tree-multicast or all-at-once"
+        )));
+    };
+    let mut req = AlgoRequest::new(t, kind);
+    req.bytes = nbytes;
+    req.packets = packets;
+    req.params = Params::parse(params)?;
+    req.validate()?;
+    req.params.check_known(algo.name, algo.params)?;
+    closed(&req)
+}
+
 /// Unicast messages and packets of a schedule placed on `topo`, and their aggregate hops
 /// under dimension-order routing.
 #[pyfunction]
@@ -61,5 +92,6 @@ fn schedule_hops(py: Python<'_>, schedule: &PySchedule, topo: &PyTopology) -> Py
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hnc_compare, m)?)?;
     m.add_function(wrap_pyfunction!(schedule_hops, m)?)?;
+    m.add_function(wrap_pyfunction!(hnc_figure, m)?)?;
     Ok(())
 }

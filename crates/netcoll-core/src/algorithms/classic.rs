@@ -61,10 +61,9 @@ pub fn algorithms() -> Vec<Algorithm> {
             "step k: send the first min(2^k, p-2^k) blocks held to rank r-2^k; ceil(log2 p) steps for any p",
             bruck,
         ),
-        // For all-to-all broadcast, `all-at-once` is the network-coding paper's baseline
-        // (hnc.rs), which has closed forms at paper scale.
         entry(
             "all-at-once",
+            // alltoall_broadcast's all-at-once is the seed-000 one in hnc.rs (with a closed form).
             &[Allgather],
             "MPI (direct exchange)",
             "every rank sends its block directly to every other rank, to r+i in step i-1",

@@ -194,6 +194,9 @@ impl Calc {
         }
         .times(g);
         let mut out = vec![("b", b)];
+        if g == 1 {
+            return out; // a single group: nothing between groups
+        }
         match (self.opts.mode, self.opts.encode, self.opts.receiver) {
             (Mode::Combine, _, _) => {
                 out.push(("d", self.a2a(&grid, base, m)));
@@ -243,11 +246,15 @@ impl Calc {
             Choice::Auto => {
                 let all = valid_shapes(region);
                 if all.is_empty() {
-                    return spec_err!(
-                        "HNC needs at least two groups of at least two nodes: the network has \
-                         only {} node(s)",
-                        region.size()
-                    );
+                    // Under 4 nodes (or a prime line under 4) no tiling has two groups of two:
+                    // one group, i.e. the base multicast alone, is what HNC degenerates to.
+                    let shape: Vec<usize> = region.lines.iter().map(|l| l.n).collect();
+                    let place = self.place(region, &req.place)?;
+                    return Ok(Level {
+                        shape,
+                        place,
+                        inner: None,
+                    });
                 }
                 all
             }

@@ -103,6 +103,9 @@ impl Builder<'_> {
         let lay = self.layout(region, level);
         let mut holds: Holds = vec![None; lay.size * lay.size];
         self.intra_broadcast(&lay, level, step0, calc, &mut holds);
+        if lay.ng() == 1 {
+            return holds; // a single group (tiny networks under group=auto)
+        }
         let mut step = step0 + steps("b");
         if self.opts.mode == Mode::Combine {
             let got = self.combined_exchange(&lay, &holds, step);

@@ -218,8 +218,8 @@ fn bad_settings_get_one_line_errors() {
             .contains("meshes and tori")
     );
     let tiny = Topology::from_spec("mesh:3").unwrap();
-    let e = build("hnc", &AlgoRequest::new(&tiny, CollectiveKind::Allgather)).unwrap_err();
-    assert!(e.to_string().contains("at least two groups"), "{e}");
+    let e = build("hnc", &req(&tiny, CollectiveKind::Allgather, &["group=1"])).unwrap_err();
+    assert!(e.to_string().contains("at least 2 nodes"), "{e}");
     let mut few = req(&t, CollectiveKind::AlltoallBroadcast, &[]);
     few.p = 8;
     few.placement.truncate(8);
@@ -339,5 +339,23 @@ fn recursion_and_the_intermediate_receiver_never_cost_hops() {
             "aggregate_hops",
         );
         assert!(inter < plain, "k={k}");
+    }
+}
+
+#[test]
+fn under_four_nodes_auto_is_a_single_group() {
+    for spec in ["mesh:2", "mesh:3", "torus:3", "mesh:2x1x1"] {
+        let Ok(t) = Topology::from_spec(spec) else {
+            continue;
+        };
+        check_against_closed("hnc", spec, &[], CollectiveKind::Allgather);
+        let f = closed("hnc", &t, &[]);
+        let tree = closed("tree-multicast", &t, &[]);
+        assert_eq!(num(&f, "groups"), 1);
+        assert_eq!(
+            num(&f, "aggregate_hops"),
+            num(&tree, "aggregate_hops"),
+            "{spec}"
+        );
     }
 }
