@@ -98,3 +98,7 @@ def test_demo_quick_writes_table_and_plot(tmp_path):
     ibt = next(r for r in d["networks"] if r["network"] == "iBT(64^2;<8,24>)")
     assert ibt["diameter"] == ibt["paper_diameter"] == 10
     assert (tmp_path / "networks.png").exists() and (tmp_path / "networks.svg").exists()
+    hops = {r["mesh"]: r for r in d["alltoall"]}
+    assert hops["32x32"]["tree"] == 2_703_360  # seed 000's tree-based baseline
+    assert all(r["hnc_tree"] < r["tree"] for r in d["alltoall"])
+    assert (tmp_path / "alltoall.png").exists()
