@@ -201,3 +201,19 @@ def test_every_classic_schedule_verifies(p, root, seed, pick):
     placement = random.Random(seed).sample(range(40), p)
     s = _core.build_schedule(kind, name, t, p=p, root=root % p, placement=placement)
     assert s.verify()["ok"]
+
+
+def test_multicast_schedule_reports_worms_and_phases():
+    d = cli_json(
+        "schedule",
+        "multicast",
+        "--algo",
+        "worm-path",
+        "--topo",
+        "irregular:switches=16,ports=8,nodes=64",
+        "--dests",
+        "random:12,seed=1",
+    )
+    assert d["verified"] is True
+    assert 1 <= d["phases"] <= d["worms"] <= 12
+    assert d["header_bits"] > 0

@@ -281,6 +281,10 @@ def register(app: click.Group) -> None:
         )
         fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
         fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
+        if kind == "multicast":  # worms, phases, header bits, link traversals (seed 003 s5)
+            ud_root = int(_params(params).get("ud-root", 0))
+            extra = _core.multicast_figures(_core.Schedule.from_json(text), t, ud_root)
+            fig.update({k: v for k, v in extra.items() if k not in fig})
         if output:
             Path(output).write_text(text + "\n")
             fig["output"] = output
