@@ -15,7 +15,8 @@
 //!   postal, the seed-002 multi-send model, LogGP): every rank has a send port, a receive port
 //!   and a processor, each running its ops of that class in issue order; an op starts when
 //!   its dependencies are done and its port is free; a receive is done when its packets have
-//!   arrived plus the model's receive overhead. If issue order contradicts the dependencies,
+//!   arrived plus the model's receive overhead, and a receive port takes one message at a time
+//!   (a receive ends no earlier than the previous one plus its own transfer time). If issue order contradicts the dependencies,
 //!   ports serve ops in dependency order instead (reported as `issue_order: false`).
 
 use crate::error::Result;
@@ -555,8 +556,10 @@ fn list_time(
                 } else {
                     0.0
                 };
-                let start = ready.max(port[r][1]);
-                done[g] = start + overhead;
+                // One message at a time: its transfer cannot overlap the previous receive's.
+                let path = paths.of(msg).start + i;
+                let take = transfer(s, msg, packets, conflict[path], model, m);
+                done[g] = ready.max(port[r][1] + take) + overhead;
                 port[r][1] = done[g];
             }
             OpKind::Compute { .. } => {
@@ -646,6 +649,35 @@ fn send(
                 *a = base + i as f64 * tx + tr;
             }
             t + q as f64 * ts
+        }
+    }
+}
+
+/// How long packets `packets` of `msg` occupy a receiver under `model` (conflict factor `c`).
+fn transfer(
+    s: &Schedule,
+    msg: u32,
+    packets: crate::schedule::PacketRange,
+    c: u32,
+    model: Model,
+    m: &Machine,
+) -> f64 {
+    let total = s.message(msg).packets.max(1);
+    let (a, b) = packets.resolve(total);
+    let npk = b.saturating_sub(a).max(1) as u64;
+    let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
+    match model {
+        Model::Hockney => m.alpha + c as f64 * bytes as f64 * m.beta,
+        Model::Postal => npk as f64,
+        Model::LogGP => {
+            let l = &m.loggp;
+            l.gap()
+                .max(bytes.saturating_sub(1) as f64 * l.gap_per_byte())
+        }
+        Model::Multisend => {
+            let ms = &m.multisend;
+            let q = npk.max(bytes.div_ceil(ms.max_packet_bytes.max(1)));
+            q as f64 * ms.xmit.at(bytes.div_ceil(q).max(1))
         }
     }
 }
