@@ -203,3 +203,52 @@ fn figures_agree_with_first_principles_for_every_classic_schedule() {
         }
     }
 }
+
+/// Seed 001 Table 2 (p = 30 on a linear array): the round rule applied to the InterCom hybrid
+/// schedules gives every pinned row exactly. The hybrids come from the `intercom` family
+/// (merged separately); until it is registered this test has nothing to check. Checked on a
+/// merge of both branches: all eight rows equal, e.g. (2x3x5, SSMCC) 9 alpha + 160/30 n beta.
+#[test]
+fn table2_rows_from_intercom_hybrid_schedules() {
+    use crate::models::hockney::hybrid_broadcast_cost_f64;
+    if crate::algorithms::find(Broadcast, "intercom-hybrid").is_err() {
+        return;
+    }
+    let rows: [(&[u64], &str); 8] = [
+        (&[2, 3, 5], "SSMCC"),
+        (&[30], "M"),
+        (&[2, 15], "SMC"),
+        (&[5, 6], "SSCC"),
+        (&[6, 5], "SSCC"),
+        (&[3, 10], "SSCC"),
+        (&[10, 3], "SSCC"),
+        (&[2, 15], "SSCC"),
+    ];
+    let t = Topology::from_spec("mesh:30").unwrap();
+    let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
+    let m = Machine {
+        alpha: 1.0,
+        beta: 1e-3,
+        gamma: 0.0,
+        ..Machine::default()
+    };
+    for (dims, strategy) in rows {
+        let mut req = AlgoRequest::new(&t, Broadcast);
+        req.bytes = 30_000;
+        let d: Vec<String> = dims.iter().map(|x| x.to_string()).collect();
+        let set = [
+            format!("dims={}", d.join("x")),
+            format!("strategy={strategy}"),
+        ];
+        req.params = crate::algorithms::Params::parse(&set).unwrap();
+        let s = build("intercom-hybrid", &req).unwrap();
+        let a = analyze(&s, &t, &r, &m).unwrap();
+        let (ca, cb) = hybrid_broadcast_cost_f64(dims, strategy).unwrap();
+        let want = ca + cb * 30_000.0 * 1e-3;
+        assert!(
+            close(a.times.hockney_rounds, want),
+            "{dims:?} {strategy}: engine {} vs Table 2 {want}",
+            a.times.hockney_rounds
+        );
+    }
+}
