@@ -122,7 +122,9 @@ def test_tune_contract_best_first():
     assert {x["algo"] for x in c} >= {"rabenseifner", "ring", "recursive-doubling"}
     assert all("params" in x and x["time"] > 0 for x in c)
     assert [x["time"] for x in c] == sorted(x["time"] for x in c)
-    assert c[0]["algo"] == "recursive-doubling"
+    # Among the classic algorithms (other families may join the ranking):
+    classic = [x["algo"] for x in c if x["family"] == "classic"]
+    assert classic[0] == "recursive-doubling" and classic[-1] == "ring"
     big = cli_json(
         "tune",
         "allreduce",
@@ -135,10 +137,8 @@ def test_tune_contract_best_first():
         "--beta",
         "1e-9",
     )
-    order = [x["algo"] for x in big["candidates"]]
-    # Long vectors: the bandwidth-optimal ones beat recursive doubling (whatever else is listed).
-    assert order.index("ring") < order.index("recursive-doubling")
-    assert order.index("rabenseifner") < order.index("recursive-doubling")
+    classic = [x["algo"] for x in big["candidates"] if x["family"] == "classic"]
+    assert classic[-1] == "recursive-doubling"
     assert (
         "1."
         in run_cli(

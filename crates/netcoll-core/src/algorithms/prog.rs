@@ -12,7 +12,7 @@
 
 use super::AlgoRequest;
 use crate::error::Result;
-use crate::schedule::{Collective, OpRef, Piece, Schedule, ScheduleBuilder};
+use crate::schedule::{BitSet, Collective, OpRef, Piece, Schedule, ScheduleBuilder};
 
 pub(crate) struct Prog {
     pub b: ScheduleBuilder,
@@ -98,14 +98,16 @@ impl Prog {
 /// Per-rank partial reductions held by a reduction algorithm while it is being written:
 /// `over[r][j]` is the contributor set of rank `r`'s current value of block index `j`.
 pub(crate) struct Partials {
-    over: Vec<Vec<Vec<u32>>>,
+    over: Vec<Vec<BitSet>>,
 }
 
 impl Partials {
     /// Every rank starts with its own contribution to each of `blocks` indices.
     pub fn new(p: u32, blocks: u32) -> Self {
         Partials {
-            over: (0..p).map(|r| vec![vec![r]; blocks as usize]).collect(),
+            over: (0..p)
+                .map(|r| vec![BitSet::singleton(r); blocks as usize])
+                .collect(),
         }
     }
 
@@ -113,7 +115,10 @@ impl Partials {
     pub fn pieces(&self, r: u32, indices: impl IntoIterator<Item = u32>) -> Vec<Piece> {
         indices
             .into_iter()
-            .map(|j| Piece::reduced(j, self.over[r as usize][j as usize].iter().copied()))
+            .map(|j| Piece::Reduced {
+                index: j,
+                over: self.over[r as usize][j as usize].clone(),
+            })
             .collect()
     }
 
@@ -124,7 +129,7 @@ impl Partials {
             if let Piece::Reduced { index, over } = p {
                 inputs.extend(self.pieces(r, [*index]));
                 inputs.push(p.clone());
-                self.over[r as usize][*index as usize].extend(over.iter());
+                self.over[r as usize][*index as usize].union_with(over);
             }
         }
         prog.reduce(r, &inputs);
@@ -134,7 +139,7 @@ impl Partials {
     pub fn take(&mut self, r: u32, pieces: &[Piece]) {
         for p in pieces {
             if let Piece::Reduced { index, over } = p {
-                self.over[r as usize][*index as usize] = over.iter().collect();
+                self.over[r as usize][*index as usize] = over.clone();
             }
         }
     }

@@ -8,14 +8,17 @@
 //!   no step, rounds are derived from the dependencies (a send is in the round after the last
 //!   message it waits for). `steps` is the number of rounds.
 //! - *Hockney rounds* (InterCom's rule, seed 001 s2): per round, `alpha + max over messages of
-//!   (conflict x bytes x beta) + gamma x (largest combine bytes of a rank in the round)`,
+//!   (conflict x bytes x beta) + gamma x (largest combine bytes of a rank in the round)`; a
+//!   rank sending k unicasts in one round (a multi-send to k included) pays them in turn,
+//!   `k alpha + sum of (conflict x bytes x beta)`,
 //!   where a message's conflict factor is the largest number of the round's messages that
 //!   share a directed link of its route.
 //! - *List-scheduled times* under four models (Hockney with the same conflict factors,
 //!   postal, the seed-002 multi-send model, LogGP): every rank has a send port, a receive port
 //!   and a processor, each running its ops of that class in issue order; an op starts when
 //!   its dependencies are done and its port is free; a receive is done when its packets have
-//!   arrived plus the model's receive overhead. If issue order contradicts the dependencies,
+//!   arrived plus the model's receive overhead, and a receive port takes one message at a time
+//!   (a receive ends no earlier than the previous one plus its own transfer time). If issue order contradicts the dependencies,
 //!   ports serve ops in dependency order instead (reported as `issue_order: false`).
 
 use crate::error::Result;
@@ -445,13 +448,23 @@ fn hockney_rounds(
     m: &Machine,
 ) -> f64 {
     let n = rounds.steps as usize;
-    let mut bw = vec![0f64; n];
+    // A rank's unicasts of one round go out one after another (one port): a sender costs
+    // k alpha + the sum of its k (conflict x bytes x beta); with one message per sender this
+    // is InterCom's alpha + conflict x n x beta.
+    let mut sends: Vec<(u32, u32, f64)> = Vec::with_capacity(paths.hops.len());
     for (msg, &r) in rounds.msg_round.iter().enumerate() {
         let bytes = msg_bytes(s, msg as u32) as f64;
+        let src = s.message(msg as u32).src;
         for p in paths.of(msg as u32) {
-            let t = conflict[p] as f64 * bytes * m.beta;
-            bw[r as usize] = bw[r as usize].max(t);
+            sends.push((r, src, conflict[p] as f64 * bytes * m.beta));
         }
+    }
+    sends.sort_unstable_by_key(|x| (x.0, x.1));
+    let mut bw = vec![0f64; n];
+    for group in sends.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let t: f64 = group.iter().map(|x| m.alpha + x.2).sum();
+        let r = group[0].0 as usize;
+        bw[r] = bw[r].max(t);
     }
     // Largest combine work of one rank in each round.
     let mut work: Vec<(u32, u32, u64)> = Vec::new();
@@ -471,9 +484,7 @@ fn hockney_rounds(
         let r = group[0].0 as usize;
         comb[r] = comb[r].max(total);
     }
-    (0..n)
-        .map(|r| m.alpha + bw[r] + comb[r] as f64 * m.gamma)
-        .sum()
+    (0..n).map(|r| bw[r] + comb[r] as f64 * m.gamma).sum()
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -555,8 +566,10 @@ fn list_time(
                 } else {
                     0.0
                 };
-                let start = ready.max(port[r][1]);
-                done[g] = start + overhead;
+                // One message at a time: its transfer cannot overlap the previous receive's.
+                let path = paths.of(msg).start + i;
+                let take = transfer(s, msg, packets, conflict[path], model, m);
+                done[g] = ready.max(port[r][1] + take) + overhead;
                 port[r][1] = done[g];
             }
             OpKind::Compute { .. } => {
@@ -646,6 +659,35 @@ fn send(
                 *a = base + i as f64 * tx + tr;
             }
             t + q as f64 * ts
+        }
+    }
+}
+
+/// How long packets `packets` of `msg` occupy a receiver under `model` (conflict factor `c`).
+fn transfer(
+    s: &Schedule,
+    msg: u32,
+    packets: crate::schedule::PacketRange,
+    c: u32,
+    model: Model,
+    m: &Machine,
+) -> f64 {
+    let total = s.message(msg).packets.max(1);
+    let (a, b) = packets.resolve(total);
+    let npk = b.saturating_sub(a).max(1) as u64;
+    let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
+    match model {
+        Model::Hockney => m.alpha + c as f64 * bytes as f64 * m.beta,
+        Model::Postal => npk as f64,
+        Model::LogGP => {
+            let l = &m.loggp;
+            l.gap()
+                .max(bytes.saturating_sub(1) as f64 * l.gap_per_byte())
+        }
+        Model::Multisend => {
+            let ms = &m.multisend;
+            let q = npk.max(bytes.div_ceil(ms.max_packet_bytes.max(1)));
+            q as f64 * ms.xmit.at(bytes.div_ceil(q).max(1))
         }
     }
 }
