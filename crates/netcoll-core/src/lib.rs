@@ -6,6 +6,7 @@
 //! here knows Python.
 
 pub mod algorithms;
+pub mod engines;
 pub mod error;
 pub mod models;
 pub mod routing;
