@@ -302,7 +302,7 @@ def bench_metrics(as_json: bool) -> None:
 # ---------------------------------------------------------------- other areas
 
 # Each area keeps its commands in its own module with `register(app)`; add new ones here.
-COMMAND_MODULES: tuple[str, ...] = ("cli_simulate",)
+COMMAND_MODULES: tuple[str, ...] = ("cli_simulate", "cli_flit")
 
 
 def _register_command_modules() -> None:

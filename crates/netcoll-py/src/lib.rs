@@ -6,6 +6,7 @@
 //! Each area has its own file with a `register` function: topology.rs (networks, routing,
 //! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
+mod flit;
 mod schedule;
 mod topology;
 
@@ -56,5 +57,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
     topology::register(m)?;
     schedule::register(m)?;
+    flit::register(m)?;
     Ok(())
 }

@@ -27,6 +27,8 @@ pub enum Event {
 pub struct Wheel {
     buckets: Vec<Vec<Event>>,
     mask: u64,
+    /// Events scheduled and not yet taken.
+    pending: usize,
 }
 
 impl Wheel {
@@ -36,19 +38,28 @@ impl Wheel {
         Wheel {
             buckets: (0..size).map(|_| Vec::new()).collect(),
             mask: size - 1,
+            pending: 0,
         }
     }
 
     /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
     #[inline]
     pub fn push(&mut self, at: u64, e: Event) {
+        self.pending += 1;
         self.buckets[(at & self.mask) as usize].push(e);
     }
 
     /// Takes the events due at `now`, leaving an empty bucket with its capacity kept (the
     /// caller hands the vector back with [`Wheel::give_back`]).
     pub fn take(&mut self, now: u64) -> Vec<Event> {
-        std::mem::take(&mut self.buckets[(now & self.mask) as usize])
+        let v = std::mem::take(&mut self.buckets[(now & self.mask) as usize]);
+        self.pending -= v.len();
+        v
+    }
+
+    /// Whether nothing is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.pending == 0
     }
 
     pub fn give_back(&mut self, now: u64, mut v: Vec<Event>) {

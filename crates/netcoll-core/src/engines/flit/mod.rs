@@ -16,12 +16,14 @@ pub mod deadlock;
 mod network;
 mod ni;
 mod router;
+pub mod schedule;
 pub mod sim;
 pub mod stats;
 mod traffic;
 
 pub use config::{FlitConfig, FlowControl, Pattern, SimType};
 pub use deadlock::{Deadlock, WaitLink};
+pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};
 
 #[cfg(test)]

@@ -52,6 +52,8 @@ pub struct Packet {
     /// Routing state carried by the packet (dateline class, up*/down* phase).
     pub rstate: u8,
     pub measured: bool,
+    /// Caller's label (the schedule engine's message packet), NONE for synthetic traffic.
+    pub tag: u32,
 }
 
 /// A network interface: an unbounded source queue and the sending side of the injection
@@ -103,12 +105,16 @@ pub struct Network<'t> {
     pub router_rr: Vec<u16>,
     // Activity.
     pub router_flits: Vec<u32>,
+    /// Per router: input VCs that need routing or VC allocation (occupied and not active).
+    pub router_waiting: Vec<u32>,
+    /// Per global input port: occupied VCs.
+    pub port_occ: Vec<u8>,
+    /// Scratch for the switch allocator: per local output port, the requesting input ports.
+    pub out_req: Vec<u64>,
     pub in_active: Vec<bool>,
     pub active: Vec<u32>,
     pub next_active: Vec<u32>,
-    /// Scratch for the switch allocator: per local input port, the requested output port
-    /// and VC.
-    pub req_out: Vec<u32>,
+    /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
     pub wheel: Wheel,
     // Packets and NIs.
@@ -122,12 +128,17 @@ pub struct Network<'t> {
     pub in_flight_flits: u64,
     pub last_move: u64,
     pub chan_flits: Vec<u64>,
+    /// Router-to-router channel traversals over the whole run.
+    pub flit_hops: u64,
     pub period: Window,
     pub measured: Window,
     pub measuring: bool,
     pub measured_outstanding: u64,
     pub misdelivered: u64,
     pub delivered: u64,
+    /// When set, every delivered packet's (tag, cycle) is logged here for the caller.
+    pub log_arrivals: bool,
+    pub arrivals: Vec<(u32, u64)>,
 }
 
 impl<'t> Network<'t> {
@@ -203,10 +214,12 @@ impl<'t> Network<'t> {
             va_rr: vec![0; np],
             router_rr: vec![0; topo.num_switches()],
             router_flits: vec![0; topo.num_switches()],
+            router_waiting: vec![0; topo.num_switches()],
+            port_occ: vec![0; np],
+            out_req: vec![0; max_ports],
             in_active: vec![false; topo.num_switches()],
             active: Vec::with_capacity(topo.num_switches()),
             next_active: Vec::with_capacity(topo.num_switches()),
-            req_out: vec![NONE; max_ports],
             req_vc: vec![0; max_ports],
             wheel: Wheel::new(max_delay.max(1)),
             packets: Vec::new(),
@@ -224,12 +237,15 @@ impl<'t> Network<'t> {
             in_flight_flits: 0,
             last_move: 0,
             chan_flits: vec![0; np],
+            flit_hops: 0,
             period: Window::default(),
             measured: Window::default(),
             measuring: false,
             measured_outstanding: 0,
             misdelivered: 0,
             delivered: 0,
+            log_arrivals: false,
+            arrivals: Vec::new(),
             pstart,
             port_router,
         })
@@ -237,6 +253,11 @@ impl<'t> Network<'t> {
 
     /// Creates a packet from `src` to `dst` at the current cycle and queues it at the NI.
     pub fn create_packet(&mut self, src: usize, dst: usize, size: u16) {
+        self.create_tagged(src, dst, size, NONE);
+    }
+
+    /// [`Network::create_packet`] with a caller's label, reported back on arrival.
+    pub fn create_tagged(&mut self, src: usize, dst: usize, size: u16, tag: u32) {
         let p = Packet {
             src: src as u32,
             dst: dst as u32,
@@ -246,6 +267,7 @@ impl<'t> Network<'t> {
             hops: 0,
             rstate: 0,
             measured: self.measuring,
+            tag,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -271,13 +293,18 @@ impl<'t> Network<'t> {
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.
     pub fn step(&mut self) {
         self.deliver();
+        self.finish_cycle();
+    }
+
+    /// The rest of a cycle after [`Network::deliver`]: NIs inject, routers run.
+    pub fn finish_cycle(&mut self) {
         self.inject();
         self.routers();
         self.now += 1;
     }
 
     /// Applies the events due this cycle.
-    fn deliver(&mut self) {
+    pub fn deliver(&mut self) {
         let now = self.now;
         let events = self.wheel.take(now);
         for e in &events {
@@ -306,6 +333,12 @@ impl<'t> Network<'t> {
         self.buf[ivc * self.depth + slot] = flit;
         self.len[ivc] += 1;
         let r = self.port_router[port as usize] as usize;
+        if self.len[ivc] == 1 {
+            self.port_occ[port as usize] += 1;
+            if self.state[ivc] == IDLE {
+                self.router_waiting[r] += 1;
+            }
+        }
         self.router_flits[r] += 1;
         if !self.in_active[r] {
             self.in_active[r] = true;
@@ -321,8 +354,12 @@ impl<'t> Network<'t> {
     #[inline]
     pub fn pop(&mut self, ivc: usize) -> Flit {
         let f = self.front(ivc);
-        self.head[ivc] = ((self.head[ivc] as usize + 1) % self.depth) as u16;
+        let h = self.head[ivc] as usize + 1;
+        self.head[ivc] = if h == self.depth { 0 } else { h as u16 };
         self.len[ivc] -= 1;
+        if self.len[ivc] == 0 {
+            self.port_occ[ivc / self.nv] -= 1;
+        }
         f
     }
 

@@ -94,6 +94,9 @@ impl Network<'_> {
             self.misdelivered += 1;
         }
         self.delivered += 1;
+        if self.log_arrivals {
+            self.arrivals.push((p.tag, self.now));
+        }
         let net = self.now - p.itime;
         for w in [&mut self.period]
             .into_iter()

@@ -36,6 +36,9 @@ impl Network<'_> {
     }
 
     fn route_and_allocate_vcs(&mut self, r: usize) {
+        if self.router_waiting[r] == 0 {
+            return;
+        }
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let n_ivc = (self.pstart[r + 1] as usize - p0) * nv;
@@ -112,6 +115,7 @@ impl Network<'_> {
         self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
         self.out_vc[ivc] = (lo + k) as u8;
         self.state[ivc] = ACTIVE;
+        self.router_waiting[self.port_router[ivc / self.nv] as usize] -= 1;
         self.ready[ivc] = if self.cfg.speculative {
             self.now
         } else {
@@ -124,9 +128,12 @@ impl Network<'_> {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
-        let mut any = false;
+        let mut outs = 0u64;
         for i in 0..nports {
             let gi = p0 + i;
+            if self.port_occ[gi] == 0 {
+                continue;
+            }
             let base = gi * nv;
             let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
                 let ivc = base + v;
@@ -136,28 +143,22 @@ impl Network<'_> {
                     && self.credits[self.out_port[ivc] as usize * nv + self.out_vc[ivc] as usize]
                         > 0
             });
-            self.req_out[i] = match pick {
-                Some(v) => {
-                    any = true;
-                    self.req_vc[i] = v as u8;
-                    self.out_port[base + v]
-                }
-                None => NONE,
-            };
+            if let Some(v) = pick {
+                self.req_vc[i] = v as u8;
+                let o = self.out_port[base + v] as usize - p0;
+                self.out_req[o] |= 1 << i;
+                outs |= 1 << o;
+            }
         }
-        if !any {
-            return;
-        }
-        for o in 0..nports {
-            let go = (p0 + o) as u32;
-            let Some(i) = round_robin(self.out_rr[go as usize] as usize, nports, |i| {
-                self.req_out[i] == go
-            }) else {
-                continue;
-            };
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            let go = p0 + o;
+            let reqs = std::mem::take(&mut self.out_req[o]);
+            let i = rotate_pick(reqs, self.out_rr[go] as usize);
             let v = self.req_vc[i] as usize;
             self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
-            self.out_rr[go as usize] = ((i + 1) % nports) as u16;
+            self.out_rr[go] = ((i + 1) % nports) as u16;
             self.traverse(r, p0 + i, v);
         }
     }
@@ -194,6 +195,7 @@ impl Network<'_> {
         match self.out_to[go] {
             Out::Link { input, .. } => {
                 self.credits[go * nv + ov as usize] -= 1;
+                self.flit_hops += 1;
                 if flit.head {
                     self.packets[flit.pkt as usize].hops += 1;
                 }
@@ -217,6 +219,24 @@ impl Network<'_> {
         if flit.tail {
             self.owner[go * nv + ov as usize] = NONE;
             self.state[ivc] = IDLE;
+            if self.len[ivc] > 0 {
+                self.router_waiting[r] += 1;
+            }
         }
+    }
+}
+
+/// The first set bit of `mask` at or after `start`, wrapping (`mask` is not empty).
+#[inline]
+fn rotate_pick(mask: u64, start: usize) -> usize {
+    let hi = if start < 64 {
+        mask & (!0u64 << start)
+    } else {
+        0
+    };
+    if hi != 0 {
+        hi.trailing_zeros() as usize
+    } else {
+        mask.trailing_zeros() as usize
     }
 }

@@ -60,6 +60,8 @@ pub struct FlitResult {
     /// Packets that arrived at an endpoint other than their destination (always 0).
     pub misdelivered: u64,
     pub sample_periods: u32,
+    /// Flits moved over router-to-router channels in the whole run (for ns per flit-hop).
+    pub flit_hops: u64,
     pub unstable: bool,
     pub unstable_reason: Option<String>,
     pub deadlock: Option<Deadlock>,
@@ -304,6 +306,7 @@ impl<'t> Sim<'t> {
             packets_delivered: n.delivered,
             misdelivered: n.misdelivered,
             sample_periods: phases,
+            flit_hops: n.flit_hops,
             unstable: unstable.is_some() || deadlock.is_some(),
             unstable_reason: unstable,
             channel_utilisation: ChannelUse {

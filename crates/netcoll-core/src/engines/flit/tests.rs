@@ -224,3 +224,64 @@ fn bad_keys_and_values_are_one_line_errors() {
     c.injection_rate = 2.0;
     assert!(c.validate().is_err());
 }
+
+mod schedules {
+    use super::super::schedule::{parse_settings, run_schedule};
+    use crate::schedule::{CollectiveKind, ScheduleBuilder};
+    use crate::topology::Topology;
+
+    /// Broadcast 0 -> 1 -> 3 on a 2x2 mesh, one 16-byte block (one flit) per message.
+    fn relay(bytes: u64) -> crate::schedule::Schedule {
+        let mut b = ScheduleBuilder::new(CollectiveKind::Broadcast, 4, 0).packetization(bytes, 0);
+        let data = b.block(0, 0);
+        let s1 = b.send(0, &[1, 2], std::slice::from_ref(&data), &[]);
+        let r1 = b.recv(1, s1, &[]);
+        b.recv(2, s1, &[]);
+        let s2 = b.send(1, &[3], &[data], &[r1]);
+        b.recv(3, s2, &[]);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn a_relayed_broadcast_takes_two_one_hop_latencies_plus_overheads() {
+        let topo = Topology::from_spec("mesh:2x2").unwrap();
+        let (cfg, par) = parse_settings([]).unwrap();
+        let r = run_schedule(&topo, &relay(16), &cfg, &par).unwrap();
+        // One hop at zero load is 11 cycles; the multi-send's second copy (to rank 2) leaves
+        // the NI a cycle after the first, so rank 1 hears at 11 and rank 3 at 22.
+        assert!(r.verified);
+        assert_eq!(r.cycles, 22);
+        assert_eq!(r.packets, 3);
+        // Overheads: send t_hs + t_ns, receive t_nr + t_hr, on both legs.
+        let (cfg, par) =
+            parse_settings([("t_hs", "2"), ("t_ns", "3"), ("t_nr", "4"), ("t_hr", "5")]).unwrap();
+        let r = run_schedule(&topo, &relay(16), &cfg, &par).unwrap();
+        assert_eq!(r.cycles, 2 * (11 + 14));
+        // 64-byte blocks are 4-flit packets: 3 more cycles per leg.
+        let (cfg, par) = parse_settings([]).unwrap();
+        let r = run_schedule(&topo, &relay(64), &cfg, &par).unwrap();
+        assert_eq!(r.cycles, 2 * 14);
+        assert!(r.deadlock.is_none());
+    }
+
+    #[test]
+    fn an_xor_costs_its_compute_delay() {
+        let topo = Topology::from_spec("mesh:2x2").unwrap();
+        let mut b =
+            ScheduleBuilder::new(CollectiveKind::AlltoallBroadcast, 2, 0).packetization(32, 0);
+        let (a, c) = (b.block(0, 0), b.block(1, 0));
+        let s0 = b.send(0, &[1], std::slice::from_ref(&a), &[]);
+        let s1 = b.send(1, &[0], std::slice::from_ref(&c), &[]);
+        let r0 = b.recv(0, s1, &[]);
+        let r1 = b.recv(1, s0, &[]);
+        b.xor(0, &[a.clone(), c.clone()], &[r0]);
+        b.xor(1, &[a, c], &[r1]);
+        let s = b.build().unwrap();
+        let (cfg, par) =
+            parse_settings([("compute_base", "3"), ("compute_per_flit", "2")]).unwrap();
+        let r = run_schedule(&topo, &s, &cfg, &par).unwrap();
+        // Two-flit packets, one hop: 12 cycles; the XOR of one 32-byte piece: 3 + 2 * 2.
+        assert_eq!(r.cycles, 12 + 7);
+        assert!(parse_settings([("t_hs", "x")]).is_err());
+    }
+}
