@@ -10,6 +10,8 @@ pub struct Flit {
     pub idx: u16,
     pub head: bool,
     pub tail: bool,
+    /// Cycle the flit left its source NI.
+    pub itime: u64,
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -109,7 +109,7 @@ impl Default for FlitConfig {
             vc_alloc_delay: 1,
             sw_alloc_delay: 1,
             st_final_delay: 1,
-            credit_delay: 1,
+            credit_delay: 0,
             speculative: false,
             channel_latency: 1,
             injection_latency: 1,

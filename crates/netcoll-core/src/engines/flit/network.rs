@@ -107,6 +107,9 @@ pub struct Network<'t> {
     pub router_flits: Vec<u32>,
     /// Per router: input VCs that need routing or VC allocation (occupied and not active).
     pub router_waiting: Vec<u32>,
+    /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
+    pub wait_bits: Vec<u64>,
+    pub wpr: usize,
     /// Per global input port: occupied VCs.
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
@@ -133,6 +136,12 @@ pub struct Network<'t> {
     pub period: Window,
     pub measured: Window,
     pub measuring: bool,
+    /// Latency mode's warm-up: every arriving packet counts in `period` (BookSim's rule).
+    pub warming: bool,
+    /// Flits created and not yet arrived, and the sum of their creation cycles (for
+    /// BookSim's latency estimate that includes packets still in flight).
+    pub live_flits: u64,
+    pub live_ctime_sum: u128,
     pub measured_outstanding: u64,
     pub misdelivered: u64,
     pub delivered: u64,
@@ -215,6 +224,8 @@ impl<'t> Network<'t> {
             router_rr: vec![0; topo.num_switches()],
             router_flits: vec![0; topo.num_switches()],
             router_waiting: vec![0; topo.num_switches()],
+            wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
+            wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
             out_req: vec![0; max_ports],
             in_active: vec![false; topo.num_switches()],
@@ -241,6 +252,9 @@ impl<'t> Network<'t> {
             period: Window::default(),
             measured: Window::default(),
             measuring: false,
+            warming: false,
+            live_flits: 0,
+            live_ctime_sum: 0,
             measured_outstanding: 0,
             misdelivered: 0,
             delivered: 0,
@@ -282,6 +296,8 @@ impl<'t> Network<'t> {
         if self.measuring {
             self.measured_outstanding += 1;
         }
+        self.live_flits += size as u64;
+        self.live_ctime_sum += size as u128 * self.now as u128;
         let ni = &mut self.nis[src];
         if ni.queue.is_empty() && ni.cur == NONE {
             self.ni_pending.push(src as u32);
@@ -336,13 +352,27 @@ impl<'t> Network<'t> {
         if self.len[ivc] == 1 {
             self.port_occ[port as usize] += 1;
             if self.state[ivc] == IDLE {
-                self.router_waiting[r] += 1;
+                self.set_waiting(r, ivc, true);
             }
         }
         self.router_flits[r] += 1;
         if !self.in_active[r] {
             self.in_active[r] = true;
             self.active.push(r as u32);
+        }
+    }
+
+    /// Adds `ivc` of router `r` to, or removes it from, the set needing RC/VA.
+    #[inline]
+    pub fn set_waiting(&mut self, r: usize, ivc: usize, on: bool) {
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        let (w, b) = (r * self.wpr + local / 64, local % 64);
+        if on {
+            self.wait_bits[w] |= 1 << b;
+            self.router_waiting[r] += 1;
+        } else {
+            self.wait_bits[w] &= !(1 << b);
+            self.router_waiting[r] -= 1;
         }
     }
 

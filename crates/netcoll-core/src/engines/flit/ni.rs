@@ -57,6 +57,7 @@ impl Network<'_> {
             idx,
             head: idx == 0,
             tail: idx + 1 == size,
+            itime: self.now,
         };
         let at = self.now + self.cfg.injection_latency as u64;
         let port = self.ep_port[ep];
@@ -78,14 +79,23 @@ impl Network<'_> {
         self.in_flight_flits -= 1;
         self.last_move = self.now;
         let p = self.packets[flit.pkt as usize];
+        self.live_flits -= 1;
+        self.live_ctime_sum -= p.ctime as u128;
+        // Flit latency as BookSim's: from leaving the NI to arrival.
+        let flat = self.now - flit.itime;
         let lat = self.now - p.ctime;
-        self.period.flit.add(lat);
+        // BookSim counts a packet while warming up, or when it was created to be measured.
+        let in_period =
+            self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
+        if in_period {
+            self.period.flit.add(flat);
+        }
         self.period.accepted_flits += 1;
         if self.measuring {
             self.measured.accepted_flits += 1;
         }
         if p.measured {
-            self.measured.flit.add(lat);
+            self.measured.flit.add(flat);
         }
         if !flit.tail {
             return;
@@ -98,7 +108,11 @@ impl Network<'_> {
             self.arrivals.push((p.tag, self.now));
         }
         let net = self.now - p.itime;
-        for w in [&mut self.period]
+        // BookSim counts a packet while warming up, or when it was created to be measured.
+        let in_period =
+            self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
+        for w in in_period
+            .then_some(&mut self.period)
             .into_iter()
             .chain(p.measured.then_some(&mut self.measured))
         {

@@ -35,6 +35,8 @@ impl Network<'_> {
         self.allocate_switch(r);
     }
 
+    /// Visits the input VCs needing RC or VA (a bit set per router), round-robin from the
+    /// VC after the last one granted.
     fn route_and_allocate_vcs(&mut self, r: usize) {
         if self.router_waiting[r] == 0 {
             return;
@@ -43,17 +45,29 @@ impl Network<'_> {
         let p0 = self.pstart[r] as usize;
         let n_ivc = (self.pstart[r + 1] as usize - p0) * nv;
         let start = self.router_rr[r] as usize;
-        for k in 0..n_ivc {
-            let local = (start + k) % n_ivc;
-            let ivc = p0 * nv + local;
-            if self.len[ivc] == 0 {
-                continue;
-            }
-            if self.state[ivc] == IDLE {
-                self.route(ivc, r);
-            }
-            if self.state[ivc] == VC_WAIT && self.ready[ivc] <= self.now && self.allocate_vc(ivc) {
-                self.router_rr[r] = ((local + 1) % n_ivc) as u16;
+        for pass in 0..2 {
+            for w in 0..self.wpr {
+                let lo = w * 64;
+                let from_start = if start <= lo {
+                    !0u64
+                } else if start >= lo + 64 {
+                    0
+                } else {
+                    !0u64 << (start - lo)
+                };
+                let mut bits = self.wait_bits[r * self.wpr + w]
+                    & if pass == 0 { from_start } else { !from_start };
+                while bits != 0 {
+                    let local = lo + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let ivc = p0 * nv + local;
+                    if self.state[ivc] == IDLE {
+                        self.route(ivc, r);
+                    }
+                    if self.ready[ivc] <= self.now && self.allocate_vc(ivc) {
+                        self.router_rr[r] = ((local + 1) % n_ivc) as u16;
+                    }
+                }
             }
         }
     }
@@ -115,7 +129,7 @@ impl Network<'_> {
         self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
         self.out_vc[ivc] = (lo + k) as u8;
         self.state[ivc] = ACTIVE;
-        self.router_waiting[self.port_router[ivc / self.nv] as usize] -= 1;
+        self.set_waiting(self.port_router[ivc / self.nv] as usize, ivc, false);
         self.ready[ivc] = if self.cfg.speculative {
             self.now
         } else {
@@ -220,7 +234,7 @@ impl Network<'_> {
             self.owner[go * nv + ov as usize] = NONE;
             self.state[ivc] = IDLE;
             if self.len[ivc] > 0 {
-                self.router_waiting[r] += 1;
+                self.set_waiting(r, ivc, true);
             }
         }
     }

@@ -188,66 +188,103 @@ impl<'t> Sim<'t> {
         }
     }
 
+    /// BookSim's latency estimate: arrived packets plus every flit still in flight (or
+    /// queued), counted at its age.
+    fn latency_estimate(&self) -> f64 {
+        let n = &self.net;
+        let w = &n.period.packet;
+        let live = n.live_flits as u128 * n.now as u128 - n.live_ctime_sum;
+        let count = w.count() + n.live_flits;
+        if count == 0 {
+            0.0
+        } else {
+            (w.sum() + live) as f64 / count as f64
+        }
+    }
+
+    fn too_slow(&self) -> Option<String> {
+        let est = self.latency_estimate();
+        let thres = self.net.cfg.latency_thres;
+        (thres >= 0.0 && est > thres).then(|| {
+            format!(
+                "average latency {est:.1} (packets in flight included) exceeds latency_thres \
+                 {thres}: the network is saturated"
+            )
+        })
+    }
+
+    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class.
     fn latency_mode(mut self) -> FlitResult {
         let c = self.net.cfg.clone();
         let nodes = self.net.nis.len() as f64;
-        let (mut warming, mut converged, mut phases) = (true, 0, 0u32);
+        self.net.warming = true;
+        let (mut converged, mut phases, mut clear_last) = (0, 0u32, false);
         let (mut prev_lat, mut prev_acc) = (0.0f64, 0.0f64);
-        let mut running_cycles = 0;
-        let mut unstable = None;
-        while phases < c.max_samples && (warming || converged < 1) {
-            self.net.period.clear(self.net.now);
+        while phases < c.max_samples && (self.net.warming || converged < 3) {
+            // Statistics accumulate: cleared every other warm-up period and once when
+            // measurement starts, never during measurement.
+            if clear_last || (self.net.warming && phases % 2 == 0) {
+                clear_last = false;
+                self.net.period.clear(self.net.now);
+                self.net.chan_flits.iter_mut().for_each(|x| *x = 0);
+            }
             if let Some(stop) = self.run(c.sample_period, |_| false) {
-                return self.finish(Some(stop), running_cycles, None, phases);
+                let cycles = self.net.now - self.net.period.start;
+                return self.finish(Some(stop), cycles, None, phases);
             }
-            phases += 1;
-            if !warming {
-                running_cycles += c.sample_period;
-            }
+            let since = (self.net.now - self.net.period.start).max(1) as f64;
             let lat = self.net.period.packet.mean();
-            let acc = self.net.period.accepted_flits as f64 / (nodes * c.sample_period as f64);
-            let lat_change = rel_change(lat, prev_lat);
-            let acc_change = rel_change(acc, prev_acc);
+            let acc = self.net.period.accepted_flits as f64 / since / nodes;
+            let (lat_change, acc_change) = (rel_change(lat, prev_lat), rel_change(acc, prev_acc));
             (prev_lat, prev_acc) = (lat, acc);
-            if lat > c.latency_thres {
-                unstable = Some(format!(
-                    "average latency {lat:.1} exceeds latency_thres {} (the network is saturated)",
-                    c.latency_thres
-                ));
-                break;
+            if let Some(why) = self.too_slow() {
+                let cycles = self.net.now - self.net.period.start;
+                return self.finish(None, cycles, Some(why), phases + 1);
             }
-            if warming {
+            if self.net.warming {
                 let done = if c.warmup_periods > 0 {
-                    phases >= c.warmup_periods
+                    phases + 1 >= c.warmup_periods
                 } else {
-                    lat_change < c.warmup_thres && acc_change < c.warmup_thres
+                    lat_change <= c.warmup_thres && acc_change <= c.warmup_thres
                 };
                 if done {
-                    warming = false;
-                    converged = 0;
-                    self.start_measuring();
+                    clear_last = true;
+                    self.net.warming = false;
+                    // Packets created from now on are measured.
+                    self.net.measuring = true;
+                    self.net.measured.clear(self.net.now);
                 }
-            } else if lat_change < c.stopping_thres && acc_change < c.acc_stopping_thres {
+            } else if lat_change <= c.stopping_thres && acc_change <= c.acc_stopping_thres {
                 converged += 1;
             } else {
                 converged = 0;
             }
+            phases += 1;
         }
-        if unstable.is_none() && (warming || converged < 1) {
-            unstable = Some(format!(
-                "no convergence within max_samples = {} sample periods (the network is saturated)",
+        if self.net.warming {
+            let why = format!(
+                "still warming up after max_samples = {} sample periods",
                 c.max_samples
-            ));
+            );
+            let cycles = self.net.now - self.net.period.start;
+            return self.finish(None, cycles, Some(why), phases);
         }
-        if unstable.is_some() {
-            return self.finish(None, running_cycles, unstable, phases);
-        }
-        // Drain: stop measuring new packets and wait for the measured ones.
-        let accepted = self.net.measured.accepted_flits;
+        // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
+        let measured_cycles = self.net.now - self.net.period.start;
+        let accepted = self.net.period.accepted_flits;
+        let chan = self.net.chan_flits.clone();
         self.net.measuring = false;
-        let stop = self.run(u64::MAX, |n| n.measured_outstanding == 0);
-        self.net.measured.accepted_flits = accepted;
-        self.finish(stop, running_cycles, None, phases)
+        loop {
+            let stop = self.run(1000, |n| n.measured_outstanding == 0);
+            if stop.is_some() || self.net.measured_outstanding == 0 {
+                self.net.period.accepted_flits = accepted;
+                self.net.chan_flits = chan;
+                return self.finish(stop, measured_cycles, None, phases);
+            }
+            if let Some(why) = self.too_slow() {
+                return self.finish(None, measured_cycles, Some(why), phases);
+            }
+        }
     }
 
     fn finish(
@@ -270,7 +307,11 @@ impl<'t> Sim<'t> {
             None => {}
         }
         let nodes = n.nis.len();
-        let w: &Window = &n.measured;
+        let w: &Window = if n.cfg.sim_type == SimType::Latency {
+            &n.period
+        } else {
+            &n.measured
+        };
         let per = |x: u64| x as f64 / (measured_cycles.max(1)) as f64;
         let per_channel: Vec<f64> = {
             let mut v = vec![0.0; 2 * n.topo.num_links()];

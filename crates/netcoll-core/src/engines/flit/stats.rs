@@ -27,6 +27,9 @@ impl Histogram {
         self.n = 0;
         self.sum = 0;
     }
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
     pub fn count(&self) -> u64 {
         self.n
     }
