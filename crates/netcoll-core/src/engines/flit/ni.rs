@@ -108,9 +108,6 @@ impl Network<'_> {
             self.arrivals.push((p.tag, self.now));
         }
         let net = self.now - p.itime;
-        // BookSim counts a packet while warming up, or when it was created to be measured.
-        let in_period =
-            self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
         for w in in_period
             .then_some(&mut self.period)
             .into_iter()
