@@ -71,6 +71,9 @@ pub struct FlitConfig {
     /// Latency of the injection channel (NI -> router) and ejection channel (router -> NI).
     pub injection_latency: u32,
     pub ejection_latency: u32,
+    /// Cycles between a flit reaching its NI and the NI retiring it (BookSim's traffic
+    /// manager reads ejected flits one cycle after the ejection channel delivers them).
+    pub ni_read_delay: u32,
     pub traffic: Pattern,
     pub packet_size: usize,
     pub injection_rate: f64,
@@ -114,6 +117,7 @@ impl Default for FlitConfig {
             channel_latency: 1,
             injection_latency: 1,
             ejection_latency: 1,
+            ni_read_delay: 1,
             traffic: Pattern::Uniform,
             packet_size: 1,
             injection_rate: 0.1,
@@ -156,6 +160,7 @@ pub const KEYS: &[&str] = &[
     "channel_latency",
     "injection_latency",
     "ejection_latency",
+    "ni_read_delay",
     "traffic",
     "packet_size",
     "injection_rate",
@@ -273,6 +278,7 @@ impl FlitConfig {
             "channel_latency" => self.channel_latency = num(key, v)?,
             "injection_latency" => self.injection_latency = num(key, v)?,
             "ejection_latency" => self.ejection_latency = num(key, v)?,
+            "ni_read_delay" => self.ni_read_delay = num(key, v)?,
             "traffic" => self.traffic = parse_pattern(v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
@@ -400,6 +406,7 @@ impl FlitConfig {
             self.st_final_delay,
             self.credit_delay,
             self.channel_latency,
+            self.ni_read_delay,
         ];
         if delays.iter().any(|&d| d > 1000) {
             return spec_err!("pipeline delays and latencies must be at most 1000 cycles");

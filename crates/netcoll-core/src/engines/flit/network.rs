@@ -188,7 +188,11 @@ impl<'t> Network<'t> {
             .max()
             .unwrap_or(1);
         let max_delay = [
-            cfg.sw_alloc_delay + cfg.st_final_delay + cfg.channel_latency.max(cfg.ejection_latency),
+            cfg.sw_alloc_delay
+                + cfg.st_final_delay
+                + cfg
+                    .channel_latency
+                    .max(cfg.ejection_latency + cfg.ni_read_delay),
             cfg.credit_delay + cfg.channel_latency.max(cfg.injection_latency),
             cfg.injection_latency,
         ]

@@ -224,7 +224,7 @@ impl Network<'_> {
                 );
             }
             Out::Eject(ep) => {
-                let at = now + st + c.ejection_latency as u64;
+                let at = now + st + (c.ejection_latency + c.ni_read_delay) as u64;
                 self.wheel.push(at, Event::Eject { ep, flit });
             }
             Out::Open => unreachable!("routing never leaves by an open port"),
