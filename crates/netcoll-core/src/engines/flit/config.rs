@@ -71,8 +71,8 @@ pub struct FlitConfig {
     /// Latency of the injection channel (NI -> router) and ejection channel (router -> NI).
     pub injection_latency: u32,
     pub ejection_latency: u32,
-    /// Cycles between a flit reaching its NI and the NI retiring it (BookSim's traffic
-    /// manager reads ejected flits one cycle after the ejection channel delivers them).
+    /// Cycles between a flit reaching its NI and the NI retiring it (1 makes zero-load
+    /// latency equal BookSim 2's printed figures; see docs/flit.md).
     pub ni_read_delay: u32,
     pub traffic: Pattern,
     pub packet_size: usize,
