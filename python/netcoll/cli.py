@@ -310,6 +310,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_mpi",
     "cli_step",
     "cli_worms",
+    "cli_flit",
 )
 
 

@@ -9,6 +9,7 @@
 mod analytic;
 mod hnc;
 mod models;
+mod flit;
 mod schedule;
 mod step;
 mod topology;
@@ -66,5 +67,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     models::register(m)?;
     step::register(m)?;
     worms::register(m)?;
+    flit::register(m)?;
     Ok(())
 }

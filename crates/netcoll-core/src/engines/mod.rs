@@ -1,5 +1,8 @@
-//! Engines: evaluate schedules and protocols on a network, at rising fidelity.
+//! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
+//! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
+//! BookSim-compatible); `tune` ranks algorithms by the analytic engine.
 
 pub mod analytic;
+pub mod flit;
 pub mod step;
 pub mod tune;

@@ -1,0 +1,30 @@
+//! The cycle-accurate flit engine: input-queued virtual-channel routers with BookSim 2's
+//! pipeline (routing, VC allocation, switch allocation, switch traversal, credit delay),
+//! wormhole or virtual cut-through flow control, network interfaces with source queues,
+//! synthetic traffic and BookSim's measurement modes. See docs/flit.md for the model, every
+//! default, and what matches BookSim.
+//!
+//! One concern per file: `config` (keys and defaults), `network` (flat state), `router`
+//! (the pipeline stages), `allocator` (round-robin arbiters), `channel` (links and credits
+//! as a timing wheel), `ni` (injection and ejection), `traffic` (patterns, Bernoulli
+//! injection), `stats` (histograms), `deadlock` (wait-for cycles), `sim` (measurement).
+
+mod allocator;
+mod channel;
+pub mod config;
+pub mod deadlock;
+mod network;
+mod ni;
+mod router;
+pub mod schedule;
+pub mod sim;
+pub mod stats;
+mod traffic;
+
+pub use config::{FlitConfig, FlowControl, Pattern, SimType};
+pub use deadlock::{Deadlock, WaitLink};
+pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
+pub use sim::{simulate_on, simulate_traffic, FlitResult};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,446 @@
+//! The simulated network's state, held in flat arrays indexed by global port (the ports of
+//! all routers numbered consecutively) and by global virtual channel (`port * num_vcs + vc`).
+//! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
+//! per cycle once the run has warmed up.
+
+use super::channel::{Event, Flit, Wheel};
+use super::config::{FlitConfig, FlowControl};
+use super::stats::Window;
+use crate::error::Result;
+use crate::routing::Routing;
+use crate::spec_err;
+use crate::topology::{Peer, Topology};
+
+pub const NONE: u32 = u32::MAX;
+
+/// Where a router's output port leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Out {
+    Open,
+    Eject(u32),
+    /// The global input port at the other end, and the channel id (topology numbering).
+    Link {
+        input: u32,
+        channel: u32,
+    },
+}
+
+/// Where a router's input port is fed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum In {
+    Open,
+    Ni(u32),
+    Link(u32),
+}
+
+/// Input VC pipeline states.
+pub const IDLE: u8 = 0;
+/// Routed; waiting for an output VC (from `ready` on).
+pub const VC_WAIT: u8 = 1;
+/// Holds an output VC; flits bid for the switch (from `ready` on).
+pub const ACTIVE: u8 = 2;
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Packet {
+    pub src: u32,
+    pub dst: u32,
+    pub ctime: u64,
+    /// Cycle the head flit left the source NI.
+    pub itime: u64,
+    pub size: u16,
+    pub hops: u16,
+    /// Routing state carried by the packet (dateline class, up*/down* phase).
+    pub rstate: u8,
+    pub measured: bool,
+    /// Caller's label (the schedule engine's message packet), NONE for synthetic traffic.
+    pub tag: u32,
+}
+
+/// A network interface: an unbounded source queue and the sending side of the injection
+/// channel, with its own credits for the router's injection input VCs.
+#[derive(Debug, Clone, Default)]
+pub struct Ni {
+    pub queue: std::collections::VecDeque<u32>,
+    pub cur: u32,
+    pub cur_idx: u16,
+    pub cur_vc: u8,
+    pub vc_rr: u8,
+    pub next_gen: u64,
+    pub generated: u64,
+}
+
+pub struct Network<'t> {
+    pub topo: &'t Topology,
+    pub routing: Routing,
+    pub cfg: FlitConfig,
+    pub nv: usize,
+    pub depth: usize,
+    /// VC class ranges: class c may use VCs `class_lo[c]..class_hi[c]`.
+    pub class_lo: Vec<u8>,
+    pub class_hi: Vec<u8>,
+    pub now: u64,
+    // Geometry.
+    pub pstart: Vec<u32>,
+    pub port_router: Vec<u32>,
+    pub out_to: Vec<Out>,
+    pub in_from: Vec<In>,
+    /// Global input port of each endpoint's injection channel.
+    pub ep_port: Vec<u32>,
+    // Input VCs.
+    pub buf: Vec<Flit>,
+    pub head: Vec<u16>,
+    pub len: Vec<u16>,
+    pub state: Vec<u8>,
+    pub ready: Vec<u64>,
+    pub out_port: Vec<u32>,
+    pub out_vc: Vec<u8>,
+    pub class: Vec<u8>,
+    // Output VCs.
+    pub owner: Vec<u32>,
+    pub credits: Vec<u16>,
+    // Allocator pointers.
+    pub in_rr: Vec<u8>,
+    pub out_rr: Vec<u16>,
+    pub va_rr: Vec<u8>,
+    pub router_rr: Vec<u16>,
+    // Activity.
+    pub router_flits: Vec<u32>,
+    /// Per router: input VCs that need routing or VC allocation (occupied and not active).
+    pub router_waiting: Vec<u32>,
+    /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
+    pub wait_bits: Vec<u64>,
+    pub wpr: usize,
+    /// Per global input port: occupied VCs.
+    pub port_occ: Vec<u8>,
+    /// Scratch for the switch allocator: per local output port, the requesting input ports.
+    pub out_req: Vec<u64>,
+    pub in_active: Vec<bool>,
+    pub active: Vec<u32>,
+    pub next_active: Vec<u32>,
+    /// Scratch for the switch allocator: per local input port, the VC it puts forward.
+    pub req_vc: Vec<u8>,
+    pub wheel: Wheel,
+    // Packets and NIs.
+    pub packets: Vec<Packet>,
+    pub free: Vec<u32>,
+    pub nis: Vec<Ni>,
+    pub ni_credits: Vec<u16>,
+    pub ni_busy: Vec<bool>,
+    pub ni_pending: Vec<u32>,
+    // Counters.
+    pub in_flight_flits: u64,
+    pub last_move: u64,
+    pub chan_flits: Vec<u64>,
+    /// Router-to-router channel traversals over the whole run.
+    pub flit_hops: u64,
+    pub period: Window,
+    pub measured: Window,
+    pub measuring: bool,
+    /// Latency mode's warm-up: every arriving packet counts in `period` (BookSim's rule).
+    pub warming: bool,
+    /// Flits created and not yet arrived, and the sum of their creation cycles (for
+    /// BookSim's latency estimate that includes packets still in flight).
+    pub live_flits: u64,
+    pub live_ctime_sum: u128,
+    pub measured_outstanding: u64,
+    pub misdelivered: u64,
+    pub delivered: u64,
+    /// When set, every delivered packet's (tag, cycle) is logged here for the caller.
+    pub log_arrivals: bool,
+    pub arrivals: Vec<(u32, u64)>,
+}
+
+impl<'t> Network<'t> {
+    pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
+        cfg.validate()?;
+        let routing = Routing::new(topo, cfg.routing, None)?;
+        let nv = cfg.num_vcs;
+        let classes = if cfg.dateline {
+            routing.vc_classes() as usize
+        } else {
+            1
+        };
+        if nv < classes {
+            return spec_err!(
+                "{} routing on {} needs num_vcs >= {classes} for its dateline VC classes \
+                 (or dateline = 0, which may deadlock)",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
+        let class_lo = (0..classes).map(|c| (c * nv / classes) as u8).collect();
+        let class_hi = (0..classes)
+            .map(|c| ((c + 1) * nv / classes) as u8)
+            .collect();
+        let (pstart, port_router) = ports(topo);
+        let np = port_router.len();
+        let (out_to, in_from, ep_port) = wiring(topo, &pstart);
+        let depth = cfg.vc_buf_size;
+        let mut credits = vec![depth as u16; np * nv];
+        for (g, o) in out_to.iter().enumerate() {
+            if matches!(o, Out::Eject(_)) {
+                // Ejection is an infinite sink, as in BookSim.
+                credits[g * nv..(g + 1) * nv].fill(u16::MAX);
+            }
+        }
+        let max_ports = (0..topo.num_switches())
+            .map(|s| topo.num_ports(s))
+            .max()
+            .unwrap_or(1);
+        let max_delay = [
+            cfg.sw_alloc_delay
+                + cfg.st_final_delay
+                + cfg
+                    .channel_latency
+                    .max(cfg.ejection_latency + cfg.ni_read_delay),
+            cfg.credit_delay + cfg.channel_latency.max(cfg.injection_latency),
+            cfg.injection_latency,
+        ]
+        .into_iter()
+        .max()
+        .unwrap() as u64;
+        let eps = topo.num_endpoints();
+        Ok(Network {
+            topo,
+            routing,
+            cfg: cfg.clone(),
+            nv,
+            depth,
+            class_lo,
+            class_hi,
+            now: 0,
+            out_to,
+            in_from,
+            ep_port,
+            buf: vec![Flit::default(); np * nv * depth],
+            head: vec![0; np * nv],
+            len: vec![0; np * nv],
+            state: vec![IDLE; np * nv],
+            ready: vec![0; np * nv],
+            out_port: vec![NONE; np * nv],
+            out_vc: vec![0; np * nv],
+            class: vec![0; np * nv],
+            owner: vec![NONE; np * nv],
+            credits,
+            in_rr: vec![0; np],
+            out_rr: vec![0; np],
+            va_rr: vec![0; np],
+            router_rr: vec![0; topo.num_switches()],
+            router_flits: vec![0; topo.num_switches()],
+            router_waiting: vec![0; topo.num_switches()],
+            wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
+            wpr: (max_ports * nv).div_ceil(64),
+            port_occ: vec![0; np],
+            out_req: vec![0; max_ports],
+            in_active: vec![false; topo.num_switches()],
+            active: Vec::with_capacity(topo.num_switches()),
+            next_active: Vec::with_capacity(topo.num_switches()),
+            req_vc: vec![0; max_ports],
+            wheel: Wheel::new(max_delay.max(1)),
+            packets: Vec::new(),
+            free: Vec::new(),
+            nis: (0..eps)
+                .map(|_| Ni {
+                    cur: NONE,
+                    next_gen: u64::MAX,
+                    ..Ni::default()
+                })
+                .collect(),
+            ni_credits: vec![depth as u16; eps * nv],
+            ni_busy: vec![false; eps * nv],
+            ni_pending: Vec::new(),
+            in_flight_flits: 0,
+            last_move: 0,
+            chan_flits: vec![0; np],
+            flit_hops: 0,
+            period: Window::default(),
+            measured: Window::default(),
+            measuring: false,
+            warming: false,
+            live_flits: 0,
+            live_ctime_sum: 0,
+            measured_outstanding: 0,
+            misdelivered: 0,
+            delivered: 0,
+            log_arrivals: false,
+            arrivals: Vec::new(),
+            pstart,
+            port_router,
+        })
+    }
+
+    /// Creates a packet from `src` to `dst` at the current cycle and queues it at the NI.
+    pub fn create_packet(&mut self, src: usize, dst: usize, size: u16) {
+        self.create_tagged(src, dst, size, NONE);
+    }
+
+    /// [`Network::create_packet`] with a caller's label, reported back on arrival.
+    pub fn create_tagged(&mut self, src: usize, dst: usize, size: u16, tag: u32) {
+        let p = Packet {
+            src: src as u32,
+            dst: dst as u32,
+            ctime: self.now,
+            itime: 0,
+            size,
+            hops: 0,
+            rstate: 0,
+            measured: self.measuring,
+            tag,
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.packets[id as usize] = p;
+                id
+            }
+            None => {
+                self.packets.push(p);
+                (self.packets.len() - 1) as u32
+            }
+        };
+        if self.measuring {
+            self.measured_outstanding += 1;
+        }
+        self.live_flits += size as u64;
+        self.live_ctime_sum += size as u128 * self.now as u128;
+        let ni = &mut self.nis[src];
+        if ni.queue.is_empty() && ni.cur == NONE {
+            self.ni_pending.push(src as u32);
+        }
+        ni.queue.push_back(id);
+        ni.generated += 1;
+    }
+
+    /// One cycle: arrivals, then NIs inject, then every active router runs its stages.
+    pub fn step(&mut self) {
+        self.deliver();
+        self.finish_cycle();
+    }
+
+    /// The rest of a cycle after [`Network::deliver`]: NIs inject, routers run.
+    pub fn finish_cycle(&mut self) {
+        self.inject();
+        self.routers();
+        self.now += 1;
+    }
+
+    /// Applies the events due this cycle.
+    pub fn deliver(&mut self) {
+        let now = self.now;
+        let events = self.wheel.take(now);
+        for e in &events {
+            match *e {
+                Event::Flit { port, vc, flit } => self.arrive(port, vc, flit),
+                Event::Credit { port, vc } => {
+                    self.credits[port as usize * self.nv + vc as usize] += 1;
+                }
+                Event::NiCredit { ep, vc } => {
+                    self.ni_credits[ep as usize * self.nv + vc as usize] += 1;
+                }
+                Event::Eject { ep, flit } => self.eject(ep, flit),
+            }
+        }
+        self.wheel.give_back(now, events);
+    }
+
+    /// A flit enters an input VC buffer; its router becomes active.
+    fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
+        let ivc = port as usize * self.nv + vc as usize;
+        let slot = (self.head[ivc] as usize + self.len[ivc] as usize) % self.depth;
+        debug_assert!(
+            (self.len[ivc] as usize) < self.depth,
+            "buffer overflow: credit bug"
+        );
+        self.buf[ivc * self.depth + slot] = flit;
+        self.len[ivc] += 1;
+        let r = self.port_router[port as usize] as usize;
+        if self.len[ivc] == 1 {
+            self.port_occ[port as usize] += 1;
+            if self.state[ivc] == IDLE {
+                self.set_waiting(r, ivc, true);
+            }
+        }
+        self.router_flits[r] += 1;
+        if !self.in_active[r] {
+            self.in_active[r] = true;
+            self.active.push(r as u32);
+        }
+    }
+
+    /// Adds `ivc` of router `r` to, or removes it from, the set needing RC/VA.
+    #[inline]
+    pub fn set_waiting(&mut self, r: usize, ivc: usize, on: bool) {
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        let (w, b) = (r * self.wpr + local / 64, local % 64);
+        if on {
+            self.wait_bits[w] |= 1 << b;
+            self.router_waiting[r] += 1;
+        } else {
+            self.wait_bits[w] &= !(1 << b);
+            self.router_waiting[r] -= 1;
+        }
+    }
+
+    #[inline]
+    pub fn front(&self, ivc: usize) -> Flit {
+        self.buf[ivc * self.depth + self.head[ivc] as usize]
+    }
+
+    #[inline]
+    pub fn pop(&mut self, ivc: usize) -> Flit {
+        let f = self.front(ivc);
+        let h = self.head[ivc] as usize + 1;
+        self.head[ivc] = if h == self.depth { 0 } else { h as u16 };
+        self.len[ivc] -= 1;
+        if self.len[ivc] == 0 {
+            self.port_occ[ivc / self.nv] -= 1;
+        }
+        f
+    }
+
+    pub fn is_vct(&self) -> bool {
+        self.cfg.flow_control == FlowControl::CutThrough
+    }
+}
+
+/// CSR port offsets and the router of every global port.
+fn ports(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
+    let mut pstart = vec![0u32];
+    let mut port_router = Vec::new();
+    for s in 0..topo.num_switches() {
+        let n = topo.num_ports(s);
+        port_router.extend(std::iter::repeat_n(s as u32, n));
+        pstart.push(pstart[s] + n as u32);
+    }
+    (pstart, port_router)
+}
+
+/// Where each output port leads, where each input port is fed from, and each endpoint's
+/// injection port.
+fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) {
+    let np = *pstart.last().unwrap() as usize;
+    let mut out_to = vec![Out::Open; np];
+    let mut in_from = vec![In::Open; np];
+    let mut ep_port = vec![0u32; topo.num_endpoints()];
+    for s in 0..topo.num_switches() {
+        for p in 0..topo.num_ports(s) {
+            let g = (pstart[s] + p as u32) as usize;
+            match topo.peer(s, p) {
+                Peer::Open => {}
+                Peer::Endpoint(e) => {
+                    out_to[g] = Out::Eject(e);
+                    in_from[g] = In::Ni(e);
+                    ep_port[e as usize] = g as u32;
+                }
+                Peer::Switch { switch, port, link } => {
+                    let input = pstart[switch as usize] + port;
+                    out_to[g] = Out::Link {
+                        input,
+                        channel: topo.channel(link, s as u32),
+                    };
+                    in_from[input as usize] = In::Link(g as u32);
+                }
+            }
+        }
+    }
+    (out_to, in_from, ep_port)
+}

@@ -1,0 +1,126 @@
+//! Network interfaces: injection from the source queue over the injection channel (one flit
+//! per cycle, credit flow control against the router's injection input VCs) and ejection
+//! (an infinite sink that records latencies).
+
+use super::channel::{Event, Flit};
+use super::network::{Network, NONE};
+
+impl Network<'_> {
+    /// Every NI with work sends at most one flit.
+    pub(super) fn inject(&mut self) {
+        let mut list = std::mem::take(&mut self.ni_pending);
+        list.retain(|&ep| self.ni_step(ep as usize));
+        // NIs that received packets during this cycle were appended to the new list.
+        list.append(&mut self.ni_pending);
+        self.ni_pending = list;
+    }
+
+    /// One NI's cycle; returns whether it still has work.
+    fn ni_step(&mut self, ep: usize) -> bool {
+        let nv = self.nv;
+        if self.nis[ep].cur == NONE {
+            let Some(&pkt) = self.nis[ep].queue.front() else {
+                return false;
+            };
+            let need = if self.is_vct() {
+                self.packets[pkt as usize].size
+            } else {
+                1
+            };
+            let base = ep * nv;
+            let start = self.nis[ep].vc_rr as usize;
+            let pick = super::allocator::round_robin(start, nv, |v| {
+                !self.ni_busy[base + v] && self.ni_credits[base + v] >= need
+            });
+            let Some(v) = pick else {
+                return true;
+            };
+            let ni = &mut self.nis[ep];
+            ni.queue.pop_front();
+            ni.cur = pkt;
+            ni.cur_idx = 0;
+            ni.cur_vc = v as u8;
+            ni.vc_rr = ((v + 1) % nv) as u8;
+            self.ni_busy[base + v] = true;
+            self.packets[pkt as usize].itime = self.now;
+        }
+        let ni = &self.nis[ep];
+        let (pkt, idx, vc) = (ni.cur, ni.cur_idx, ni.cur_vc);
+        let cred = ep * nv + vc as usize;
+        if self.ni_credits[cred] == 0 {
+            return true;
+        }
+        self.ni_credits[cred] -= 1;
+        let size = self.packets[pkt as usize].size;
+        let flit = Flit {
+            pkt,
+            idx,
+            head: idx == 0,
+            tail: idx + 1 == size,
+            itime: self.now,
+        };
+        let at = self.now + self.cfg.injection_latency as u64;
+        let port = self.ep_port[ep];
+        self.wheel.push(at, Event::Flit { port, vc, flit });
+        self.in_flight_flits += 1;
+        self.last_move = self.now;
+        let ni = &mut self.nis[ep];
+        ni.cur_idx += 1;
+        if flit.tail {
+            ni.cur = NONE;
+            self.ni_busy[cred] = false;
+            return !ni.queue.is_empty();
+        }
+        true
+    }
+
+    /// A flit reaches its destination NI.
+    pub(super) fn eject(&mut self, ep: u32, flit: Flit) {
+        self.in_flight_flits -= 1;
+        self.last_move = self.now;
+        let p = self.packets[flit.pkt as usize];
+        self.live_flits -= 1;
+        self.live_ctime_sum -= p.ctime as u128;
+        // Flit latency as BookSim's: from leaving the NI to arrival.
+        let flat = self.now - flit.itime;
+        let lat = self.now - p.ctime;
+        // BookSim counts a packet while warming up, or when it was created to be measured.
+        let in_period =
+            self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
+        if in_period {
+            self.period.flit.add(flat);
+        }
+        self.period.accepted_flits += 1;
+        if self.measuring {
+            self.measured.accepted_flits += 1;
+        }
+        if p.measured {
+            self.measured.flit.add(flat);
+        }
+        if !flit.tail {
+            return;
+        }
+        if p.dst != ep {
+            self.misdelivered += 1;
+        }
+        self.delivered += 1;
+        if self.log_arrivals {
+            self.arrivals.push((p.tag, self.now));
+        }
+        let net = self.now - p.itime;
+        for w in in_period
+            .then_some(&mut self.period)
+            .into_iter()
+            .chain(p.measured.then_some(&mut self.measured))
+        {
+            w.packet.add(lat);
+            w.network.add(net);
+            w.hops += p.hops as u64;
+            w.packets += 1;
+        }
+        if p.measured {
+            self.measured_outstanding -= 1;
+        }
+        self.free.push(flit.pkt);
+    }
+}

@@ -1,0 +1,393 @@
+//! Schedule-driven execution: a [`Schedule`] runs on the flit network. An op starts when
+//! its dependencies are done:
+//!
+//! * a send pays the host and NI send overheads (`t_hs + t_ns`, seed 003 s6.2), then queues
+//!   its packets at the source NI (one copy per destination: an NI multi-send; switch-
+//!   replicated worms also travel as unicast copies here), and is done;
+//! * a receive is done `t_nr + t_hr` after the last of its packets has arrived (or when it
+//!   becomes ready, if they arrived earlier);
+//! * a compute op (XOR encode/decode, reduce) takes `compute_base + compute_per_flit *
+//!   flits of its output` cycles (seed 000 s5.6's XOR overhead); a copy takes
+//!   `compute_base + copy_per_flit * flits`.
+//!
+//! The execution time is the cycle the last op is done. Messages split into the schedule's
+//! packets; a packet of `b` bytes is `ceil(b / flit_bytes)` flits (at least one).
+
+use super::config::{FlitConfig, FlowControl};
+use super::deadlock::Deadlock;
+use super::network::Network;
+use crate::error::Result;
+use crate::schedule::{ComputeOp, OpKind, Schedule};
+use crate::topology::Topology;
+use crate::{invalid, spec_err};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScheduleParams {
+    pub flit_bytes: u64,
+    pub t_hs: u64,
+    pub t_ns: u64,
+    pub t_hr: u64,
+    pub t_nr: u64,
+    pub compute_base: u64,
+    pub compute_per_flit: u64,
+    pub copy_per_flit: u64,
+}
+
+impl Default for ScheduleParams {
+    fn default() -> Self {
+        ScheduleParams {
+            flit_bytes: 16,
+            t_hs: 0,
+            t_ns: 0,
+            t_hr: 0,
+            t_nr: 0,
+            compute_base: 0,
+            compute_per_flit: 1,
+            copy_per_flit: 0,
+        }
+    }
+}
+
+impl ScheduleParams {
+    /// Sets a schedule key; returns Ok(false) if the key is not one of them.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool> {
+        let slot = match key {
+            "flit_bytes" => &mut self.flit_bytes,
+            "t_hs" => &mut self.t_hs,
+            "t_ns" => &mut self.t_ns,
+            "t_hr" => &mut self.t_hr,
+            "t_nr" => &mut self.t_nr,
+            "compute_base" => &mut self.compute_base,
+            "compute_per_flit" => &mut self.compute_per_flit,
+            "copy_per_flit" => &mut self.copy_per_flit,
+            _ => return Ok(false),
+        };
+        *slot = match value.trim().parse() {
+            Ok(v) => v,
+            Err(_) => return spec_err!("{key} = {value}: expected a whole number of cycles/bytes"),
+        };
+        if self.flit_bytes == 0 {
+            return spec_err!("flit_bytes must be at least 1");
+        }
+        Ok(true)
+    }
+}
+
+/// Network and schedule settings from `key=value` pairs (both kinds of keys).
+pub fn parse_settings<'a>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<(FlitConfig, ScheduleParams)> {
+    let (mut cfg, mut par) = (FlitConfig::default(), ScheduleParams::default());
+    for (k, v) in pairs {
+        if !par.set(k, v)? {
+            cfg.set(k, v)?;
+        }
+    }
+    Ok((cfg, par))
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScheduleResult {
+    /// Execution time: the cycle the last op is done.
+    pub cycles: u64,
+    pub verified: bool,
+    pub avg_packet_latency: f64,
+    pub avg_network_latency: f64,
+    pub packets: u64,
+    pub flit_hops: u64,
+    /// For schedules with rounds: (round, cycle its last op is done).
+    pub step_times: Vec<(u32, u64)>,
+    pub deadlock: Option<Deadlock>,
+}
+
+/// A scheduled event: an op completes, or a send's packets reach its NI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Due {
+    Done(u32),
+    Inject(u32),
+}
+
+struct Exec<'s> {
+    s: &'s Schedule,
+    par: ScheduleParams,
+    remaining: Vec<u32>,
+    dependents: Vec<Vec<u32>>,
+    ready: Vec<Option<u64>>,
+    /// Per receive op: packets arrived in its range, the latest arrival, the range size.
+    got: Vec<u32>,
+    last: Vec<u64>,
+    need: Vec<u32>,
+    /// Per message: first tag; tags are `base + dest_index * packets + packet`.
+    base: Vec<u32>,
+    /// Per (message, destination index) key: the receive ops listening.
+    listeners: Vec<Vec<u32>>,
+    key_of_tag: Vec<u32>,
+    flits: Vec<u16>,
+    heap: BinaryHeap<Reverse<(u64, Due)>>,
+    done: usize,
+    finish: u64,
+    done_at: Vec<u64>,
+}
+
+impl<'s> Exec<'s> {
+    fn new(s: &'s Schedule, par: &ScheduleParams, vct_limit: Option<usize>) -> Result<Exec<'s>> {
+        let n = s.num_ops();
+        let mut remaining = vec![0u32; n];
+        let mut dependents = vec![Vec::new(); n];
+        for (g, rem) in remaining.iter_mut().enumerate() {
+            let op = s.op(s.op_ref(g));
+            for d in s.deps(op) {
+                *rem += 1;
+                dependents[s.global(*d)].push(g as u32);
+            }
+        }
+        let (mut base, mut flits, mut key_base) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut tags, mut keys) = (0u32, 0u32);
+        let mut key_of_tag = Vec::new();
+        for m in s.messages() {
+            base.push(tags);
+            key_base.push(keys);
+            let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
+            let per_packet = bytes.div_ceil(m.packets.max(1) as u64);
+            let f = per_packet.div_ceil(par.flit_bytes).max(1);
+            if f > 65535 || vct_limit.is_some_and(|b| f as usize > b) {
+                return spec_err!(
+                    "packets of {f} flits do not fit (virtual cut-through needs packets <= \
+                     vc_buf_size, and at most 65535 flits): use more packets or larger flit_bytes"
+                );
+            }
+            flits.push(f as u16);
+            for di in 0..s.dests(m).len() as u32 {
+                key_of_tag.extend(std::iter::repeat_n(keys + di, m.packets as usize));
+            }
+            tags += s.dests(m).len() as u32 * m.packets;
+            keys += s.dests(m).len() as u32;
+        }
+        let mut listeners = vec![Vec::new(); keys as usize];
+        let mut need = vec![0u32; n];
+        for (g, nd) in need.iter_mut().enumerate() {
+            let at = s.op_ref(g);
+            if let OpKind::Recv { msg, packets } = s.op(at).kind {
+                let m = s.message(msg);
+                let Some(di) = s.dests(m).iter().position(|&d| d == at.rank) else {
+                    return invalid!("op {at:?} receives message {msg} not addressed to it");
+                };
+                listeners[(key_base[msg as usize] + di as u32) as usize].push(g as u32);
+                let (a, b) = packets.resolve(m.packets);
+                *nd = b - a;
+            }
+        }
+        Ok(Exec {
+            s,
+            par: par.clone(),
+            remaining,
+            dependents,
+            ready: vec![None; n],
+            got: vec![0; n],
+            last: vec![0; n],
+            need,
+            base,
+            listeners,
+            key_of_tag,
+            flits,
+            heap: BinaryHeap::new(),
+            done: 0,
+            finish: 0,
+            done_at: vec![0; n],
+        })
+    }
+
+    fn start(&mut self, g: u32, t: u64) {
+        let op = self.s.op(self.s.op_ref(g as usize));
+        self.ready[g as usize] = Some(t);
+        let p = &self.par;
+        match op.kind {
+            OpKind::Send { .. } => {
+                self.heap
+                    .push(Reverse((t + p.t_hs + p.t_ns, Due::Inject(g))));
+            }
+            OpKind::Recv { .. } => self.check_recv(g),
+            OpKind::Compute { op: c, .. } => {
+                let bytes = self.s.value(op).len() as u64 * self.s.bytes_per_block();
+                let fl = bytes.div_ceil(p.flit_bytes);
+                let per = if c == ComputeOp::Copy {
+                    p.copy_per_flit
+                } else {
+                    p.compute_per_flit
+                };
+                self.heap
+                    .push(Reverse((t + p.compute_base + per * fl, Due::Done(g))));
+            }
+        }
+    }
+
+    fn check_recv(&mut self, g: u32) {
+        let gi = g as usize;
+        if let Some(t) = self.ready[gi] {
+            if self.got[gi] == self.need[gi] {
+                let at = t.max(self.last[gi] + self.par.t_nr + self.par.t_hr);
+                self.heap.push(Reverse((at, Due::Done(g))));
+                self.got[gi] = u32::MAX; // scheduled once
+            }
+        }
+    }
+
+    fn complete(&mut self, g: u32, t: u64) {
+        self.done += 1;
+        self.finish = self.finish.max(t);
+        self.done_at[g as usize] = t;
+        for i in 0..self.dependents[g as usize].len() {
+            let d = self.dependents[g as usize][i];
+            self.remaining[d as usize] -= 1;
+            if self.remaining[d as usize] == 0 {
+                self.start(d, t);
+            }
+        }
+    }
+
+    fn inject(&mut self, g: u32, net: &mut Network) {
+        let at = self.s.op_ref(g as usize);
+        let OpKind::Send { msg, packets } = self.s.op(at).kind else {
+            unreachable!()
+        };
+        let m = self.s.message(msg);
+        let (a, b) = packets.resolve(m.packets);
+        let pl = self.s.placement();
+        let src = pl[m.src as usize] as usize;
+        let dests = self.s.dests(m);
+        for pkt in a..b {
+            for (di, &d) in dests.iter().enumerate() {
+                let tag = self.base[msg as usize] + di as u32 * m.packets + pkt;
+                net.create_tagged(src, pl[d as usize] as usize, self.flits[msg as usize], tag);
+            }
+        }
+        self.complete(g, net.now);
+    }
+
+    fn arrival(&mut self, tag: u32, t: u64) {
+        let key = self.key_of_tag[tag as usize] as usize;
+        let (m, pkt) = self.tag_parts(tag);
+        for i in 0..self.listeners[key].len() {
+            let g = self.listeners[key][i];
+            let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g as usize)).kind else {
+                unreachable!()
+            };
+            let (a, b) = packets.resolve(self.s.message(m).packets);
+            if (a..b).contains(&pkt) && self.got[g as usize] != u32::MAX {
+                self.got[g as usize] += 1;
+                self.last[g as usize] = self.last[g as usize].max(t);
+                self.check_recv(g);
+            }
+        }
+    }
+
+    fn tag_parts(&self, tag: u32) -> (u32, u32) {
+        let m = self.base.partition_point(|&b| b <= tag) - 1;
+        let packets = self.s.messages()[m].packets;
+        (m as u32, (tag - self.base[m]) % packets)
+    }
+}
+
+/// Runs `s` on `topo` and returns its execution time in cycles.
+pub fn run_schedule(
+    topo: &Topology,
+    s: &Schedule,
+    cfg: &FlitConfig,
+    par: &ScheduleParams,
+) -> Result<ScheduleResult> {
+    if let Some(&bad) = s
+        .placement()
+        .iter()
+        .find(|&&e| e as usize >= topo.num_endpoints())
+    {
+        return invalid!(
+            "the schedule places a rank on endpoint {bad}, beyond {}",
+            topo.name()
+        );
+    }
+    let mut cfg = cfg.clone();
+    cfg.injection_rate = 0.0;
+    let mut net = Network::new(topo, &cfg)?;
+    net.log_arrivals = true;
+    net.measuring = true;
+    let vct = (cfg.flow_control == FlowControl::CutThrough).then_some(cfg.vc_buf_size);
+    let mut ex = Exec::new(s, par, vct)?;
+    for g in 0..s.num_ops() as u32 {
+        if ex.remaining[g as usize] == 0 {
+            ex.start(g, 0);
+        }
+    }
+    let n = s.num_ops();
+    let mut deadlock = None;
+    let mut arrivals = Vec::new();
+    loop {
+        // Arrivals first, so that an op can react in the cycle its packets arrive.
+        net.deliver();
+        std::mem::swap(&mut arrivals, &mut net.arrivals);
+        for &(tag, t) in &arrivals {
+            ex.arrival(tag, t);
+        }
+        arrivals.clear();
+        while let Some(&Reverse((t, due))) = ex.heap.peek() {
+            if t > net.now {
+                break;
+            }
+            ex.heap.pop();
+            match due {
+                Due::Done(g) => ex.complete(g, t),
+                Due::Inject(g) => ex.inject(g, &mut net),
+            }
+        }
+        if ex.done == n {
+            break;
+        }
+        let idle = net.in_flight_flits == 0 && net.wheel.is_empty() && net.ni_pending.is_empty();
+        if idle {
+            match ex.heap.peek() {
+                // Nothing moves until the next op event: skip the silent cycles.
+                Some(&Reverse((t, _))) => {
+                    net.now = t;
+                    continue;
+                }
+                None => {
+                    return invalid!(
+                        "the schedule cannot finish: {} of {n} ops wait for packets that are never sent",
+                        n - ex.done
+                    )
+                }
+            }
+        }
+        if net.now >= cfg.max_cycles {
+            return invalid!(
+                "the schedule did not finish within max_cycles = {}",
+                cfg.max_cycles
+            );
+        }
+        net.finish_cycle();
+        if net.in_flight_flits > 0 && net.now - net.last_move > cfg.deadlock_cycles {
+            deadlock = Some(net.diagnose());
+            break;
+        }
+    }
+    let mut steps = std::collections::BTreeMap::new();
+    for g in 0..n {
+        if let Some(r) = s.op(s.op_ref(g)).step {
+            let e = steps.entry(r).or_insert(0u64);
+            *e = (*e).max(ex.done_at[g]);
+        }
+    }
+    let steps: Vec<(u32, u64)> = steps.into_iter().collect();
+    Ok(ScheduleResult {
+        cycles: ex.finish,
+        verified: s.verify().ok,
+        avg_packet_latency: net.measured.packet.mean(),
+        avg_network_latency: net.measured.network.mean(),
+        packets: net.delivered,
+        flit_hops: net.flit_hops,
+        step_times: steps,
+        deadlock,
+    })
+}

@@ -1,0 +1,388 @@
+//! Running a synthetic-traffic simulation and measuring it the way BookSim does.
+//!
+//! * `latency`: sample periods of `sample_period` cycles. The first `warmup_periods` warm the
+//!   network up (with 0, warm-up ends when latency and throughput change by less than
+//!   `warmup_thres` between periods). Packets created after warm-up are *measured*. Each
+//!   later period counts as converged when its mean packet latency and accepted rate change
+//!   by less than `stopping_thres` / `acc_stopping_thres`; one converged period ends the
+//!   sampling (BookSim 2's rule). A period whose mean latency exceeds `latency_thres`, or
+//!   `max_samples` periods without convergence, make the run *unstable* (saturated).
+//!   Otherwise the network drains until every measured packet has arrived, and the figures
+//!   are those of the measured packets.
+//! * `batch`: every node generates `batch_size` packets (Bernoulli at the offered rate); the
+//!   run ends when all have arrived; `cycles` is the time to drain the batch.
+//! * `fixed`: `warmup_cycles` unmeasured, then `sim_cycles` measured cycles; figures over
+//!   the packets that arrive in the measured cycles.
+
+use super::config::{FlitConfig, SimType};
+use super::deadlock::Deadlock;
+use super::network::Network;
+use super::stats::{LatencySummary, Window};
+use super::traffic::Traffic;
+use crate::error::Result;
+use crate::topology::Topology;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+/// Per-channel utilisation over the measurement: flits per cycle on each directed
+/// router-to-router channel (topology channel numbering).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ChannelUse {
+    pub mean: f64,
+    pub max: f64,
+    pub per_channel: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FlitResult {
+    pub topology: String,
+    pub nodes: usize,
+    pub sim_type: SimType,
+    /// Simulated cycles in all.
+    pub cycles: u64,
+    /// Cycles over which throughput was measured.
+    pub measured_cycles: u64,
+    /// Offered load in flits per node per cycle.
+    pub offered_rate: f64,
+    /// Accepted throughput in flits per node per cycle.
+    pub accepted_rate: f64,
+    pub avg_packet_latency: f64,
+    pub avg_network_latency: f64,
+    pub avg_flit_latency: f64,
+    pub avg_hops: f64,
+    pub packet_latency: LatencySummary,
+    pub network_latency: LatencySummary,
+    pub flit_latency: LatencySummary,
+    pub packets_measured: u64,
+    pub packets_generated: u64,
+    pub packets_delivered: u64,
+    /// Packets that arrived at an endpoint other than their destination (always 0).
+    pub misdelivered: u64,
+    pub sample_periods: u32,
+    /// Flits moved over router-to-router channels in the whole run (for ns per flit-hop).
+    pub flit_hops: u64,
+    pub unstable: bool,
+    pub unstable_reason: Option<String>,
+    pub deadlock: Option<Deadlock>,
+    pub channel_utilisation: ChannelUse,
+}
+
+/// Why a stretch of cycles ended early.
+enum Stop {
+    Deadlock(Deadlock),
+    CycleLimit,
+}
+
+pub struct Sim<'t> {
+    pub net: Network<'t>,
+    traffic: Traffic,
+    rng: ChaCha8Rng,
+    size: u16,
+    /// Packets each node may still generate (batch mode), else u64::MAX.
+    quota: u64,
+    measure_start: u64,
+}
+
+impl<'t> Sim<'t> {
+    pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Sim<'t>> {
+        let net = Network::new(topo, cfg)?;
+        let traffic = Traffic::new(
+            &cfg.traffic,
+            topo.num_endpoints(),
+            topo.shape(),
+            cfg.packet_rate(),
+        )?;
+        let mut sim = Sim {
+            net,
+            traffic,
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            size: cfg.packet_size as u16,
+            quota: if cfg.sim_type == SimType::Batch {
+                cfg.batch_size
+            } else {
+                u64::MAX
+            },
+            measure_start: 0,
+        };
+        for ep in 0..topo.num_endpoints() {
+            sim.net.nis[ep].next_gen = match sim.traffic.gap(&mut sim.rng) {
+                Some(g) if sim.quota > 0 => g - 1,
+                _ => u64::MAX,
+            };
+        }
+        Ok(sim)
+    }
+
+    /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
+    fn generate(&mut self) {
+        let now = self.net.now;
+        for ep in 0..self.net.nis.len() {
+            if self.net.nis[ep].next_gen != now {
+                continue;
+            }
+            let dst = self.traffic.dest(ep, &mut self.rng);
+            self.net.create_packet(ep, dst, self.size);
+            let ni = &mut self.net.nis[ep];
+            ni.next_gen = match self.traffic.gap(&mut self.rng) {
+                Some(g) if ni.generated < self.quota => now + g,
+                _ => u64::MAX,
+            };
+        }
+    }
+
+    /// Runs up to `cycles` cycles, or until `done` holds; stops early on deadlock or at the
+    /// cycle limit.
+    fn run(&mut self, cycles: u64, mut done: impl FnMut(&Network) -> bool) -> Option<Stop> {
+        let end = self.net.now.saturating_add(cycles);
+        while self.net.now < end && !done(&self.net) {
+            if self.net.now >= self.net.cfg.max_cycles {
+                return Some(Stop::CycleLimit);
+            }
+            self.generate();
+            self.net.step();
+            let n = &self.net;
+            if n.in_flight_flits > 0 && n.now - n.last_move > n.cfg.deadlock_cycles {
+                return Some(Stop::Deadlock(n.diagnose()));
+            }
+        }
+        None
+    }
+
+    fn start_measuring(&mut self) {
+        let now = self.net.now;
+        self.net.measuring = true;
+        self.net.measured.clear(now);
+        self.net.chan_flits.iter_mut().for_each(|c| *c = 0);
+        self.measure_start = now;
+    }
+
+    /// Runs the simulation the config asks for.
+    pub fn simulate(mut self) -> FlitResult {
+        match self.net.cfg.sim_type {
+            SimType::Latency => self.latency_mode(),
+            SimType::Batch => {
+                self.start_measuring();
+                let quota = self.quota;
+                let stop = self.run(u64::MAX, |n| {
+                    n.measured_outstanding == 0 && n.nis.iter().all(|ni| ni.generated >= quota)
+                });
+                let cycles = self.net.now;
+                self.finish(stop, cycles, None, 0)
+            }
+            SimType::Fixed => {
+                let stop = self.run(self.net.cfg.warmup_cycles, |_| false);
+                if stop.is_some() {
+                    return self.finish(stop, 0, None, 0);
+                }
+                self.start_measuring();
+                self.net.period.clear(self.net.now);
+                self.net.measuring = false;
+                let stop = self.run(self.net.cfg.sim_cycles, |_| false);
+                // Report the packets that arrived in the measured cycles.
+                self.net.measured = self.net.period.clone();
+                self.net.measured.accepted_flits = self.net.period.accepted_flits;
+                let cycles = self.net.now - self.measure_start;
+                self.finish(stop, cycles, None, 0)
+            }
+        }
+    }
+
+    /// BookSim's latency estimate: arrived packets plus every flit still in flight (or
+    /// queued), counted at its age.
+    fn latency_estimate(&self) -> f64 {
+        let n = &self.net;
+        let w = &n.period.packet;
+        let live = n.live_flits as u128 * n.now as u128 - n.live_ctime_sum;
+        let count = w.count() + n.live_flits;
+        if count == 0 {
+            0.0
+        } else {
+            (w.sum() + live) as f64 / count as f64
+        }
+    }
+
+    fn too_slow(&self) -> Option<String> {
+        let est = self.latency_estimate();
+        let thres = self.net.cfg.latency_thres;
+        (thres >= 0.0 && est > thres).then(|| {
+            format!(
+                "average latency {est:.1} (packets in flight included) exceeds latency_thres \
+                 {thres}: the network is saturated"
+            )
+        })
+    }
+
+    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class.
+    fn latency_mode(mut self) -> FlitResult {
+        let c = self.net.cfg.clone();
+        let nodes = self.net.nis.len() as f64;
+        self.net.warming = true;
+        let (mut converged, mut phases, mut clear_last) = (0, 0u32, false);
+        let (mut prev_lat, mut prev_acc) = (0.0f64, 0.0f64);
+        while phases < c.max_samples && (self.net.warming || converged < 3) {
+            // Statistics accumulate: cleared every other warm-up period and once when
+            // measurement starts, never during measurement.
+            if clear_last || (self.net.warming && phases % 2 == 0) {
+                clear_last = false;
+                self.net.period.clear(self.net.now);
+                self.net.chan_flits.iter_mut().for_each(|x| *x = 0);
+            }
+            if let Some(stop) = self.run(c.sample_period, |_| false) {
+                let cycles = self.net.now - self.net.period.start;
+                return self.finish(Some(stop), cycles, None, phases);
+            }
+            let since = (self.net.now - self.net.period.start).max(1) as f64;
+            let lat = self.net.period.packet.mean();
+            let acc = self.net.period.accepted_flits as f64 / since / nodes;
+            let (lat_change, acc_change) = (rel_change(lat, prev_lat), rel_change(acc, prev_acc));
+            (prev_lat, prev_acc) = (lat, acc);
+            if let Some(why) = self.too_slow() {
+                let cycles = self.net.now - self.net.period.start;
+                return self.finish(None, cycles, Some(why), phases + 1);
+            }
+            if self.net.warming {
+                let done = if c.warmup_periods > 0 {
+                    phases + 1 >= c.warmup_periods
+                } else {
+                    lat_change <= c.warmup_thres && acc_change <= c.warmup_thres
+                };
+                if done {
+                    clear_last = true;
+                    self.net.warming = false;
+                    // Packets created from now on are measured.
+                    self.net.measuring = true;
+                    self.net.measured.clear(self.net.now);
+                }
+            } else if lat_change <= c.stopping_thres && acc_change <= c.acc_stopping_thres {
+                converged += 1;
+            } else {
+                converged = 0;
+            }
+            phases += 1;
+        }
+        if self.net.warming {
+            let why = format!(
+                "still warming up after max_samples = {} sample periods",
+                c.max_samples
+            );
+            let cycles = self.net.now - self.net.period.start;
+            return self.finish(None, cycles, Some(why), phases);
+        }
+        // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
+        let measured_cycles = self.net.now - self.net.period.start;
+        let accepted = self.net.period.accepted_flits;
+        let chan = self.net.chan_flits.clone();
+        self.net.measuring = false;
+        loop {
+            let stop = self.run(1000, |n| n.measured_outstanding == 0);
+            if stop.is_some() || self.net.measured_outstanding == 0 {
+                self.net.period.accepted_flits = accepted;
+                self.net.chan_flits = chan;
+                return self.finish(stop, measured_cycles, None, phases);
+            }
+            if let Some(why) = self.too_slow() {
+                return self.finish(None, measured_cycles, Some(why), phases);
+            }
+        }
+    }
+
+    fn finish(
+        self,
+        stop: Option<Stop>,
+        measured_cycles: u64,
+        mut unstable: Option<String>,
+        phases: u32,
+    ) -> FlitResult {
+        let n = &self.net;
+        let mut deadlock = None;
+        match stop {
+            Some(Stop::Deadlock(d)) => deadlock = Some(d),
+            Some(Stop::CycleLimit) => {
+                unstable = Some(format!(
+                    "stopped at max_cycles = {} before the run completed",
+                    n.cfg.max_cycles
+                ))
+            }
+            None => {}
+        }
+        let nodes = n.nis.len();
+        let w: &Window = if n.cfg.sim_type == SimType::Latency {
+            &n.period
+        } else {
+            &n.measured
+        };
+        let per = |x: u64| x as f64 / (measured_cycles.max(1)) as f64;
+        let per_channel: Vec<f64> = {
+            let mut v = vec![0.0; 2 * n.topo.num_links()];
+            for (g, o) in n.out_to.iter().enumerate() {
+                if let super::network::Out::Link { channel, .. } = o {
+                    v[*channel as usize] = per(n.chan_flits[g]);
+                }
+            }
+            v
+        };
+        let offered = n.cfg.packet_rate() * n.cfg.packet_size as f64;
+        FlitResult {
+            topology: n.topo.name().to_string(),
+            nodes,
+            sim_type: n.cfg.sim_type,
+            cycles: n.now,
+            measured_cycles,
+            offered_rate: offered,
+            accepted_rate: per(w.accepted_flits) / nodes as f64,
+            avg_packet_latency: w.packet.mean(),
+            avg_network_latency: w.network.mean(),
+            avg_flit_latency: w.flit.mean(),
+            avg_hops: if w.packets == 0 {
+                0.0
+            } else {
+                w.hops as f64 / w.packets as f64
+            },
+            packet_latency: w.packet.summary(),
+            network_latency: w.network.summary(),
+            flit_latency: w.flit.summary(),
+            packets_measured: w.packets,
+            packets_generated: n.nis.iter().map(|ni| ni.generated).sum(),
+            packets_delivered: n.delivered,
+            misdelivered: n.misdelivered,
+            sample_periods: phases,
+            flit_hops: n.flit_hops,
+            unstable: unstable.is_some() || deadlock.is_some(),
+            unstable_reason: unstable,
+            channel_utilisation: ChannelUse {
+                mean: if per_channel.is_empty() {
+                    0.0
+                } else {
+                    per_channel.iter().sum::<f64>() / per_channel.len() as f64
+                },
+                max: per_channel.iter().cloned().fold(0.0, f64::max),
+                per_channel,
+            },
+            deadlock,
+        }
+    }
+}
+
+fn rel_change(now: f64, before: f64) -> f64 {
+    if now == 0.0 {
+        if before == 0.0 {
+            0.0
+        } else {
+            1.0
+        }
+    } else {
+        ((now - before) / now).abs()
+    }
+}
+
+/// Simulates synthetic traffic on the network the config describes.
+pub fn simulate_traffic(cfg: &FlitConfig) -> Result<FlitResult> {
+    let topo = cfg.build_topology()?;
+    simulate_on(&topo, cfg)
+}
+
+/// Simulates synthetic traffic on a given network (the config's topology keys are ignored).
+pub fn simulate_on(topo: &Topology, cfg: &FlitConfig) -> Result<FlitResult> {
+    Ok(Sim::new(topo, cfg)?.simulate())
+}

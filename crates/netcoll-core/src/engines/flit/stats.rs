@@ -1,0 +1,130 @@
+//! Statistics: latencies as integer histograms (exact means and percentiles, no per-sample
+//! storage), counts of hops and accepted flits, and per-channel flit counts.
+
+use serde::Serialize;
+
+/// An exact histogram of non-negative integer samples.
+#[derive(Debug, Clone, Default)]
+pub struct Histogram {
+    counts: Vec<u64>,
+    n: u64,
+    sum: u128,
+}
+
+impl Histogram {
+    #[inline]
+    pub fn add(&mut self, x: u64) {
+        let i = x as usize;
+        if i >= self.counts.len() {
+            self.counts.resize((i + 1).next_power_of_two(), 0);
+        }
+        self.counts[i] += 1;
+        self.n += 1;
+        self.sum += x as u128;
+    }
+    pub fn clear(&mut self) {
+        self.counts.iter_mut().for_each(|c| *c = 0);
+        self.n = 0;
+        self.sum = 0;
+    }
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.n as f64
+        }
+    }
+    /// The smallest sample with at least `q` of all samples at or below it.
+    pub fn percentile(&self, q: f64) -> u64 {
+        if self.n == 0 {
+            return 0;
+        }
+        let want = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut seen = 0;
+        for (x, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= want {
+                return x as u64;
+            }
+        }
+        (self.counts.len() - 1) as u64
+    }
+    pub fn max(&self) -> u64 {
+        self.counts.iter().rposition(|&c| c > 0).unwrap_or(0) as u64
+    }
+    pub fn summary(&self) -> LatencySummary {
+        LatencySummary {
+            mean: self.mean(),
+            count: self.n,
+            p50: self.percentile(0.5),
+            p90: self.percentile(0.9),
+            p99: self.percentile(0.99),
+            max: self.max(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LatencySummary {
+    pub mean: f64,
+    pub count: u64,
+    pub p50: u64,
+    pub p90: u64,
+    pub p99: u64,
+    pub max: u64,
+}
+
+/// What one measurement window collected.
+#[derive(Debug, Clone, Default)]
+pub struct Window {
+    /// Creation to tail arrival, per packet.
+    pub packet: Histogram,
+    /// Head injection into the network to tail arrival, per packet.
+    pub network: Histogram,
+    /// Creation to arrival, per flit.
+    pub flit: Histogram,
+    pub hops: u64,
+    pub packets: u64,
+    /// Flits accepted at destinations in the window (all packets).
+    pub accepted_flits: u64,
+    pub start: u64,
+}
+
+impl Window {
+    pub fn clear(&mut self, now: u64) {
+        self.packet.clear();
+        self.network.clear();
+        self.flit.clear();
+        self.hops = 0;
+        self.packets = 0;
+        self.accepted_flits = 0;
+        self.start = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Histogram;
+
+    #[test]
+    fn histogram_mean_and_percentiles() {
+        let mut h = Histogram::default();
+        for x in [5, 1, 3, 3, 10] {
+            h.add(x);
+        }
+        assert_eq!(h.mean(), 22.0 / 5.0);
+        assert_eq!(h.percentile(0.5), 3);
+        assert_eq!(h.percentile(0.2), 1);
+        assert_eq!(h.percentile(1.0), 10);
+        assert_eq!(h.max(), 10);
+        h.clear();
+        assert_eq!(h.count(), 0);
+        assert_eq!(h.mean(), 0.0);
+    }
+}

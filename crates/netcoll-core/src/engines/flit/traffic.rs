@@ -1,0 +1,122 @@
+//! Synthetic traffic: where a packet goes (the pattern) and when nodes generate packets (a
+//! Bernoulli process per node, sampled as geometric gaps so that a node costs nothing in the
+//! cycles it stays silent; the distribution is the same as a coin toss every cycle).
+
+use super::config::Pattern;
+use crate::error::Result;
+use crate::spec_err;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+pub struct Traffic {
+    pattern: Pattern,
+    nodes: usize,
+    shape: Vec<usize>,
+    bits: u32,
+    /// ln(1 - p), or None when p is 0 (never) or 1 (every cycle).
+    log_q: Option<f64>,
+    p: f64,
+}
+
+impl Traffic {
+    pub fn new(pattern: &Pattern, nodes: usize, shape: &[usize], p: f64) -> Result<Traffic> {
+        let pow2 = nodes.is_power_of_two();
+        let bits = nodes.trailing_zeros();
+        match pattern {
+            Pattern::Transpose if !pow2 || bits % 2 == 1 => {
+                return spec_err!(
+                "traffic = transpose needs a node count that is an even power of two, not {nodes}"
+            )
+            }
+            Pattern::Bitcomp if !pow2 => {
+                return spec_err!("traffic = bitcomp needs a power-of-two node count, not {nodes}")
+            }
+            Pattern::Neighbor if shape.is_empty() => {
+                return spec_err!("traffic = neighbor needs a mesh or torus (a coordinate family)")
+            }
+            Pattern::Hotspot(h) => {
+                if let Some(&bad) = h.iter().find(|&&x| x >= nodes) {
+                    return spec_err!(
+                        "hotspot node {bad} is out of range: the network has {nodes}"
+                    );
+                }
+            }
+            _ => {}
+        }
+        let log_q = (p > 0.0 && p < 1.0).then(|| (1.0 - p).ln());
+        Ok(Traffic {
+            pattern: pattern.clone(),
+            nodes,
+            shape: shape.to_vec(),
+            bits,
+            log_q,
+            p,
+        })
+    }
+
+    /// The destination of a packet from `src`.
+    pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
+        match &self.pattern {
+            Pattern::Uniform => rng.random_range(0..self.nodes),
+            Pattern::Transpose => {
+                let half = self.bits / 2;
+                let lo = src & ((1 << half) - 1);
+                (lo << half) | (src >> half)
+            }
+            Pattern::Bitcomp => !src & (self.nodes - 1),
+            Pattern::Neighbor => {
+                let (mut rest, mut out, mut mul) = (src, 0, 1);
+                for &k in &self.shape {
+                    out += ((rest % k + 1) % k) * mul;
+                    rest /= k;
+                    mul *= k;
+                }
+                out
+            }
+            Pattern::Hotspot(h) => h[rng.random_range(0..h.len())],
+        }
+    }
+
+    /// Cycles from one generation opportunity to the next packet (1 = the next cycle), or
+    /// None if the node never generates.
+    pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
+        match self.log_q {
+            None if self.p <= 0.0 => None,
+            None => Some(1),
+            Some(lq) => {
+                let u: f64 = 1.0 - rng.random::<f64>(); // in (0, 1]
+                Some(1 + (u.ln() / lq).floor() as u64)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn permutations_on_sixteen_nodes() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let t = Traffic::new(&Pattern::Transpose, 16, &[4, 4], 0.5).unwrap();
+        assert_eq!(t.dest(0b0001, &mut rng), 0b0100);
+        assert_eq!(t.dest(0b1110, &mut rng), 0b1011);
+        let b = Traffic::new(&Pattern::Bitcomp, 16, &[4, 4], 0.5).unwrap();
+        assert_eq!(b.dest(3, &mut rng), 12);
+        let n = Traffic::new(&Pattern::Neighbor, 16, &[4, 4], 0.5).unwrap();
+        assert_eq!(n.dest(0, &mut rng), 5);
+        assert_eq!(n.dest(15, &mut rng), 0);
+    }
+
+    #[test]
+    fn geometric_gaps_have_the_bernoulli_mean() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let t = Traffic::new(&Pattern::Uniform, 4, &[], 0.2).unwrap();
+        let n = 200_000;
+        let total: u64 = (0..n).map(|_| t.gap(&mut rng).unwrap()).sum();
+        let mean = total as f64 / n as f64;
+        assert!((mean - 5.0).abs() < 0.05, "mean gap {mean}");
+        assert!(Traffic::new(&Pattern::Bitcomp, 12, &[], 0.1).is_err());
+    }
+}

@@ -1,0 +1,62 @@
+//! The flit engine: synthetic-traffic simulation from BookSim-style keys.
+
+use crate::schedule::PySchedule;
+use crate::topology::PyTopology;
+use crate::{guarded, to_py};
+use netcoll_core::engines::flit::{
+    config::KEYS, parse_settings, run_schedule, simulate_traffic as run, FlitConfig,
+};
+use pyo3::prelude::*;
+
+/// Runs a schedule on the flit network of `topo`. `sim` holds network keys (as
+/// `simulate_traffic`) and schedule keys (flit_bytes, t_hs, t_ns, t_hr, t_nr, compute_base,
+/// compute_per_flit, copy_per_flit). Returns `cycles`, `verified`, `avg_packet_latency`, ...
+#[pyfunction]
+#[pyo3(signature = (schedule, topo, sim=None))]
+fn simulate_schedule(
+    py: Python<'_>,
+    schedule: &PySchedule,
+    topo: &PyTopology,
+    sim: Option<Vec<(String, String)>>,
+) -> PyResult<PyObject> {
+    let (s, t) = (schedule.inner.clone(), topo.inner.clone());
+    let sim = sim.unwrap_or_default();
+    let r = guarded(py, move || {
+        let (cfg, par) = parse_settings(sim.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+        run_schedule(&t, &s, &cfg, &par)
+    })?;
+    to_py(py, &r)
+}
+
+/// Simulates synthetic traffic. `config` maps BookSim keys (see `flit_keys()`) to their
+/// values as text (`"8"`, `"mesh"`, `"hotspot({0,5})"`); unset keys take netcoll's defaults.
+/// Returns the result as a dict (`avg_packet_latency`, `accepted_rate`, `cycles`,
+/// `deadlock`, ...).
+#[pyfunction]
+fn simulate_traffic(py: Python<'_>, config: Vec<(String, String)>) -> PyResult<PyObject> {
+    let r = guarded(py, move || {
+        let cfg = FlitConfig::from_pairs(config.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+        run(&cfg)
+    })?;
+    to_py(py, &r)
+}
+
+/// The configuration keys the flit engine accepts.
+#[pyfunction]
+fn flit_keys() -> Vec<&'static str> {
+    KEYS.to_vec()
+}
+
+/// The default configuration as a dict.
+#[pyfunction]
+fn flit_defaults(py: Python<'_>) -> PyResult<PyObject> {
+    to_py(py, &FlitConfig::default())
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_traffic, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(flit_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(flit_defaults, m)?)?;
+    Ok(())
+}
