@@ -7,9 +7,9 @@
 //! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
 mod analytic;
+mod flit;
 mod hnc;
 mod models;
-mod flit;
 mod schedule;
 mod step;
 mod topology;
