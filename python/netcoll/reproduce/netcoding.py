@@ -12,9 +12,8 @@ from .registry import Outcome
 SETTINGS = {"8x4 groups (paper)": ["group=8x4"], "best group (auto)": []}
 
 
-def _radices(quick: bool, torus: bool = False) -> list[int]:
-    ks = [8, 16, 32, 64] if quick else [8, 16, 32, 64, 128, 256]
-    return ks
+def _radices(quick: bool) -> list[int]:
+    return [8, 16, 32, 64] if quick else [8, 16, 32, 64, 128, 256]
 
 
 def _sweep(quick: bool, family: str = "mesh") -> list[dict]:
@@ -39,7 +38,7 @@ def _sweep(quick: bool, family: str = "mesh") -> list[dict]:
     return rows
 
 
-def _plot(rows, keys, title, ylabel="aggregate hops", logy=True):
+def _plot(rows, keys, title, ylabel="aggregate hops"):
     def plot(png: Path):
         series = []
         for key, name in keys:
@@ -51,10 +50,9 @@ def _plot(rows, keys, title, ylabel="aggregate hops", logy=True):
                 series.append(
                     (tag, [r["nodes"] for r in pts], [r[key] for r in pts], {"marker": "o"})
                 )
-        files = series_panels(png, title, [(title, ylabel, series)], "nodes (k-ary 2-mesh)")
-        if logy:
-            pass
-        return files
+        return series_panels(
+            png, title, [("", ylabel, series)], "nodes (k-ary 2-mesh)", logy=True
+        )
 
     return plot
 

@@ -22,7 +22,9 @@ def save(fig, png: Path) -> list[Path]:
     return files
 
 
-def series_panels(png: Path, title: str, panels, xlabel: str, logx: bool = True) -> list[Path]:
+def series_panels(
+    png: Path, title: str, panels, xlabel: str, logx: bool = True, logy: bool = False
+) -> list[Path]:
     """panels: [(panel title, ylabel, [(label, xs, ys, style_dict), ...]), ...]"""
     plt = pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
@@ -34,6 +36,8 @@ def series_panels(png: Path, title: str, panels, xlabel: str, logx: bool = True)
         ax.set_ylabel(ylabel)
         if logx:
             ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(title)
