@@ -50,9 +50,7 @@ def _plot(rows, keys, title, ylabel="aggregate hops"):
                 series.append(
                     (tag, [r["nodes"] for r in pts], [r[key] for r in pts], {"marker": "o"})
                 )
-        return series_panels(
-            png, title, [("", ylabel, series)], "nodes (k-ary 2-mesh)", logy=True
-        )
+        return series_panels(png, title, [("", ylabel, series)], "nodes (k-ary 2-mesh)", logy=True)
 
     return plot
 
