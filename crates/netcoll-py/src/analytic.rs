@@ -1,9 +1,10 @@
 //! The analytic engine and the tuner: figures of a collective's schedule, and algorithms
 //! ranked by time.
 
+use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
-use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::algorithms::{self as registry, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze as analyze_schedule, Analysis, Machine};
 use netcoll_core::engines::tune::{routing_for, tune as tune_all, RankBy};
 use netcoll_core::models::{LogGP, MultisendParams};
@@ -13,34 +14,15 @@ use std::collections::HashMap;
 
 /// Request options shared by every function here.
 struct Opts {
-    op: String,
-    p: Option<u32>,
-    root: u32,
-    nbytes: u64,
-    packets: u32,
-    params: Vec<String>,
-    placement: Option<Vec<u32>>,
-    targets: Vec<u32>,
+    args: RequestArgs,
     routing: String,
     machine: HashMap<String, f64>,
 }
 
 impl Opts {
+    /// Validated here too: closed forms and the tuner do not go through `algorithms::build`.
     fn request<'a>(&self, t: &'a Topology) -> netcoll_core::Result<AlgoRequest<'a>> {
-        let kind = parse_collective(&self.op)?;
-        let mut req = AlgoRequest::new(t, kind);
-        if let Some(p) = self.p {
-            req.p = p;
-            req.placement = (0..p).collect();
-        }
-        if let Some(pl) = &self.placement {
-            req.placement = pl.clone();
-        }
-        req.root = self.root;
-        req.bytes = self.nbytes;
-        req.packets = self.packets;
-        req.targets = self.targets.clone();
-        req.params = Params::parse(&self.params)?;
+        let req = self.args.request(t)?;
         req.validate()?;
         Ok(req)
     }
@@ -107,14 +89,16 @@ fn opts(
     machine: Option<HashMap<String, f64>>,
 ) -> Opts {
     Opts {
-        op: op.to_string(),
-        p,
-        root,
-        nbytes,
-        packets,
-        params: params.unwrap_or_default(),
-        placement,
-        targets: targets.unwrap_or_default(),
+        args: RequestArgs {
+            op: op.to_string(),
+            p,
+            root,
+            nbytes,
+            packets,
+            params: params.unwrap_or_default(),
+            placement,
+            targets: targets.unwrap_or_default(),
+        },
         routing: routing.to_string(),
         machine: machine.unwrap_or_default(),
     }

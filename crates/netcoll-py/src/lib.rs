@@ -10,6 +10,7 @@ mod analytic;
 mod flit;
 mod hnc;
 mod models;
+mod request;
 mod schedule;
 mod step;
 mod topology;

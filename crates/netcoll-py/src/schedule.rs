@@ -1,8 +1,9 @@
 //! Schedules: the algorithm registry, building, verifying and (de)serialising schedules.
 
+use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
-use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::algorithms as registry;
 use netcoll_core::schedule::Schedule;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -101,22 +102,19 @@ fn build_schedule(
     placement: Option<Vec<u32>>,
     targets: Option<Vec<u32>>,
 ) -> PyResult<PySchedule> {
-    let (op, algo, t) = (op.to_string(), algo.to_string(), topo.inner.clone());
+    let args = RequestArgs {
+        op: op.to_string(),
+        p,
+        root,
+        nbytes,
+        packets,
+        params: params.unwrap_or_default(),
+        placement,
+        targets: targets.unwrap_or_default(),
+    };
+    let (algo, t) = (algo.to_string(), topo.inner.clone());
     let s = guarded(py, move || {
-        let kind = parse_collective(&op)?;
-        let mut req = AlgoRequest::new(&t, kind);
-        if let Some(p) = p {
-            req.p = p;
-            req.placement = (0..p).collect();
-        }
-        if let Some(pl) = placement {
-            req.placement = pl;
-        }
-        req.root = root;
-        req.bytes = nbytes;
-        req.packets = packets;
-        req.targets = targets.unwrap_or_default();
-        req.params = Params::parse(&params.unwrap_or_default())?;
+        let req = args.request(&t)?;
         registry::build(&algo, &req)
     })?;
     Ok(PySchedule { inner: Arc::new(s) })

@@ -1,9 +1,10 @@
 //! The step engine: the iBT/torus broadcast protocols and any registered schedule, in steps.
 
+use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::ibt_broadcast::{self, protocol::Kind};
-use netcoll_core::algorithms::{self as registry, parse_collective, AlgoRequest, Params};
+use netcoll_core::algorithms::{self as registry, Params};
 use netcoll_core::engines::step::sched::{self, Timing};
 use netcoll_core::engines::step::PortModel;
 use netcoll_core::routing::{Routing, RoutingKind};
@@ -73,12 +74,18 @@ fn step_schedule(
         let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;
         let ports = PortModel::parse(sim.text("ports", "all"))?;
         let timing = Timing::parse(sim.text("timing", "deps"))?;
-        let kind = parse_collective(&op)?;
-        let mut req = AlgoRequest::new(&t, kind);
-        req.root = root;
-        req.bytes = nbytes;
-        req.packets = packets;
-        req.params = Params::parse(&params.unwrap_or_default())?;
+        let req = RequestArgs {
+            op,
+            p: None,
+            root,
+            nbytes,
+            packets,
+            params: params.unwrap_or_default(),
+            placement: None,
+            targets: Vec::new(),
+        }
+        .request(&t)?;
+        let kind = req.kind;
         let s = registry::build(&algo, &req)?;
         let r = Routing::new(&t, routing, None)?;
         let res = sched::run(&s, &t, &r, ports, timing)?;

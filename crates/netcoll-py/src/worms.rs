@@ -1,11 +1,11 @@
 //! Multidestination worms: what a worm multicast sends (`worms_show`) and the figures of a
 //! multicast schedule (`multicast_figures`).
 
+use crate::request::RequestArgs;
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::worms;
-use netcoll_core::algorithms::{parse_collective, AlgoRequest, Params};
 use pyo3::prelude::*;
 
 /// Every worm `algo` (worm-ssr | worm-path | worm-tree) sends for a multicast from rank
@@ -26,12 +26,17 @@ fn worms_show(
 ) -> PyResult<PyObject> {
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let shown = guarded(py, move || {
-        let mut req = AlgoRequest::new(&t, parse_collective("multicast")?);
-        req.root = root;
-        req.targets = targets.unwrap_or_default();
-        req.params = Params::parse(&params.unwrap_or_default())?;
-        req.bytes = nbytes;
-        req.packets = packets;
+        let req = RequestArgs {
+            op: "multicast".into(),
+            p: None,
+            root,
+            nbytes,
+            packets,
+            params: params.unwrap_or_default(),
+            placement: None,
+            targets: targets.unwrap_or_default(),
+        }
+        .request(&t)?;
         worms::show(&req, &algo)
     })?;
     to_py(py, &shown)

@@ -1,0 +1,39 @@
+//! The request arguments every binding takes (collective, ranks, root, sizes, parameters,
+//! placement, targets), turned into an `AlgoRequest` in one place.
+
+use netcoll_core::algorithms::{parse_collective, AlgoRequest, Params};
+use netcoll_core::Topology;
+
+pub(crate) struct RequestArgs {
+    pub op: String,
+    /// Ranks; `None` = every endpoint.
+    pub p: Option<u32>,
+    pub root: u32,
+    pub nbytes: u64,
+    pub packets: u32,
+    /// `key=value` algorithm parameters.
+    pub params: Vec<String>,
+    /// Endpoint of each rank; `None` = rank i on endpoint i.
+    pub placement: Option<Vec<u32>>,
+    pub targets: Vec<u32>,
+}
+
+impl RequestArgs {
+    /// The request as given; `algorithms::build` validates it.
+    pub fn request<'a>(&self, t: &'a Topology) -> netcoll_core::Result<AlgoRequest<'a>> {
+        let mut req = AlgoRequest::new(t, parse_collective(&self.op)?);
+        if let Some(p) = self.p {
+            req.p = p;
+            req.placement = (0..p).collect();
+        }
+        if let Some(pl) = &self.placement {
+            req.placement = pl.clone();
+        }
+        req.root = self.root;
+        req.bytes = self.nbytes;
+        req.packets = self.packets;
+        req.targets = self.targets.clone();
+        req.params = Params::parse(&self.params)?;
+        Ok(req)
+    }
+}
