@@ -1,0 +1,218 @@
+"""Multicast latency over Myrinet/FM trees: the seed 002 timing model run packet by packet.
+
+Seed 002 s2 gives three intervals per packet of ``m`` bytes (Fig. 2): the host writes the
+packet to its NIC (``t_send``), the NIC transmits one copy (``t_xmit``), and the receiving NIC
+plus host take it in (``t_recv``, counted from the start of that copy's transmission, which it
+overlaps). This module plays those intervals over a multicast tree and a message of several
+FM packets (1,536 bytes each), with the two primitives and the two forwarding modes of s4-s6:
+
+* ``multisend``: a node writes each packet to its NIC once; the NIC transmits a copy to each
+  child, back to back. ``unicast``: one host write per child and packet (FM sends).
+* ``pipeline=True``: a node forwards packet ``j`` as soon as it has it; ``False``: it waits
+  for the whole message (s4).
+
+Resources, each serial: a node's host (writes), its NIC (transmissions), and its receive path
+(one ``t_recv`` per packet). Reception runs on the NIC and the host's receive handler and is
+*not* charged to the host's send time: s2 notes that reception pipelines between NIC and host,
+and Fig. 2 overlaps it with transmission. With one packet and a flat tree this is exactly the
+s2 formulas (``t_send + (k-1) t_xmit + t_recv`` and ``k t_send + t_recv``), pinned in tests.
+
+Unicast order (a choice the paper leaves open): ``message`` (default) sends the whole message
+to the first child, then to the next (an FM stream per destination, the "multiple FM sends" of
+Fig. 4); with pipelining the first child's stream relays packets as they arrive. ``packet``
+sends packet ``j`` to every child before packet ``j+1`` (the order of netcoll's ``postal``
+schedules with ``primitive=unicast``).
+
+The measured latency of s6 adds the zero-byte reply of the last receiver to the root
+(``t_send(0) + t_recv(0)``, ``ack=True``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import _core, models
+
+FM_PACKET_BYTES = 1536
+
+
+@lru_cache(maxsize=4096)
+def intervals(nbytes: int, write_combining: bool = False) -> tuple[float, float, float]:
+    """``(t_send, t_xmit, t_recv)`` in us for one packet of ``nbytes``, from the Rust
+    timing model (``models.multisend_time`` with one and two destinations)."""
+    ms1, uc1 = models.multisend_time(nbytes, 1, write_combining)
+    ms2, uc2 = models.multisend_time(nbytes, 2, write_combining)
+    send = uc2 - uc1
+    return send, ms2 - ms1, uc1 - send
+
+
+def packet_sizes(
+    nbytes: int, packet_bytes: int = FM_PACKET_BYTES, equal: bool = False
+) -> list[int]:
+    """FM packetisation: full packets, then the remainder (a 0-byte message is one packet);
+    ``equal``: as many packets, each ``ceil(nbytes / count)`` bytes (netcoll's schedules)."""
+    if nbytes < 0:
+        raise _core.NetcollError(f"message of {nbytes} bytes: give a size >= 0")
+    if not 1 <= packet_bytes <= FM_PACKET_BYTES:
+        raise _core.NetcollError(
+            f"packet_bytes={packet_bytes}: the FM timing model holds for 1..1536-byte packets"
+        )
+    full, rest = divmod(nbytes, packet_bytes)
+    if equal:
+        k = max(1, math.ceil(nbytes / packet_bytes))
+        return [math.ceil(nbytes / k)] * k
+    return [packet_bytes] * full + ([rest] if rest or not full else [])
+
+
+@dataclass(frozen=True)
+class FMConfig:
+    """How a multicast runs: ``primitive`` multisend|unicast, ``pipeline`` (packet-wise
+    forwarding), ``unicast_order`` message|packet, ``write_combining`` (s2's faster host
+    copy), ``ack`` (add the reply to the root), ``packet_bytes`` (FM: 1,536),
+    ``host_recv_share`` (fraction of ``t_recv`` that occupies the receiving host, serialised
+    with its writes; 0 by default, see the module note), ``equal_packets`` (cut messages as
+    netcoll's schedules do, for comparisons with the flit engine)."""
+
+    primitive: str = "multisend"  # or "unicast"
+    pipeline: bool = True
+    unicast_order: str = "message"  # or "packet"
+    write_combining: bool = False
+    ack: bool = True
+    packet_bytes: int = FM_PACKET_BYTES
+    host_recv_share: float = 0.0
+    equal_packets: bool = False
+
+    def check(self) -> None:
+        if self.primitive not in ("multisend", "unicast"):
+            raise _core.NetcollError(
+                f"primitive={self.primitive!r} is unknown: use multisend or unicast"
+            )
+        if not 0.0 <= self.host_recv_share <= 1.0:
+            raise _core.NetcollError(
+                f"host_recv_share={self.host_recv_share}: give a fraction between 0 and 1"
+            )
+        if self.unicast_order not in ("message", "packet"):
+            raise _core.NetcollError(
+                f"unicast_order={self.unicast_order!r} is unknown: use message or packet"
+            )
+
+
+def _check_tree(children: Sequence[Sequence[int]]) -> None:
+    n, seen = len(children), [False] * len(children)
+    seen[0] = n > 0
+    for kids in children:
+        for c in kids:
+            if not 0 < c < n or seen[c]:
+                raise _core.NetcollError(
+                    f"child {c} is out of range or has two parents: give a tree rooted at 0"
+                )
+            seen[c] = True
+    if not all(seen):
+        raise _core.NetcollError("some node has no parent: give a spanning tree rooted at 0")
+
+
+def tree_latency(
+    children: Sequence[Sequence[int]], nbytes: int, cfg: FMConfig = FMConfig()
+) -> float:
+    """Microseconds until every node of the tree (root 0, ``children[v]`` in send order)
+    holds the ``nbytes`` message, plus the reply to the root if ``cfg.ack``."""
+    cfg.check()
+    _check_tree(children)
+    sizes = packet_sizes(nbytes, cfg.packet_bytes, cfg.equal_packets)
+    iv = [intervals(s, cfg.write_combining) for s in sizes]
+    n, last = len(children), len(sizes) - 1
+    # arrived[v][j]: packet j's reception at v ends, host share aside; the root has it all.
+    arrived: list[list[float] | None] = [None] * n
+    arrived[0] = [0.0] * len(sizes)
+    order, done = [0], 0.0
+    for v in order:  # parents before children (BFS)
+        kids = list(children[v])
+        order.extend(kids)
+        share = 0.0 if v == 0 else cfg.host_recv_share
+        held, sent = _node(kids, arrived[v], [share * x[2] for x in iv], iv, cfg)
+        for c, times in sent.items():
+            arrived[c] = times
+        done = max(done, held[last])
+    if cfg.ack and n > 1:
+        s0, _, r0 = intervals(0, cfg.write_combining)
+        done += s0 + r0
+    return done
+
+
+def _node(kids, arrived, recv_host, iv, cfg: FMConfig):
+    """One node: when it holds each packet, and when each child's reception of each packet
+    ends (from the start of its transmission plus ``t_recv``).
+
+    The host is one serial resource. Its tasks: the host share of each packet's reception
+    (``recv_host[j]``, ending no earlier than the packet's arrival) and the writes to the NIC,
+    in the primitive's order. It takes whichever task is ready first (receptions win ties);
+    a write is ready when its packet is held (all packets, without pipelining) and the
+    previous write is done. The NIC transmits written packets in order, one copy at a time.
+    """
+    np_ = len(arrived)
+    writes = _write_order(len(kids), np_, cfg)  # (packet, child indices to transmit to)
+    held = [0.0] * np_
+    got = {c: [0.0] * np_ for c in kids}
+    recv_free = dict.fromkeys(kids, 0.0)
+    host = nic = 0.0
+    r = w = 0  # next reception, next write
+    while r < np_ or w < len(writes):
+        if r < np_:
+            r_ready = arrived[r] - recv_host[r]
+        if w < len(writes):
+            j = writes[w][0]
+            need = j if cfg.pipeline else np_ - 1
+            w_ready = held[need] if need < r else None  # None: its packet is not held yet
+        if r < np_ and (w >= len(writes) or w_ready is None or r_ready <= max(w_ready, host)):
+            held[r] = max(arrived[r], host + recv_host[r])
+            host = max(host, r_ready) + recv_host[r] if recv_host[r] > 0 else host
+            r += 1
+            continue
+        host = max(host, w_ready) + iv[j][0]
+        for ci in writes[w][1]:
+            c = kids[ci]
+            start = max(nic, host)
+            nic = start + iv[j][1]
+            recv_free[c] = got[c][j] = max(start + iv[j][2], recv_free[c] + iv[j][2])
+        w += 1
+    return held, got
+
+
+def _write_order(k: int, np_: int, cfg: FMConfig) -> list[tuple[int, list[int]]]:
+    if k == 0:
+        return []
+    if cfg.primitive == "multisend":
+        return [(j, list(range(k))) for j in range(np_)]
+    if cfg.unicast_order == "message":
+        return [(j, [c]) for c in range(k) for j in range(np_)]
+    return [(j, [c]) for j in range(np_) for c in range(k)]
+
+
+def flat_tree(ndest: int) -> list[list[int]]:
+    return [list(range(1, ndest + 1))] + [[] for _ in range(ndest)]
+
+
+def postal_tree(n: int, lam: float) -> list[list[int]]:
+    """The two-queue greedy postal tree of seed 002 s4 (the Rust model), as children lists."""
+    tree, _ = models.postal_tree(n, lam)
+    return [list(c) for c in tree["children"]]
+
+
+def binomial_tree(n: int) -> list[list[int]]:
+    """The binomial tree (largest subtree first): the postal tree with lambda = 1."""
+    return postal_tree(n, 1.0)
+
+
+def optimal_latency(n: int, nbytes: int, cfg: FMConfig) -> tuple[float, int]:
+    """``(latency, lambda)``: the best postal tree over integer lambda 1..n, as the paper's
+    experiments choose it (s6: "integer lambda values from 1 to the number of nodes").
+    Ties go to the smaller lambda."""
+    best = (math.inf, 0)
+    for lam in range(1, max(n, 1) + 1):
+        t = tree_latency(postal_tree(n, lam), nbytes, cfg)
+        if t < best[0] - 1e-9:
+            best = (t, lam)
+    return best
