@@ -71,6 +71,11 @@ def test_host_receive_share_slows_pipelined_relays_only():
     fast = fmtree.tree_latency(tree, 16384, FMConfig())
     slow = fmtree.tree_latency(tree, 16384, FMConfig(host_recv_share=1.0))
     assert slow > fast
+    na, _ = fmtree.optimal_latency(16, 16384, FMConfig(host_recv_share=1.0))
+    fm = fmtree.tree_latency(
+        fmtree.binomial_tree(16), 16384, FMConfig("unicast", host_recv_share=1.0)
+    )
+    assert round(fm / na, 2) == 1.98  # closer to the printed 1.85 than the default's 2.50
     flat = fmtree.flat_tree(15)  # no relays: nothing changes
     assert fmtree.tree_latency(flat, 16384, FMConfig(host_recv_share=1.0)) == pytest.approx(
         fmtree.tree_latency(flat, 16384, FMConfig())
