@@ -326,16 +326,13 @@ def _tree_plot(rows, fig_no: int, baseline: str, pipeline: bool, factor: bool):
                     label=f"FM-{baseline}, {n}",
                 )
             flit = [r for r in rs if r["flit_factor"] != ""]
-            if flit:
-                key = "flit_factor" if factor else "flit_na_us"
-                ax.plot(
-                    [r["bytes"] for r in flit],
-                    [r[key] for r in flit],
-                    "^",
-                    color=line.get_color(),
-                    ms=7,
-                    label=f"flit engine, {n}",
-                )
+            marks = [("flit_factor", "^", "flit engine")] if factor else [
+                ("flit_na_us", "^", "flit engine NA-optimal"),
+                ("flit_fm_us", "v", f"flit engine FM-{baseline}"),
+            ]  # fmt: skip
+            for key, mk, what in marks if flit else []:
+                ax.plot([r["bytes"] for r in flit], [r[key] for r in flit], mk,
+                        color=line.get_color(), ms=7, label=f"{what}, {n}")  # fmt: skip
         if factor:
             for (_, what, n, m, v), mk in zip(printed, "xP*"):
                 where = what.split("(")[1][:-1]
