@@ -18,9 +18,9 @@ from rich.table import Table
 from . import networks as topo_mod
 from ._core import NetcollError
 
-console = Console()
+console = Console(emoji=False)  # user text such as ":x:" stays as typed
 if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
-    console = Console(width=120)
+    console = Console(width=120, emoji=False)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 spec_argument = click.argument("spec", metavar="SPEC")
@@ -326,9 +326,9 @@ _register_command_modules()
 
 
 def fail(message: str) -> None:
-    Console(stderr=True).print(
-        f"netcoll: error: {message}", markup=False, highlight=False, soft_wrap=True
-    )
+    # Plain text, not rich: the message quotes user input, where ':x:' would become an emoji
+    # and '[b]' markup; one line, never wrapped.
+    print(f"netcoll: error: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
 
 
