@@ -27,7 +27,7 @@ def _cell(value) -> str:
         text = f"{value:,}" if abs(value) >= 10_000 else str(value)
         return f"<td class='num'>{text}</td>"
     if isinstance(value, float):
-        return f"<td class='num'>{value:.6g}</td>"
+        return f"<td class='num'>{value:.10g}</td>"
     return f"<td>{_e(value)}</td>"
 
 
