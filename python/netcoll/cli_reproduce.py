@@ -17,6 +17,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from ._core import NetcollError
 
@@ -64,7 +65,8 @@ def register(app: click.Group) -> None:
             for col in ("id", "figure", "engine", "status", "reason"):
                 table.add_column(col)
             for i in items:
-                table.add_row(i["id"], i["figure"], i["engine"], i["status"], i["reason"])
+                # Text, not markup: a reason may hold brackets such as [0, 1).
+                table.add_row(*(Text(i[c]) for c in ("id", "figure", "engine", "status", "reason")))
             console.print(table)
             return
         if all_:
