@@ -1,5 +1,7 @@
 """The CLI contract: JSON keys, exit codes, one-line errors, pictures."""
 
+import io
+
 import pytest
 
 from conftest import cli_json, run_cli
@@ -92,7 +94,7 @@ def test_help_everywhere():
 
 
 def test_demo_quick_writes_table_and_plot(tmp_path):
-    d = cli_json("demo", "--quick", "-o", str(tmp_path))
+    d = cli_json("demo", "--quick", "--no-report", "-o", str(tmp_path))
     names = [r["network"] for r in d["networks"]]
     assert "iBT(64^2;<8,24>)" in names and "Torus(16^3)" in names
     ibt = next(r for r in d["networks"] if r["network"] == "iBT(64^2;<8,24>)")
@@ -102,3 +104,24 @@ def test_demo_quick_writes_table_and_plot(tmp_path):
     assert hops["32x32"]["tree"] == 2_703_360  # seed 000's tree-based baseline
     assert all(r["hnc_tree"] < r["tree"] for r in d["alltoall"])
     assert (tmp_path / "alltoall.png").exists()
+    # the flit engine ran the same four verified schedules on the small meshes
+    cycles = {r["mesh"]: r for r in d["alltoall_cycles"]}
+    assert sorted(cycles) == ["4x4", "8x8"]
+    for r in cycles.values():
+        assert all(r[k] > 0 for k in ("tree", "all_at_once", "hnc_tree", "hnc_all_at_once"))
+        # 1-flit packets: the tree's flit-hops are its aggregate hops
+        assert r["tree_flit_hops"] == hops.get(r["mesh"], {}).get("tree", r["tree_flit_hops"])
+    assert cycles["8x8"]["tree_flit_hops"] == 6912
+    assert d["report"] is None
+
+
+def test_demo_quick_report_is_written(tmp_path, monkeypatch):
+    from rich.console import Console
+
+    from netcoll import demo
+    from netcoll.reproduce import registry
+
+    monkeypatch.setattr(registry, "REPRODUCTIONS", [registry.find("ibt-table1-distances")])
+    page = demo.quick_report(tmp_path / "report", Console(file=io.StringIO()), False)
+    assert page == tmp_path / "report" / "index.html"
+    assert "ibt-table1-distances.png" in page.read_text()

@@ -1,6 +1,7 @@
 """`netcoll reproduce`: the listing contract, single runs and the HTML report."""
 
 import json
+import re
 
 from conftest import cli_json, run_cli
 
@@ -40,7 +41,17 @@ def test_all_quick_writes_an_html_report(tmp_path):
         assert r["id"] in page
         for f in r["files"]:
             assert (tmp_path / f.rsplit("/", 1)[-1]).exists()
-    assert page.count("<img") == sum(1 for r in out["reproductions"] if r["files"])
+    pngs = sum(f.endswith(".png") for r in out["reproductions"] for f in r["files"])
+    assert pngs and page.count("<img") == pngs
+    assert not out["errors"]
+    # relative links only: the directory can be moved
+    assert str(tmp_path) not in page.replace(f"-o {tmp_path}", "")
+    for src in re.findall(r"(?:src|href)='([^'#]+)'", page):
+        assert (tmp_path / src).exists(), src
+    # the status summary counts every entry
+    for status in ("matches", "approximates", "cannot"):
+        assert f"badge {status}" in page
+    assert f"of {len(out['reproductions'])} reproductions ran" in page
 
 
 def test_unknown_and_unrunnable_ids_are_one_line_errors():
@@ -48,3 +59,18 @@ def test_unknown_and_unrunnable_ids_are_one_line_errors():
         proc = run_cli("reproduce", ident, check=False)
         assert proc.returncode == 2
         assert proc.stderr.startswith("netcoll: error:") and proc.stderr.count("\n") == 1
+
+
+def test_a_failing_runner_is_reported_not_fatal(tmp_path, monkeypatch):
+    from netcoll.reproduce import registry
+    from netcoll.reproduce.report import write_report
+
+    broken = registry.Reproduction("ibt-broken", "none", "metrics", "matches", "test", "math:nope")
+    monkeypatch.setattr(registry, "REPRODUCTIONS", [broken])
+    seen = []
+    results = registry.run_all(tmp_path, True, seen.append, lambda r, o: seen.append(o.status))
+    assert seen == [broken, "error"]
+    ((_, outcome),) = results
+    assert outcome.status == "error" and "AttributeError" in outcome.summary
+    page = write_report(tmp_path, results, True).read_text()
+    assert "badge error" in page and "ibt-broken" in page

@@ -18,9 +18,9 @@ from rich.table import Table
 from . import networks as topo_mod
 from ._core import NetcollError
 
-console = Console()
+console = Console(emoji=False)  # user text such as ":x:" stays as typed
 if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
-    console = Console(width=120)
+    console = Console(width=120, emoji=False)
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 spec_argument = click.argument("spec", metavar="SPEC")
@@ -279,15 +279,23 @@ def topo_export(spec: str, output: Path, fmt: str) -> None:
     type=click.Path(path_type=Path),
     default=Path("out/demo"),
     show_default=True,
-    help="Directory for the plot.",
+    help="Directory for the plots and the report.",
 )
-@click.option("--quick", is_flag=True, help="Skip the million-node pair.")
+@click.option("--quick", is_flag=True, help="Skip the million-node pair and the largest meshes.")
+@click.option(
+    "--report/--no-report",
+    default=True,
+    show_default=True,
+    help="Also run every reproduction in quick mode and write OUTPUT/report/index.html.",
+)
 @json_option
-def demo(output: Path, quick: bool, as_json: bool) -> None:
-    """The main job: iBT against tori of the same size and degree, as a table and a plot."""
+def demo(output: Path, quick: bool, report: bool, as_json: bool) -> None:
+    """The main job: iBT against tori of the same size and degree, then the headline: HNC
+    against tree-based and all-at-once all-to-all broadcast on meshes (hops and cycles),
+    tables, plots and the HTML report of every reproduction."""
     from .demo import run_demo
 
-    run_demo(output, quick=quick, as_json=as_json, console=console)
+    run_demo(output, quick=quick, as_json=as_json, console=console, report=report)
 
 
 @bench_app.command("metrics")
@@ -326,9 +334,9 @@ _register_command_modules()
 
 
 def fail(message: str) -> None:
-    Console(stderr=True).print(
-        f"netcoll: error: {message}", markup=False, highlight=False, soft_wrap=True
-    )
+    # Plain text, not rich: the message quotes user input, where ':x:' would become an emoji
+    # and '[b]' markup; one line, never wrapped.
+    print(f"netcoll: error: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
 
 

@@ -7,6 +7,22 @@ curves), or ``cannot`` (with the reason). Running one writes CSV data, a PNG and
 a markdown note that puts the paper's printed numbers beside ours.
 """
 
-from .registry import REPRODUCTIONS, Outcome, Reproduction, find, run_all, run_one
+from .registry import (
+    REPRODUCTIONS,
+    Outcome,
+    Reproduction,
+    find,
+    run_all,
+    run_one,
+    status_counts,
+)
 
-__all__ = ["REPRODUCTIONS", "Outcome", "Reproduction", "find", "run_all", "run_one"]
+__all__ = [
+    "REPRODUCTIONS",
+    "Outcome",
+    "Reproduction",
+    "find",
+    "run_all",
+    "run_one",
+    "status_counts",
+]

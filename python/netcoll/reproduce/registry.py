@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,8 @@ class Outcome:
     comparison: list[dict[str, Any]] = field(default_factory=list)
     plot: Callable[[Path], list[Path]] | None = None
     files: list[str] = field(default_factory=list)
+    # Set by run_one: wall-clock seconds of the run (runner and files).
+    seconds: float | None = None
 
 
 @dataclass
@@ -44,8 +47,20 @@ class Reproduction:
     runner: str | None = None
 
     @property
+    def paper_key(self) -> str:
+        return self.id.split("-")[0]
+
+    @property
     def paper(self) -> str:
-        return PAPERS[self.id.split("-")[0]]
+        return PAPERS[self.paper_key]
+
+    def command(self, quick: bool, out: str | None = None) -> str:
+        """The command line that reruns this reproduction."""
+        return (
+            f"netcoll reproduce {self.id}"
+            + (" --quick" if quick else "")
+            + (f" -o {out}" if out else "")
+        )
 
     def listing(self) -> dict[str, str]:
         return {
@@ -266,6 +281,7 @@ def run_one(repro: Reproduction, out: Path, quick: bool) -> Outcome:
     """Runs a reproduction, writing DIR/ID.csv, ID.png, ID.svg and ID.md."""
     if repro.runner is None:
         raise NetcollError(f"reproduction {repro.id} cannot run: {repro.reason}")
+    start = time.perf_counter()
     module, func = repro.runner.split(":")
     outcome: Outcome = getattr(importlib.import_module(module), func)(quick)
     out.mkdir(parents=True, exist_ok=True)
@@ -289,14 +305,51 @@ def run_one(repro: Reproduction, out: Path, quick: bool) -> Outcome:
     )
     files.append(note)
     outcome.files = [str(f) for f in files]
+    outcome.seconds = round(time.perf_counter() - start, 3)
     return outcome
 
 
-def run_all(out: Path, quick: bool, progress=None) -> list[tuple[Reproduction, Outcome | None]]:
+def failed(repro: Reproduction, error: BaseException) -> Outcome:
+    """The outcome of a runner that raised: status ``error`` with the one-line reason."""
+    return Outcome(
+        status="error",
+        summary=f"{repro.id} failed: {type(error).__name__}: {error}",
+        columns=[],
+        rows=[],
+    )
+
+
+def run_all(
+    out: Path, quick: bool, progress=None, done=None
+) -> list[tuple[Reproduction, Outcome | None]]:
+    """Runs every runnable reproduction. ``progress(repro)`` is called before each one and
+    ``done(repro, outcome)`` after it. A runner that raises does not stop the others: its
+    outcome has status ``error`` (the report shows it; `netcoll reproduce --all` then exits
+    with status 1)."""
     results = []
     for repro in REPRODUCTIONS:
         if progress:
             progress(repro)
-        outcome = run_one(repro, out, quick) if repro.runner else None
+        outcome = None
+        if repro.runner:
+            try:
+                outcome = run_one(repro, out, quick)
+            except Exception as e:  # one broken reproduction must not hide the others
+                outcome = failed(repro, e)
         results.append((repro, outcome))
+        if done:
+            done(repro, outcome)
     return results
+
+
+def status_counts(
+    reproductions: list[Reproduction], outcomes: dict[str, Outcome | None] | None = None
+) -> dict[str, dict[str, int]]:
+    """Paper key -> status -> count; a run's outcome status wins over the listed one."""
+    counts: dict[str, dict[str, int]] = {}
+    for r in reproductions:
+        o = (outcomes or {}).get(r.id)
+        status = o.status if o else r.status
+        per = counts.setdefault(r.paper_key, {})
+        per[status] = per.get(status, 0) + 1
+    return counts

@@ -1,0 +1,146 @@
+"""Generated documentation: docs/cli.md from the click commands' help, docs/reproductions.md
+from the reproduction registry. Both files are committed and a test checks they are current;
+regenerate both with one command:
+
+    .venv/bin/python -m netcoll.docgen          # or: bash scripts/gen_docs.sh
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+# Help is rendered at a fixed width so that the output does not depend on the terminal.
+WIDTH = 100
+REGENERATE = "`.venv/bin/python -m netcoll.docgen` (or `bash scripts/gen_docs.sh`)"
+
+
+def _walk(cmd: click.Command, path: list[str]):
+    """Yields (command path, command) depth first, subcommands in alphabetical order."""
+    yield path, cmd
+    if isinstance(cmd, click.Group):
+        for name in sorted(cmd.commands):
+            yield from _walk(cmd.commands[name], [*path, name])
+
+
+def _help(cmd: click.Command, path: list[str]) -> str:
+    parent = None
+    for i in range(1, len(path)):
+        parent = click.Context(click.Command(path[i - 1]), info_name=path[i - 1], parent=parent)
+    ctx = click.Context(
+        cmd, info_name=path[-1], parent=parent, terminal_width=WIDTH, max_content_width=WIDTH
+    )
+    ctx.help_option_names = ["-h", "--help"]
+    return cmd.get_help(ctx)
+
+
+def cli_markdown() -> str:
+    """Every command and option of `netcoll`, from click's own help text."""
+    from .cli import app
+
+    entries = list(_walk(app, ["netcoll"]))
+    out = [
+        "# Command-line reference",
+        "",
+        "<!-- Generated from the commands' --help by netcoll.docgen; do not edit by hand. "
+        f"Regenerate with {REGENERATE}. tests/test_docs.py fails when it is stale. -->",
+        "",
+        "Every command takes `-h`/`--help`; every command that reports figures takes `--json`. "
+        "Bad input ends with one line on stderr (`netcoll: error: ...`) and exit status 2. "
+        "See [getting-started.md](getting-started.md) for a tour with real output.",
+        "",
+        "## Commands",
+        "",
+    ]
+    for path, cmd in entries:
+        name = " ".join(path)
+        summary = " ".join((cmd.help or "").split("\n\n")[0].split())
+        out.append(f"- [`{name}`](#{_anchor(name)}): {summary}")
+    for path, cmd in entries:
+        name = " ".join(path)
+        out += ["", f"## {name}", "", "```text", _help(cmd, path).rstrip(), "```"]
+    return "\n".join(out) + "\n"
+
+
+def _anchor(title: str) -> str:
+    """GitHub's heading anchor: lower case, spaces to dashes, punctuation dropped."""
+    keep = [c for c in title.lower() if c.isalnum() or c in " -_"]
+    return "".join(keep).replace(" ", "-")
+
+
+def reproductions_markdown() -> str:
+    """The status table of every reproduction, straight from the registry."""
+    from .reproduce.registry import PAPERS, REPRODUCTIONS, status_counts
+
+    statuses = ["matches", "approximates", "cannot"]
+    counts = status_counts(REPRODUCTIONS)
+    out = [
+        "# Reproduction status",
+        "",
+        "<!-- Generated from python/netcoll/reproduce/registry.py by netcoll.docgen; do not "
+        f"edit by hand. Regenerate with {REGENERATE}. tests/test_docs.py fails when it is "
+        "stale. -->",
+        "",
+        "Every table and figure of the five seed papers that carries data, with an honest "
+        "status: **matches** (our numbers equal the printed ones), **approximates** (same "
+        "shape, numbers close but not equal, or compared against fitted curves) or **cannot** "
+        "(with the reason). `netcoll reproduce ID` runs one (CSV, PNG/SVG, a markdown note "
+        "with the paper's numbers beside ours); `netcoll reproduce --all [--quick] -o DIR` runs "
+        "them all and writes `DIR/index.html`. How the numbers are checked: "
+        "[validation.md](validation.md).",
+        "",
+        "## Summary",
+        "",
+        "| paper | " + " | ".join(statuses) + " | total |",
+        "|---|" + "---:|" * (len(statuses) + 1),
+    ]
+    for key, title in PAPERS.items():
+        c = counts.get(key, {})
+        cells = [str(c.get(s, 0)) for s in statuses]
+        out.append(f"| {title} | " + " | ".join(cells) + f" | {sum(c.values())} |")
+    total = [sum(c.get(s, 0) for c in counts.values()) for s in statuses]
+    out.append("| **all** | " + " | ".join(map(str, total)) + f" | {sum(total)} |")
+    for key, title in PAPERS.items():
+        items = [r for r in REPRODUCTIONS if r.id.split("-")[0] == key]
+        if not items:
+            continue
+        out += [
+            "",
+            f"## {title}",
+            "",
+            "| id | table / figure | engine | status | reason | rerun |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in items:
+            rerun = f"`netcoll reproduce {r.id}`" if r.runner else ""
+            cells = [f"`{r.id}`", r.figure, r.engine, f"**{r.status}**", r.reason, rerun]
+            out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def docs_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "docs"
+
+
+GENERATED = {"cli.md": cli_markdown, "reproductions.md": reproductions_markdown}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Writes docs/cli.md and docs/reproductions.md (or DIR/... given as the argument)."""
+    argv = sys.argv[1:] if argv is None else argv
+    target = Path(argv[0]) if argv else docs_dir()
+    for name, make in GENERATED.items():
+        path = target / name
+        path.write_text(make())
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
