@@ -535,7 +535,7 @@ def _fit_comparison(rows, metric, d, schemes, extra=None) -> list[dict]:
         for r in rows:
             if r["b"] != f"<{b}>" or not FIT_RANGE[0] <= r["N"] <= FIT_RANGE[1]:
                 continue
-            if extra and any(r.get(k) != v for k, v in extra.items()):
+            if r.get("d", 2) != d or (extra and any(r.get(k) != v for k, v in extra.items())):
                 continue
             f = fit(metric, d, b, r["N"])
             if f is None:
