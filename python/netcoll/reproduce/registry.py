@@ -113,11 +113,106 @@ REPRODUCTIONS: list[Reproduction] = [
         "compute 71-72% for iBT(1000^2;<8,32>) vs Torus(100^3)",
         "netcoll.reproduce.ibt:fig6",
     ),
-    _pending("ibt-table1-broadcast", "Table 1 (T_x, T_xy columns)", "step", "the step engine"),
-    *[
-        _pending(f"ibt-fig{i}", f"Fig. {i}", "step", "the step engine and iBT broadcasts")
-        for i in (1, 2, 4, 7, 8, 9, 10, 11, 12, 13)
-    ],
+    Reproduction(
+        "ibt-table1-broadcast",
+        "Table 1 (T_x, T_xy columns)",
+        "step",
+        "approximates",
+        "T_x with forward=order: 3 of 8 cells exact, the rest within 1-3 steps but the paper's "
+        "outlier 32; T_xy with forward=fifo: the <14> row exact, the rest within one step; the "
+        "paper's forwarding rule is unstated, both are reported",
+        "netcoll.reproduce.ibt_broadcast:table1_broadcast",
+    ),
+    Reproduction(
+        "ibt-fig1",
+        "Fig. 1 (T_x of iBT(64^2; b) vs b1 for Int(pn) 0..7)",
+        "step",
+        "approximates",
+        "the figure's data are not printed; every pattern, scheme and source is computed and "
+        "the printed statements (odd patterns best, Table 1's minima) are checked",
+        "netcoll.reproduce.ibt_broadcast:fig1",
+    ),
+    Reproduction(
+        "ibt-fig2",
+        "Fig. 2 (T_x of 2-D iBT vs N, s = 0 and 1)",
+        "step",
+        "approximates",
+        "the data are not printed; Table 2's <8> fit is n/16 + 21 and we take n/16 + 19 at "
+        "every N from 2K to 65K; <8,32> within -8..+2% of its fit",
+        "netcoll.reproduce.ibt_broadcast:fig2",
+    ),
+    Reproduction(
+        "ibt-fig4",
+        "Fig. 4 (T_x of iBT(n^d) vs Torus(m^(d+1)), d = 2..4)",
+        "step",
+        "approximates",
+        "our runs are 35-70% above Table 2's 3-D/4-D fits, which lie below ceil(k/2) = 16 steps, "
+        "out of reach of a line broadcast; the same-size torus by formula (4) at the real radix "
+        "m, simulated where m is an integer",
+        "netcoll.reproduce.ibt_dims:fig4",
+    ),
+    Reproduction(
+        "ibt-fig7",
+        "Fig. 7 (alpha improvement in T_x, T_xy, T_all vs N)",
+        "step",
+        "approximates",
+        "simulated up to 10^6 nodes beside alpha from the paper's fits: T_xy 97/85/72% for "
+        "d = 2/3/4 (paper: more than 60%), T_all 97% (paper: 80%)",
+        "netcoll.reproduce.ibt_dims:fig7",
+    ),
+    Reproduction(
+        "ibt-fig8",
+        "Fig. 8 (beta improvement in T_x, T_xy, T_all vs N)",
+        "step",
+        "approximates",
+        "simulated up to 10^6 nodes, torus of real radix m by its closed forms: "
+        "iBT(1000^2;<8,32>) vs Torus(100^3) 74% rectangular, 82% global (paper: ~80%)",
+        "netcoll.reproduce.ibt_dims:fig8",
+    ),
+    Reproduction(
+        "ibt-fig9",
+        "Fig. 9 (T_xy of iBT(64^2; b) vs b1)",
+        "step",
+        "approximates",
+        "the data are not printed; with our forwarding rules <6> is not among the fastest "
+        "(24 vs 20 with order, 29 vs 26 with fifo), unlike the paper's statement",
+        "netcoll.reproduce.ibt_broadcast:fig9",
+    ),
+    Reproduction(
+        "ibt-fig10",
+        "Fig. 10 (T_xy of 2-D iBT vs N)",
+        "step",
+        "approximates",
+        "<8,32> fastest from 9K nodes and <24> erratic, as printed; vs fit (7.1): order 10-16% "
+        "below, fifo 2-10% above",
+        "netcoll.reproduce.ibt_broadcast:fig10",
+    ),
+    Reproduction(
+        "ibt-fig11",
+        "Fig. 11 (T_xy of iBT(n^d) vs Torus(m^(d+1)))",
+        "step",
+        "approximates",
+        "<2d> beats the same-size torus (formula (6) at the real m) as printed; our runs are "
+        "17-27% below the fits (7.2), (7.3)",
+        "netcoll.reproduce.ibt_dims:fig11",
+    ),
+    Reproduction(
+        "ibt-fig12",
+        "Fig. 12 (T_all of iBT(n^3) vs N)",
+        "step",
+        "approximates",
+        "our <6> runs are 9-18% below the fit (8.2)",
+        "netcoll.reproduce.ibt_dims:fig12",
+    ),
+    Reproduction(
+        "ibt-fig13",
+        "Fig. 13 (T_all of iBT(n^4) vs N)",
+        "step",
+        "approximates",
+        "no fit or number is printed for d = 4: the shape only, beside the same-size torus "
+        "formula (5)",
+        "netcoll.reproduce.ibt_dims:fig13",
+    ),
     Reproduction(
         "intercom-table2",
         "Table 2 (hybrid broadcast costs on a 30-node linear array)",
