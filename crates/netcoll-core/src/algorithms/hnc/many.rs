@@ -400,7 +400,10 @@ fn push(out: &mut Vec<(&'static str, Fig)>, name: &'static str, mut fig: Fig, st
 fn raw_count(setup: &Setup, lay: &Layout, pack: Pack) -> Fig {
     let mut fig = Fig::default();
     let per = pack.per(1);
-    for (g, d) in lay.pairs().filter(|&(g, _)| !lay.srcs[g].is_empty()) {
+    // Groups with sources first: a network of many small groups has few of them.
+    let senders = (0..lay.ng()).filter(|&g| !lay.srcs[g].is_empty());
+    for (g, d) in senders.flat_map(|g| (0..lay.ng()).filter(move |&d| d != g).map(move |d| (g, d)))
+    {
         for y in 0..lay.m {
             let x = lay.raw_source(setup, g, d, y);
             let hops = setup.hops(lay.at[g][x], lay.at[d][y]);
