@@ -30,6 +30,9 @@ OPS = {
     "allreduce": "allreduce",
     "reduce-scatter": "reduce_scatter",
     "reducescatter": "reduce_scatter",
+    "manytoall": "many_to_all",
+    "many-to-all": "many_to_all",
+    "m2a": "many_to_all",
 }
 
 
@@ -38,7 +41,7 @@ def collective_name(op: str) -> str:
     if key not in OPS:
         raise NetcollError(
             f"unknown collective '{op}': use bcast, multicast, scatter, gather, allgather, "
-            "alltoall-broadcast, reduce, allreduce or reduce-scatter"
+            "alltoall-broadcast, reduce, allreduce, reduce-scatter or manytoall"
         )
     return OPS[key]
 
@@ -104,6 +107,14 @@ def parse_machine(items: tuple[str, ...], **given: float | None) -> dict[str, fl
             except ValueError:
                 raise NetcollError(f"--machine {k}={v}: the value must be a number") from None
     return out
+
+
+sources_option = click.option(
+    "--sources",
+    default=None,
+    metavar="S",
+    help="manytoall sources: rank list 0,5,9 | all | random:COUNT,seed=S.",
+)
 
 
 def request_options(f):
@@ -250,11 +261,13 @@ def register(app: click.Group) -> None:
         help="Write the schedule JSON (docs/schedule.md) to this file.",
     )
     @request_options
+    @sources_option
     def schedule(
         op,
         algo,
         params,
         output,
+        sources,
         topo,
         root,
         nbytes,
@@ -279,6 +292,8 @@ def register(app: click.Group) -> None:
             routing,
             parse_machine(machine),
         )
+        if sources is not None:
+            kw["sources"] = sources
         fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
         fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
         if kind == "multicast":  # worms, phases, header bits, link traversals (seed 003 s5)
@@ -301,10 +316,12 @@ def register(app: click.Group) -> None:
         help="Algorithm parameter (repeatable).",
     )
     @request_options
+    @sources_option
     def analyze(
         op,
         algo,
         params,
+        sources,
         topo,
         root,
         nbytes,
@@ -329,6 +346,8 @@ def register(app: click.Group) -> None:
             routing,
             parse_machine(machine),
         )
+        if sources is not None:
+            kw["sources"] = sources
         fig = _core.analyze(kind, algo, t, params=list(params), **kw)
         _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
 

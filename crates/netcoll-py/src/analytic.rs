@@ -98,6 +98,7 @@ fn opts(
             params: params.unwrap_or_default(),
             placement,
             targets: targets.unwrap_or_default(),
+            sources: None,
         },
         routing: routing.to_string(),
         machine: machine.unwrap_or_default(),
@@ -107,7 +108,7 @@ fn opts(
 /// Builds, verifies and analyses a schedule: `(figures, schedule_json)`.
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
-                    placement=None, targets=None, routing="auto", machine=None))]
+                    placement=None, targets=None, routing="auto", machine=None, sources=None))]
 #[allow(clippy::too_many_arguments)]
 fn schedule_figures(
     py: Python<'_>,
@@ -123,10 +124,12 @@ fn schedule_figures(
     targets: Option<Vec<u32>>,
     routing: &str,
     machine: Option<HashMap<String, f64>>,
+    sources: Option<String>,
 ) -> PyResult<(PyObject, String)> {
-    let o = opts(
+    let mut o = opts(
         op, p, root, nbytes, packets, params, placement, targets, routing, machine,
     );
+    o.args.sources = sources;
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let (v, json) = guarded(py, move || {
         let req = o.request(&t)?;
@@ -143,7 +146,7 @@ fn schedule_figures(
 /// building and analysing its schedule.
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
-                    placement=None, targets=None, routing="auto", machine=None))]
+                    placement=None, targets=None, routing="auto", machine=None, sources=None))]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
@@ -159,10 +162,12 @@ fn analyze(
     targets: Option<Vec<u32>>,
     routing: &str,
     machine: Option<HashMap<String, f64>>,
+    sources: Option<String>,
 ) -> PyResult<PyObject> {
-    let o = opts(
+    let mut o = opts(
         op, p, root, nbytes, packets, params, placement, targets, routing, machine,
     );
+    o.args.sources = sources;
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let v = guarded(py, move || {
         let req = o.request(&t)?;

@@ -9,6 +9,7 @@
 mod analytic;
 mod flit;
 mod hnc;
+mod manytoall;
 mod models;
 mod request;
 mod schedule;
@@ -65,6 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     schedule::register(m)?;
     analytic::register(m)?;
     hnc::register(m)?;
+    manytoall::register(m)?;
     models::register(m)?;
     step::register(m)?;
     worms::register(m)?;

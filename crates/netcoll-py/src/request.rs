@@ -16,6 +16,8 @@ pub(crate) struct RequestArgs {
     /// Endpoint of each rank; `None` = rank i on endpoint i.
     pub placement: Option<Vec<u32>>,
     pub targets: Vec<u32>,
+    /// Many-to-all sources: a rank list, `all` or `random:COUNT,seed=S`.
+    pub sources: Option<String>,
 }
 
 impl RequestArgs {
@@ -34,6 +36,9 @@ impl RequestArgs {
         req.packets = self.packets;
         req.targets = self.targets.clone();
         req.params = Params::parse(&self.params)?;
+        if let Some(spec) = &self.sources {
+            req.sources = netcoll_core::algorithms::parse_sources(spec, req.p)?;
+        }
         Ok(req)
     }
 }

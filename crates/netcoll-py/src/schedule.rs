@@ -87,7 +87,7 @@ fn algorithms<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
 /// `p` defaults to every endpoint; `placement` to rank i on endpoint i.
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
-                    placement=None, targets=None))]
+                    placement=None, targets=None, sources=None))]
 #[allow(clippy::too_many_arguments)]
 fn build_schedule(
     py: Python<'_>,
@@ -101,6 +101,7 @@ fn build_schedule(
     params: Option<Vec<String>>,
     placement: Option<Vec<u32>>,
     targets: Option<Vec<u32>>,
+    sources: Option<String>,
 ) -> PyResult<PySchedule> {
     let args = RequestArgs {
         op: op.to_string(),
@@ -111,6 +112,7 @@ fn build_schedule(
         params: params.unwrap_or_default(),
         placement,
         targets: targets.unwrap_or_default(),
+        sources,
     };
     let (algo, t) = (algo.to_string(), topo.inner.clone());
     let s = guarded(py, move || {

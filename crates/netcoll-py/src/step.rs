@@ -83,6 +83,7 @@ fn step_schedule(
             params: params.unwrap_or_default(),
             placement: None,
             targets: Vec::new(),
+            sources: None,
         }
         .request(&t)?;
         let kind = req.kind;

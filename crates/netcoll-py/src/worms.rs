@@ -35,6 +35,7 @@ fn worms_show(
             params: params.unwrap_or_default(),
             placement: None,
             targets: targets.unwrap_or_default(),
+            sources: None,
         }
         .request(&t)?;
         worms::show(&req, &algo)

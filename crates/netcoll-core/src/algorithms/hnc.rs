@@ -20,12 +20,14 @@ mod build;
 mod closed;
 mod grid;
 mod hops;
+mod many;
 mod plan;
 mod steps;
 #[cfg(test)]
 mod tests;
 
 pub use hops::{schedule_hops, Hops};
+pub use many::algorithms as many_to_all_algorithms;
 
 use super::{AlgoRequest, Algorithm};
 use crate::error::Result;

@@ -193,6 +193,7 @@ fn schedule_from_trace(req: &AlgoRequest, res: &FloodResult) -> Result<Schedule>
         root: req.root,
         blocks: k,
         targets: if all { Vec::new() } else { targets },
+        sources: Vec::new(),
     };
     let mut b = ScheduleBuilder::from_collective(collective)
         .placement(req.placement.clone())

@@ -19,11 +19,13 @@ mod multisend;
 mod params;
 mod prog;
 mod request;
+mod sources;
 pub mod tuning;
 pub mod worms;
 
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
+pub use sources::parse_sources;
 
 use crate::error::Result;
 use crate::schedule::{CollectiveKind, Schedule};
@@ -59,6 +61,7 @@ pub fn registry() -> &'static [Algorithm] {
             kbinomial::algorithms(),
             multisend::algorithms(),
             hnc::algorithms(),
+            hnc::many_to_all_algorithms(),
             ibt_broadcast::algorithms(),
             worms::algorithms(),
         ]

@@ -19,10 +19,11 @@ pub fn parse_collective(name: &str) -> Result<CollectiveKind> {
         "reduce" => Reduce,
         "allreduce" => Allreduce,
         "reduce-scatter" | "reducescatter" => ReduceScatter,
+        "manytoall" | "many-to-all" | "m2a" => ManyToAll,
         _ => {
             return spec_err!(
                 "unknown collective '{name}': use bcast, multicast, scatter, gather, allgather, \
-                 alltoall-broadcast, reduce, allreduce or reduce-scatter"
+                 alltoall-broadcast, reduce, allreduce, reduce-scatter or manytoall"
             )
         }
     })
@@ -44,6 +45,8 @@ pub struct AlgoRequest<'a> {
     pub packets: u32,
     /// Multicast destinations (ranks), for `Multicast`.
     pub targets: Vec<u32>,
+    /// Many-to-all sources (ranks), for `ManyToAll` (see `algorithms::parse_sources`).
+    pub sources: Vec<u32>,
     pub params: Params,
 }
 
@@ -60,6 +63,7 @@ impl<'a> AlgoRequest<'a> {
             bytes: 1024,
             packets: 1,
             targets: Vec::new(),
+            sources: Vec::new(),
             params: Params::default(),
         }
     }
@@ -99,6 +103,14 @@ impl<'a> AlgoRequest<'a> {
         }
         if self.packets == 0 {
             return spec_err!("--packets must be at least 1");
+        }
+        if self.kind == CollectiveKind::ManyToAll {
+            crate::schedule::check_sources(&self.sources, self.p)?;
+        } else if !self.sources.is_empty() {
+            return spec_err!(
+                "--sources applies to manytoall only, not {}: drop it",
+                self.kind.name()
+            );
         }
         Ok(())
     }

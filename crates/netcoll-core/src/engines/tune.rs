@@ -81,6 +81,7 @@ pub fn tune(
                 params,
                 placement: req.placement.clone(),
                 targets: req.targets.clone(),
+                sources: req.sources.clone(),
                 ..*req
             };
             match evaluate(algo.name, &r, routing, m) {

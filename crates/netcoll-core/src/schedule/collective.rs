@@ -30,10 +30,13 @@ pub enum CollectiveKind {
     Reduce,
     Allreduce,
     ReduceScatter,
+    /// Many-to-all multicast (seed 000 s6.3): only the listed sources own a block, and every
+    /// rank must end with all of them. An allgather restricted to some owners.
+    ManyToAll,
 }
 
 impl CollectiveKind {
-    pub const ALL: [CollectiveKind; 9] = [
+    pub const ALL: [CollectiveKind; 10] = [
         CollectiveKind::Broadcast,
         CollectiveKind::Multicast,
         CollectiveKind::Scatter,
@@ -43,6 +46,7 @@ impl CollectiveKind {
         CollectiveKind::Reduce,
         CollectiveKind::Allreduce,
         CollectiveKind::ReduceScatter,
+        CollectiveKind::ManyToAll,
     ];
 
     /// Whether the values are reductions over contributors rather than original blocks.
@@ -74,6 +78,7 @@ impl CollectiveKind {
             Self::Reduce => "reduce",
             Self::Allreduce => "allreduce",
             Self::ReduceScatter => "reduce_scatter",
+            Self::ManyToAll => "many_to_all",
         }
     }
 }
@@ -95,6 +100,8 @@ pub struct Collective {
     pub blocks: u32,
     /// Multicast destinations (the root need not be listed); empty for other kinds.
     pub targets: Vec<u32>,
+    /// Many-to-all: the ranks that own blocks, in block-id order; empty for other kinds.
+    pub sources: Vec<u32>,
 }
 
 impl Collective {
@@ -104,12 +111,18 @@ impl Collective {
             CollectiveKind::Scatter | CollectiveKind::ReduceScatter => p.max(1),
             _ => 1,
         };
+        // Many-to-all defaults to every rank a source (the all-to-all broadcast).
+        let sources = match kind {
+            CollectiveKind::ManyToAll => (0..p).collect(),
+            _ => Vec::new(),
+        };
         Collective {
             kind,
             p,
             root,
             blocks,
             targets: Vec::new(),
+            sources,
         }
     }
 
@@ -142,7 +155,21 @@ impl Collective {
                 "{name}: {n} blocks on {p} ranks overflow block ids"
             )));
         }
-        self.validate_targets()
+        self.validate_targets()?;
+        self.validate_sources()
+    }
+
+    fn validate_sources(&self) -> Result<()> {
+        if self.kind != CollectiveKind::ManyToAll {
+            if !self.sources.is_empty() {
+                return spec_err!(
+                    "only a many-to-all multicast has sources; drop them for {}",
+                    self.kind.name()
+                );
+            }
+            return Ok(());
+        }
+        check_sources(&self.sources, self.p)
     }
 
     fn validate_targets(&self) -> Result<()> {
@@ -169,6 +196,8 @@ impl Collective {
     fn owners(&self) -> u32 {
         if self.kind.root_owns_all() {
             1
+        } else if self.kind == CollectiveKind::ManyToAll {
+            self.sources.len() as u32
         } else {
             self.p
         }
@@ -190,6 +219,9 @@ impl Collective {
         }
         if self.kind.root_owns_all() {
             (owner == self.root).then_some(idx)
+        } else if self.kind == CollectiveKind::ManyToAll {
+            let at = self.sources.iter().position(|&s| s == owner)? as u32;
+            Some(at * self.blocks + idx)
         } else {
             Some(owner * self.blocks + idx)
         }
@@ -199,6 +231,8 @@ impl Collective {
     pub fn block_of(&self, id: BlockId) -> (u32, u32) {
         if self.kind.root_owns_all() {
             (self.root, id)
+        } else if self.kind == CollectiveKind::ManyToAll {
+            (self.sources[(id / self.blocks) as usize], id % self.blocks)
         } else {
             (id / self.blocks, id % self.blocks)
         }
@@ -210,6 +244,10 @@ impl Collective {
             k if k.is_reduction() => BitSet::new(),
             k if k.root_owns_all() && r == self.root => BitSet::full(self.blocks),
             k if k.root_owns_all() => BitSet::new(),
+            CollectiveKind::ManyToAll => match self.block_id(r, 0) {
+                Some(first) => BitSet::range(first, first + self.blocks),
+                None => BitSet::new(),
+            },
             _ => BitSet::range(r * self.blocks, (r + 1) * self.blocks),
         }
     }
@@ -219,7 +257,7 @@ impl Collective {
         use CollectiveKind::*;
         let all = BitSet::full(self.num_blocks());
         match self.kind {
-            Broadcast | Allgather | AlltoallBroadcast => all,
+            Broadcast | Allgather | AlltoallBroadcast | ManyToAll => all,
             Multicast if r == self.root || self.targets.contains(&r) => all,
             Gather if r == self.root => all,
             Scatter => {
@@ -248,6 +286,32 @@ impl Collective {
         let (owner, idx) = self.block_of(id);
         format!("block (owner {owner}, idx {idx})")
     }
+}
+
+/// A source list for `p` ranks: at least one, each a rank, none twice.
+pub fn check_sources(sources: &[u32], p: u32) -> Result<()> {
+    if sources.is_empty() {
+        return spec_err!(
+            "a many-to-all multicast needs at least one source: give a rank list or \
+             random:COUNT,seed=S"
+        );
+    }
+    if sources.len() as u64 > p as u64 {
+        return spec_err!(
+            "{} sources on {p} ranks: choose at most {p} sources",
+            sources.len()
+        );
+    }
+    let mut seen = BitSet::new();
+    for &s in sources {
+        if s >= p {
+            return spec_err!("source {s} is not a rank: ranks are 0..{p}");
+        }
+        if !seen.insert(s) {
+            return spec_err!("source {s} is listed twice: list each source once");
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -295,5 +359,36 @@ mod tests {
         m.targets = vec![1, 1];
         assert!(bad(m).contains("listed twice"));
         assert!(Collective::new(Allreduce, 1, 0).validate().is_ok());
+    }
+
+    #[test]
+    fn many_to_all_numbers_only_the_sources_blocks() {
+        let mut c = Collective::new(ManyToAll, 6, 0);
+        assert_eq!(c.sources, vec![0, 1, 2, 3, 4, 5]);
+        c.sources = vec![4, 1];
+        c.validate().unwrap();
+        assert_eq!(c.num_blocks(), 2);
+        assert_eq!((c.block_id(4, 0), c.block_id(1, 0)), (Some(0), Some(1)));
+        assert_eq!(c.block_id(2, 0), None);
+        assert_eq!(c.block_of(1), (1, 0));
+        assert_eq!(c.initial_blocks(1), BitSet::singleton(1));
+        assert!(c.initial_blocks(0).is_empty());
+        assert_eq!(c.required_blocks(3), BitSet::full(2));
+        let bad = |s: Vec<u32>| {
+            let mut c = Collective::new(ManyToAll, 4, 0);
+            c.sources = s;
+            c.validate().unwrap_err().to_string()
+        };
+        assert!(bad(vec![]).contains("at least one source"));
+        assert!(bad(vec![1, 1]).contains("source 1 is listed twice"));
+        assert!(bad(vec![4]).contains("source 4 is not a rank"));
+        assert!(bad(vec![0, 1, 2, 3, 0]).contains("5 sources on 4 ranks"));
+        let mut a = Collective::new(Allgather, 4, 0);
+        a.sources = vec![1];
+        assert!(a
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("only a many-to-all"));
     }
 }

@@ -42,6 +42,8 @@ struct WireCollective {
     blocks: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     targets: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sources: Vec<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -171,6 +173,7 @@ fn to_wire(s: &Schedule) -> Wire {
             root: c.kind.is_rooted().then_some(c.root),
             blocks: c.blocks,
             targets: c.targets.clone(),
+            sources: c.sources.clone(),
         },
         placement: s.placement().to_vec(),
         bytes_per_block: s.bytes_per_block(),
@@ -296,6 +299,7 @@ fn read_collective(w: WireCollective) -> Result<Collective> {
         root: w.root.unwrap_or(0),
         blocks: w.blocks,
         targets: w.targets,
+        sources: w.sources,
     };
     c.validate()?;
     Ok(c)

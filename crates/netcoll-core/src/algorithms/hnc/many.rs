@@ -1,0 +1,637 @@
+//! Many-to-all multicast from S sources (seed 000 s6.3, Fig. 18): only the source ranks own a
+//! block, and every rank must end with all S blocks.
+//!
+//! HNC with sources runs the all-to-all steps on what the sources own. The groups are those of
+//! the all-to-all case (`group=`, `place=`, `base=`, `receiver=` as for `hnc`); a group g holds
+//! s_g of the sources, in member order x_0 < x_1 < ...
+//!
+//! - (b) every source multicasts its block inside its group (base multicast);
+//! - (c) the intermediate of a group with s_g >= 2 encodes x_0^x_1, ..., x_(s-2)^x_(s-1): the
+//!   XOR chain of its group's sources only (s_g - 1 XOR ops);
+//! - (d) it multicasts that chain (one message) to the other intermediates;
+//! - (e) every intermediate delivers each other group's chain inside its group;
+//! - (f) `receiver=corresponding`: every node y of group d receives one raw block of every
+//!   other group g that has sources: from the source at y's own place in g if there is one
+//!   (so that S = P is exactly the all-to-all HNC), else from the source of g nearest to y
+//!   (fewest DOR hops; ties to the lower member index). `receiver=intermediate`: the
+//!   intermediate of g unicasts the block of x_0 to the other intermediates, which deliver it
+//!   in (e) with the chain (before (e), as in the all-to-all case);
+//! - (g) every node decodes every other group with s_g >= 2 from the chain plus its raw block.
+//!
+//! Groups without sources send nothing (their intermediates still relay the others' chains);
+//! a group with one source has no chain: its block travels raw in (f) (and in (e) with
+//! `receiver=intermediate`). The baselines: every source multicasts to the whole network by
+//! the binomial tree (`tree-multicast`) or by unicasts (`all-at-once`).
+//!
+//! `count` gives the same figures as the built schedule without building it (tested equal):
+//! per-multicast closed forms of closed.rs plus a loop over the (f) unicasts.
+
+use super::build::{Builder, Holds};
+use super::closed::{valid_shapes, Calc, Fig, Pack};
+use super::grid::{Net, Region};
+use super::pack;
+use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Request};
+use crate::algorithms::{AlgoRequest, Algorithm, ParamDoc};
+use crate::error::Result;
+use crate::schedule::{
+    BitSet, Collective, CollectiveKind, OpRef, Piece, Schedule, ScheduleBuilder,
+};
+use crate::spec_err;
+
+const M2A: &[CollectiveKind] = &[CollectiveKind::ManyToAll];
+
+/// `group`, `place`, `base`, `receiver` (encode, mode and inner are all-to-all only).
+const PARAMS: &[ParamDoc] = plan::PARAMS.split_at(4).0;
+
+pub fn algorithms() -> Vec<Algorithm> {
+    vec![
+        Algorithm {
+            name: "hnc",
+            kinds: M2A,
+            family: "hnc",
+            params: PARAMS,
+            preconditions: "a k-ary n-mesh or torus with one rank per node; the group shape \
+                            tiles the network into at least 2 groups of at least 2 nodes",
+            source: "seed 000 s6.3",
+            summary: "hierarchical network coding from S sources: intra-group multicast, XOR \
+                      chain of each group's sources, inter-group exchange, decoding",
+            build: hnc_build,
+            closed_form: Some(hnc_count),
+        },
+        Algorithm {
+            name: "tree-multicast",
+            kinds: M2A,
+            family: "hnc",
+            params: &[],
+            preconditions: "a k-ary n-mesh or torus with one rank per node",
+            source: "seed 000 s6.3 (the conventional baseline)",
+            summary: "every source broadcasts by a binomial tree, farthest half first, dimension \
+                      by dimension",
+            build: tree_build,
+            closed_form: Some(tree_count),
+        },
+        Algorithm {
+            name: "all-at-once",
+            kinds: M2A,
+            family: "hnc",
+            params: &[],
+            preconditions: "a k-ary n-mesh or torus with one rank per node",
+            source: "seed 000 s6.3, Fig. 18 (the baseline)",
+            summary: "every source unicasts its block to every other node at once",
+            build: aao_build,
+            closed_form: Some(aao_count),
+        },
+    ]
+}
+
+/// The network, which node holds which rank, and where the sources sit.
+struct Setup {
+    net: Net,
+    region: Region,
+    /// Whether the rank on node i (whole-region index) is a source.
+    is_src: Vec<bool>,
+    /// Positions of every node, flat (node i at `i * dims ..`), for hop counts.
+    coords: Vec<usize>,
+    pack: Pack,
+}
+
+impl Setup {
+    fn of(req: &AlgoRequest) -> Result<Setup> {
+        let n = req.topo.num_switches();
+        Net::of(req.topo)?;
+        if req.p as usize != n || req.placement.len() != n {
+            return spec_err!(
+                "a many-to-all multicast here reaches every node: use {n} ranks on {} (not {})",
+                req.topo.name(),
+                req.p
+            );
+        }
+        crate::schedule::check_sources(&req.sources, req.p)?;
+        let net = Net::with_ranks(req.topo, &req.placement)?;
+        let mut is_src = vec![false; n];
+        for &s in &req.sources {
+            is_src[req.topo.endpoint_switch(req.placement[s as usize] as usize)] = true;
+        }
+        let region = net.region();
+        let coords = (0..n).flat_map(|i| region.pos(i)).collect();
+        Ok(Setup {
+            region,
+            coords,
+            net,
+            is_src,
+            pack: pack(req),
+        })
+    }
+
+    fn builder(&self, req: &AlgoRequest, opts: Opts) -> Builder<'_> {
+        let mut c = Collective::new(CollectiveKind::ManyToAll, req.p, 0);
+        c.sources = req.sources.clone();
+        let sb = ScheduleBuilder::from_collective(c)
+            .placement(req.placement.clone())
+            .packetization(self.pack.bytes, self.pack.packet_bytes);
+        Builder::new(sb, &self.net, opts)
+    }
+
+    /// DOR hops between nodes a and b.
+    fn hops(&self, a: usize, b: usize) -> u64 {
+        let k = self.region.lines.len();
+        let (pa, pb) = (
+            &self.coords[a * k..(a + 1) * k],
+            &self.coords[b * k..(b + 1) * k],
+        );
+        (self.region.lines.iter().enumerate())
+            .map(|(i, l)| l.dist(pa[i], pb[i]))
+            .sum()
+    }
+
+    /// Whole-region indices of the sources, in node order.
+    fn source_nodes(&self) -> Vec<usize> {
+        (0..self.is_src.len()).filter(|&i| self.is_src[i]).collect()
+    }
+}
+
+fn opts(base: Base, receiver: Receiver) -> Opts {
+    Opts {
+        base,
+        receiver,
+        encode: Encode::One,
+        mode: Mode::Code,
+    }
+}
+
+/// Rounds of one base multicast over a region.
+fn rounds(region: &Region, base: Base) -> u32 {
+    match base {
+        Base::Tree => region.tree_depth(),
+        Base::AllAtOnce => u32::from(region.size() > 1),
+    }
+}
+
+/// `b` added to `a`, the steps kept (side-by-side multicasts of one phase).
+fn add(a: &mut Fig, b: Fig) {
+    a.messages += b.messages;
+    a.hops += b.hops;
+    a.packets += b.packets;
+    a.packet_hops += b.packet_hops;
+}
+
+/// `n` copies of `f`.
+fn scaled(f: Fig, n: u64) -> Fig {
+    Fig {
+        messages: f.messages * n,
+        hops: f.hops * n,
+        packets: f.packets * n,
+        packet_hops: f.packet_hops * n,
+        steps: f.steps,
+    }
+}
+
+// ------------------------------------------------------------------ baselines
+
+fn baseline_build(req: &AlgoRequest, base: Base) -> Result<Schedule> {
+    let setup = Setup::of(req)?;
+    let mut b = setup.builder(req, opts(base, Receiver::Corresponding));
+    let ranks = b.ranks(&setup.region);
+    for x in setup.source_nodes() {
+        let data = [b.block(ranks[x])];
+        b.multicast(&setup.region, &ranks, x, &data, &[], 0);
+    }
+    b.b.build()
+}
+
+fn baseline_count(req: &AlgoRequest, base: Base) -> Result<serde_json::Value> {
+    let setup = Setup::of(req)?;
+    let mut calc = Calc::new(setup.pack, opts(base, Receiver::Corresponding));
+    let mut fig = Fig::default();
+    for x in setup.source_nodes() {
+        let m = calc.mcast(&setup.region, &setup.region.pos(x), base, 1);
+        add(&mut fig, m);
+        fig.steps = m.steps;
+    }
+    let mut out = fig.json();
+    out["sources"] = req.sources.len().into();
+    Ok(out)
+}
+
+fn tree_build(req: &AlgoRequest) -> Result<Schedule> {
+    baseline_build(req, Base::Tree)
+}
+
+fn tree_count(req: &AlgoRequest) -> Result<serde_json::Value> {
+    baseline_count(req, Base::Tree)
+}
+
+fn aao_build(req: &AlgoRequest) -> Result<Schedule> {
+    baseline_build(req, Base::AllAtOnce)
+}
+
+fn aao_count(req: &AlgoRequest) -> Result<serde_json::Value> {
+    baseline_count(req, Base::AllAtOnce)
+}
+
+// ------------------------------------------------------------------ HNC: the layout
+
+/// One level of groups with the sources of each.
+struct Layout {
+    groups: Vec<Region>,
+    grid: Region,
+    /// Whole-region index of member j of group g.
+    at: Vec<Vec<usize>>,
+    /// Member indices of the sources of group g, increasing.
+    srcs: Vec<Vec<usize>>,
+    /// Member index of the intermediate node.
+    q: usize,
+    m: usize,
+}
+
+impl Layout {
+    fn new(setup: &Setup, level: &Level) -> Layout {
+        let region = &setup.region;
+        let (groups, _) = region.groups(&level.shape);
+        let grid = region.blocks(&level.shape, &level.place);
+        let m = groups[0].size();
+        let at: Vec<Vec<usize>> = groups
+            .iter()
+            .map(|g| (0..m).map(|j| region.index(&g.coords(&g.pos(j)))).collect())
+            .collect();
+        let srcs = at
+            .iter()
+            .map(|nodes| (0..m).filter(|&j| setup.is_src[nodes[j]]).collect())
+            .collect();
+        Layout {
+            q: groups[0].index(&level.place),
+            groups,
+            grid,
+            at,
+            srcs,
+            m,
+        }
+    }
+
+    fn ng(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Pieces group g's intermediate sends in (d) and delivers in (e).
+    fn chain_len(&self, g: usize) -> usize {
+        self.srcs[g].len().saturating_sub(1)
+    }
+
+    /// Pieces delivered in (e) for group g: the chain, plus the raw block with
+    /// `receiver=intermediate`.
+    fn delivered(&self, g: usize, receiver: Receiver) -> usize {
+        let raw = receiver == Receiver::Intermediate && !self.srcs[g].is_empty();
+        self.chain_len(g) + usize::from(raw)
+    }
+
+    /// The source member of group g whose raw block node y of group d receives in (f).
+    fn raw_source(&self, setup: &Setup, g: usize, d: usize, y: usize) -> usize {
+        let srcs = &self.srcs[g];
+        if srcs.binary_search(&y).is_ok() {
+            return y;
+        }
+        let to = self.at[d][y];
+        let hops = |x: usize| setup.hops(self.at[g][x], to);
+        *srcs
+            .iter()
+            .min_by_key(|&&x| (hops(x), x))
+            .expect("a source")
+    }
+
+    /// Every ordered pair of distinct groups (source g, destination d).
+    fn pairs(&self) -> impl Iterator<Item = (usize, usize)> {
+        let ng = self.ng();
+        (0..ng).flat_map(move |g| (0..ng).filter(move |&d| d != g).map(move |d| (g, d)))
+    }
+}
+
+/// The resolved level: a fixed shape is checked, `auto` tries every shape by [`count`].
+fn plan(req: &AlgoRequest, setup: &Setup) -> Result<(Request, Level)> {
+    let request = Request::parse(&req.params, setup.region.lines.len())?;
+    let mut calc = Calc::new(setup.pack, request.opts);
+    let shapes = match &request.group {
+        Choice::Fixed(_) => return Ok((request.clone(), calc.resolve(&setup.region, &request)?)),
+        Choice::Auto => valid_shapes(&setup.region),
+    };
+    if shapes.is_empty() {
+        let level = calc.resolve(&setup.region, &request)?; // one group: tiny networks
+        return Ok((request, level));
+    }
+    let mut best: Option<(Fig, Level)> = None;
+    for shape in shapes {
+        let fixed = Request {
+            group: Choice::Fixed(shape),
+            ..request.clone()
+        };
+        let level = calc.resolve(&setup.region, &fixed)?;
+        let fig = total(&count(setup, &level, &mut calc));
+        let better = |b: &Fig| (fig.hops, fig.packet_hops) < (b.hops, b.packet_hops);
+        if best.as_ref().is_none_or(|(b, _)| better(b)) {
+            best = Some((fig, level));
+        }
+    }
+    Ok((request, best.expect("a shape").1))
+}
+
+fn total(phases: &[(&'static str, Fig)]) -> Fig {
+    phases
+        .iter()
+        .fold(Fig::default(), |acc, (_, f)| acc.then(*f))
+}
+
+// ------------------------------------------------------------------ HNC: the count
+
+/// The figures of every phase that carries anything, in the order they run.
+fn count(setup: &Setup, level: &Level, calc: &mut Calc) -> Vec<(&'static str, Fig)> {
+    let lay = Layout::new(setup, level);
+    let (base, receiver) = (calc.opts.base, calc.opts.receiver);
+    let group = lay.groups[0].clone();
+    let mut out = Vec::new();
+    let mut b = Fig::default();
+    for srcs in &lay.srcs {
+        for &x in srcs {
+            add(&mut b, calc.mcast(&group, &group.pos(x), base, 1));
+        }
+    }
+    push(&mut out, "b", b, rounds(&group, base));
+    if lay.ng() == 1 {
+        return out;
+    }
+    let mut d = Fig::default();
+    let mut direct = Fig::default();
+    let mut e = Fig::default();
+    let place = group.pos(lay.q);
+    for g in 0..lay.ng() {
+        let root = lay.grid.pos(g);
+        if lay.chain_len(g) > 0 {
+            add(&mut d, calc.mcast(&lay.grid, &root, base, lay.chain_len(g)));
+        }
+        if receiver == Receiver::Intermediate && !lay.srcs[g].is_empty() {
+            add(
+                &mut direct,
+                calc.mcast(&lay.grid, &root, Base::AllAtOnce, 1),
+            );
+        }
+        let pieces = lay.delivered(g, receiver);
+        if pieces > 0 {
+            // Once into every other group.
+            let one = calc.mcast(&group, &place, base, pieces);
+            add(&mut e, scaled(one, lay.ng() as u64 - 1));
+        }
+    }
+    push(&mut out, "d", d, rounds(&lay.grid, base));
+    push(&mut out, "f", direct, 1);
+    push(&mut out, "e", e, rounds(&group, base));
+    if receiver == Receiver::Corresponding {
+        push(&mut out, "f", raw_count(setup, &lay, calc.pack), 1);
+    }
+    out
+}
+
+/// A phase that carries anything, with its rounds.
+fn push(out: &mut Vec<(&'static str, Fig)>, name: &'static str, mut fig: Fig, steps: u32) {
+    if fig.messages > 0 {
+        fig.steps = steps;
+        out.push((name, fig));
+    }
+}
+
+/// (f) with `receiver=corresponding`: one unicast per (group with sources, node elsewhere).
+fn raw_count(setup: &Setup, lay: &Layout, pack: Pack) -> Fig {
+    let mut fig = Fig::default();
+    let per = pack.per(1);
+    // Groups with sources first: a network of many small groups has few of them.
+    let senders = (0..lay.ng()).filter(|&g| !lay.srcs[g].is_empty());
+    for (g, d) in senders.flat_map(|g| (0..lay.ng()).filter(move |&d| d != g).map(move |d| (g, d)))
+    {
+        for y in 0..lay.m {
+            let x = lay.raw_source(setup, g, d, y);
+            let hops = setup.hops(lay.at[g][x], lay.at[d][y]);
+            fig.messages += 1;
+            fig.hops += hops;
+            fig.packets += per;
+            fig.packet_hops += hops * per;
+        }
+    }
+    fig
+}
+
+fn hnc_count(req: &AlgoRequest) -> Result<serde_json::Value> {
+    let setup = Setup::of(req)?;
+    let (request, level) = plan(req, &setup)?;
+    let mut calc = Calc::new(setup.pack, request.opts);
+    let phases = count(&setup, &level, &mut calc);
+    let mut out = total(&phases).json();
+    let m: usize = level.shape.iter().product();
+    let lay = Layout::new(&setup, &level);
+    let obj = out.as_object_mut().expect("an object");
+    obj.insert("sources".into(), req.sources.len().into());
+    obj.insert("group".into(), plan::show(&level.shape).into());
+    obj.insert("group_size".into(), m.into());
+    obj.insert("groups".into(), (setup.region.size() / m).into());
+    let with = lay.srcs.iter().filter(|s| !s.is_empty()).count();
+    obj.insert("groups_with_sources".into(), with.into());
+    obj.insert("place".into(), plan::show(&level.place).into());
+    let mut phase_json = serde_json::Map::new();
+    for (name, fig) in &phases {
+        phase_json.insert(name.to_string(), fig.json());
+    }
+    obj.insert("phases".into(), phase_json.into());
+    Ok(out)
+}
+
+// ------------------------------------------------------------------ HNC: the schedule
+
+fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
+    let setup = Setup::of(req)?;
+    let (request, level) = plan(req, &setup)?;
+    let mut calc = Calc::new(setup.pack, request.opts);
+    let phases = count(&setup, &level, &mut calc);
+    let lay = Layout::new(&setup, &level);
+    let mut b = setup.builder(req, request.opts);
+    b.many_to_all(&setup, &lay, &phases);
+    b.b.build()
+}
+
+/// Ops after which a node holds something (empty: from the start).
+type Ops = Vec<OpRef>;
+
+/// Per (destination group d, source group g, member y): ops.
+type PerNode = Vec<Vec<Vec<Ops>>>;
+
+impl Builder<'_> {
+    fn many_to_all(&mut self, setup: &Setup, lay: &Layout, phases: &[(&str, Fig)]) {
+        let steps = |name: &str| -> u32 {
+            let fig = phases.iter().find(|(n, _)| *n == name);
+            fig.map_or(0, |(_, f)| f.steps)
+        };
+        let ranks: Vec<Vec<u32>> = lay.groups.iter().map(|g| self.ranks(g)).collect();
+        let blocks: Vec<Vec<Option<Piece>>> = (0..lay.ng())
+            .map(|g| {
+                let mut v = vec![None; lay.m];
+                for &x in &lay.srcs[g] {
+                    v[x] = Some(self.block(ranks[g][x]));
+                }
+                v
+            })
+            .collect();
+        let held = self.intra(lay, &ranks, &blocks);
+        if lay.ng() == 1 {
+            return;
+        }
+        let mut step = steps("b");
+        let chains: Vec<Vec<Piece>> = (0..lay.ng()).map(|g| chain(lay, &blocks, g)).collect();
+        let enc_ops = self.encode_chains(lay, &ranks, &blocks, &held);
+        let grid_ranks = self.ranks(&lay.grid);
+        let got: Vec<Option<Holds>> = (0..lay.ng())
+            .map(|g| {
+                (lay.chain_len(g) > 0).then(|| {
+                    self.multicast(&lay.grid, &grid_ranks, g, &chains[g], &enc_ops[g], step)
+                })
+            })
+            .collect();
+        step += steps("d");
+        let ng = lay.ng();
+        let mut direct: Vec<Vec<Option<OpRef>>> = vec![vec![None; ng]; ng];
+        if self.opts.receiver == Receiver::Intermediate {
+            for (g, d) in lay.pairs().filter(|&(g, _)| !lay.srcs[g].is_empty()) {
+                let x0 = lay.srcs[g][0];
+                let data = [blocks[g][x0].clone().expect("a source")];
+                let deps: Ops = held[g][x0][lay.q].into_iter().collect();
+                let to = grid_ranks[d];
+                direct[d][g] = Some(self.unicast(grid_ranks[g], to, &data, &deps, step));
+            }
+            step += steps("f");
+        }
+        let mut what: PerNode = vec![vec![vec![Vec::new(); lay.m]; ng]; ng];
+        let mut raw: PerNode = what.clone();
+        for (g, d) in lay.pairs() {
+            let mut payload = chains[g].clone();
+            let mut deps: Ops = got[g].as_ref().and_then(|h| h[d]).into_iter().collect();
+            if let Some(op) = direct[d][g] {
+                payload.push(blocks[g][lay.srcs[g][0]].clone().expect("a source"));
+                deps.push(op);
+            }
+            if payload.is_empty() {
+                continue;
+            }
+            let have = self.multicast(&lay.groups[d], &ranks[d], lay.q, &payload, &deps, step);
+            for (y, h) in have.into_iter().enumerate() {
+                let ops = h.map_or(deps.clone(), |op| vec![op]);
+                if direct[d][g].is_some() {
+                    raw[d][g][y] = ops.clone();
+                }
+                what[d][g][y] = ops;
+            }
+        }
+        step += steps("e");
+        let mut known = vec![vec![vec![0usize; lay.m]; ng]; ng];
+        for (g, d) in lay.pairs().filter(|&(g, _)| !lay.srcs[g].is_empty()) {
+            for y in 0..lay.m {
+                known[d][g][y] = match self.opts.receiver {
+                    Receiver::Intermediate => lay.srcs[g][0],
+                    Receiver::Corresponding => {
+                        let x = lay.raw_source(setup, g, d, y);
+                        let data = [blocks[g][x].clone().expect("a source")];
+                        let r = self.unicast(ranks[g][x], ranks[d][y], &data, &[], step);
+                        raw[d][g][y].push(r);
+                        x
+                    }
+                };
+            }
+        }
+        self.decode_chains(lay, &ranks, &blocks, &chains, &what, &raw, &known);
+    }
+
+    /// (b) every source multicasts inside its group: `held[g][x][y]` is the op at which
+    /// member y of group g holds source member x's block.
+    fn intra(
+        &mut self,
+        lay: &Layout,
+        ranks: &[Vec<u32>],
+        blocks: &[Vec<Option<Piece>>],
+    ) -> Vec<Vec<Holds>> {
+        (0..lay.ng())
+            .map(|g| {
+                let mut per = vec![Vec::new(); lay.m];
+                for &x in &lay.srcs[g] {
+                    let data = [blocks[g][x].clone().expect("a source")];
+                    per[x] = self.multicast(&lay.groups[g], &ranks[g], x, &data, &[], 0);
+                }
+                per
+            })
+            .collect()
+    }
+
+    /// (c) the intermediate of every group with two or more sources XORs neighbours of the
+    /// source list.
+    fn encode_chains(
+        &mut self,
+        lay: &Layout,
+        ranks: &[Vec<u32>],
+        blocks: &[Vec<Option<Piece>>],
+        held: &[Vec<Holds>],
+    ) -> Vec<Ops> {
+        (0..lay.ng())
+            .map(|g| {
+                let srcs = &lay.srcs[g];
+                (0..lay.chain_len(g))
+                    .map(|i| {
+                        let (a, c) = (srcs[i], srcs[i + 1]);
+                        let deps: Ops = [held[g][a][lay.q], held[g][c][lay.q]]
+                            .into_iter()
+                            .flatten()
+                            .collect();
+                        let inputs =
+                            [blocks[g][a].clone(), blocks[g][c].clone()].map(Option::unwrap);
+                        self.b.xor(ranks[g][lay.q], &inputs, &deps)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// (g) every node decodes every other group with a chain from it and its raw block.
+    #[allow(clippy::too_many_arguments)]
+    fn decode_chains(
+        &mut self,
+        lay: &Layout,
+        ranks: &[Vec<u32>],
+        blocks: &[Vec<Option<Piece>>],
+        chains: &[Vec<Piece>],
+        what: &PerNode,
+        raw: &PerNode,
+        known: &[Vec<Vec<usize>>],
+    ) {
+        for (g, d) in lay.pairs().filter(|&(g, _)| lay.chain_len(g) > 0) {
+            for y in 0..lay.m {
+                let k = known[d][g][y];
+                let mut inputs = chains[g].clone();
+                inputs.push(blocks[g][k].clone().expect("a source"));
+                let output: Vec<Piece> = (lay.srcs[g].iter())
+                    .filter(|&&x| x != k)
+                    .map(|&x| blocks[g][x].clone().expect("a source"))
+                    .collect();
+                let mut deps = what[d][g][y].clone();
+                deps.extend(raw[d][g][y].iter().copied());
+                self.b.decode(ranks[d][y], &inputs, &output, &deps);
+            }
+        }
+    }
+}
+
+/// The XOR chain of group g's sources: x_0^x_1, x_1^x_2, ...
+fn chain(lay: &Layout, blocks: &[Vec<Option<Piece>>], g: usize) -> Vec<Piece> {
+    let id = |x: usize| match blocks[g][x] {
+        Some(Piece::Block(id)) => id,
+        _ => unreachable!("sources own original blocks"),
+    };
+    lay.srcs[g]
+        .windows(2)
+        .map(|w| Piece::xor(BitSet::from_iter([id(w[0]), id(w[1])])).expect("two blocks"))
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "many_tests.rs"]
+mod tests;
