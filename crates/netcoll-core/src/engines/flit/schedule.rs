@@ -182,6 +182,12 @@ struct Exec<'s> {
     key_rank: Vec<u32>,
     /// Per op: a send the NI forwards (FPFS); per receive: its forwarding dependents.
     forward: Vec<bool>,
+    /// FPFS: a send of a packet the rank's host already handed to its NI (an earlier send
+    /// of the same payload and packets) is an NI copy of that send.
+    copy_of: Vec<u32>,
+    /// Per send: when its host part ended; sends waiting for it (NI copies).
+    host_at: Vec<Option<u64>>,
+    waiting_host: Vec<Vec<u32>>,
     ni_fired: Vec<bool>,
     host_free: Vec<u64>,
     ni_free: Vec<u64>,
@@ -271,6 +277,11 @@ impl<'s> Exec<'s> {
                         .any(|d| d.rank == at.rank && matches!(s.op(*d).kind, OpKind::Recv { .. }));
             }
         }
+        let copy_of = if par.ni_fpfs == 1 {
+            ni_copies(s, &forward)
+        } else {
+            vec![NONE; n]
+        };
         let ranks = s.placement().len();
         Ok(Exec {
             s,
@@ -289,6 +300,9 @@ impl<'s> Exec<'s> {
             roots,
             key_rank,
             forward,
+            copy_of,
+            host_at: vec![None; n],
+            waiting_host: vec![Vec::new(); n],
             ni_fired: vec![false; n],
             host_free: vec![0; ranks],
             ni_free: vec![0; ranks],
@@ -305,9 +319,15 @@ impl<'s> Exec<'s> {
         let p = &self.par;
         match op.kind {
             OpKind::Send { msg, .. } => {
+                let first = self.copy_of[g as usize];
                 if self.forward[g as usize] {
                     // FPFS: the NI forwards on its own, the host is not involved.
                     self.ni_send(g, t);
+                } else if first != NONE {
+                    match self.host_at[first as usize] {
+                        Some(h) => self.ni_send(g, t.max(h)),
+                        None => self.waiting_host[first as usize].push(g),
+                    }
                 } else {
                     let rank = self.s.op_ref(g as usize).rank as usize;
                     let cost = p.t_hs + p.dma(self.packet_bytes[msg as usize]);
@@ -332,6 +352,15 @@ impl<'s> Exec<'s> {
                 self.heap
                     .push(Reverse((t + p.compute_base + per * fl, Due::Done(g))));
             }
+        }
+    }
+
+    /// A send's host part is over: it and the NI copies waiting for it go to the NI.
+    fn host_done(&mut self, g: u32, t: u64) {
+        self.host_at[g as usize] = Some(t);
+        self.ni_send(g, t);
+        for w in std::mem::take(&mut self.waiting_host[g as usize]) {
+            self.ni_send(w, t);
         }
     }
 
@@ -474,6 +503,31 @@ impl<'s> Exec<'s> {
     }
 }
 
+/// For FPFS: per send op, the earlier host send at the same rank of the same payload and
+/// packets that it copies at the NI (NONE: it pays the host overheads itself).
+fn ni_copies(s: &Schedule, forward: &[bool]) -> Vec<u32> {
+    let mut first = std::collections::HashMap::new();
+    let mut copy_of = vec![NONE; s.num_ops()];
+    for (g, c) in copy_of.iter_mut().enumerate() {
+        let at = s.op_ref(g);
+        let OpKind::Send { msg, packets } = s.op(at).kind else {
+            continue;
+        };
+        if forward[g] {
+            continue;
+        }
+        let m = s.message(msg);
+        let key = (at.rank, s.payload(m).to_vec(), packets.resolve(m.packets));
+        match first.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => *c = *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(g as u32);
+            }
+        }
+    }
+    copy_of
+}
+
 /// Runs `s` on `topo` and returns its execution time in cycles.
 pub fn run_schedule(
     topo: &Topology,
@@ -523,7 +577,7 @@ pub fn run_schedule(
             ex.heap.pop();
             match due {
                 Due::Done(g) => ex.complete(g, t),
-                Due::Host(g) => ex.ni_send(g, t),
+                Due::Host(g) => ex.host_done(g, t),
                 Due::Inject(g) => ex.inject(g, &mut net),
                 Due::NiHas(g) => ex.ni_has(g, t),
             }

@@ -288,3 +288,26 @@ fn a_serial_ni_pays_t_ns_per_copy() {
         110 + 12
     );
 }
+
+#[test]
+fn fpfs_copies_of_one_packet_pay_the_host_once() {
+    // Rank 0 sends the same block to 1 and to 2 as two messages (an NI-based tree's root).
+    let t = Topology::from_spec("mesh:2x2").unwrap();
+    let mut b = ScheduleBuilder::new(CollectiveKind::Broadcast, 4, 0).packetization(16, 0);
+    let data = b.block(0, 0);
+    let s1 = b.send(0, &[1], std::slice::from_ref(&data), &[]);
+    let s2 = b.send(0, &[2], std::slice::from_ref(&data), &[]);
+    b.recv(1, s1, &[]);
+    b.recv(2, s2, &[]);
+    let s3 = b.send(0, &[3], &[data], &[]);
+    b.recv(3, s3, &[]);
+    let s = b.build().unwrap();
+    let o = [("t_hs", "100"), ("t_ns", "10"), ("ni_serial", "1")];
+    // Host sends: 100 each, one after the other; the NI then pays 10 per copy. The third
+    // copy (two hops, 17 cycles) leaves the NI at 330.
+    assert_eq!(run(&t, &s, &o).cycles, 300 + 10 + 17);
+    // FPFS: the host hands the packet over once (100); the NI sends three copies, 10 each.
+    let mut f = o.to_vec();
+    f.push(("ni_fpfs", "1"));
+    assert_eq!(run(&t, &s, &f).cycles, 100 + 30 + 17);
+}
