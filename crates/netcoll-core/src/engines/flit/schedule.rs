@@ -16,8 +16,9 @@
 //! DMA time of one packet to every host send and receive; `ni_fpfs = 1` makes a send that
 //! depends on a receive at the same rank an NI forward (First-Packet-First-Served, s4.2.2):
 //! it starts when the NI holds the packet (`t_nr` after its arrival) and pays only `t_ns`;
-//! `ni_serial = 1` makes each rank's host and NI processors serial: sends occupy the host
-//! for `t_hs` (+ DMA) and the NI for `t_ns` per copy, arriving packets the NI for `t_nr`.
+//! `ni_serial = 1` makes each rank's host and NI serial: sends occupy the host for `t_hs`
+//! (+ DMA) and the NI's sending side for `t_ns` per packet copy, arriving packets its
+//! receiving side for `t_nr` each (the two sides overlap, as in s4.3.2's step model).
 //!
 //! The execution time is the cycle the last op is done. Messages split into the schedule's
 //! packets; a packet of `b` bytes is `ceil(b / flit_bytes)` flits (at least one).
@@ -154,6 +155,8 @@ enum Due {
     /// A send's host part is over: it goes to the NI.
     Host(u32),
     Inject(u32),
+    /// One packet of a send leaves a serial NI.
+    InjectOne(u32, u32),
     /// A receive's packets are all in its NI (FPFS forwards may start).
     NiHas(u32),
 }
@@ -190,7 +193,10 @@ struct Exec<'s> {
     waiting_host: Vec<Vec<u32>>,
     ni_fired: Vec<bool>,
     host_free: Vec<u64>,
+    /// Serial NI: when its sending and its receiving sides are free (they overlap, as in
+    /// the FPFS step model of s4.3.2, where a node receives while it sends).
     ni_free: Vec<u64>,
+    nr_free: Vec<u64>,
     heap: BinaryHeap<Reverse<(u64, Due)>>,
     done: usize,
     finish: u64,
@@ -306,6 +312,7 @@ impl<'s> Exec<'s> {
             ni_fired: vec![false; n],
             host_free: vec![0; ranks],
             ni_free: vec![0; ranks],
+            nr_free: vec![0; ranks],
             heap: BinaryHeap::new(),
             done: 0,
             finish: 0,
@@ -368,26 +375,51 @@ impl<'s> Exec<'s> {
     /// its packets are queued.
     fn ni_send(&mut self, g: u32, t: u64) {
         let at = self.s.op_ref(g as usize);
+        let OpKind::Send { msg, packets } = self.s.op(at).kind else {
+            unreachable!()
+        };
         let p = &self.par;
-        let inject = if p.ni_serial == 1 {
-            let OpKind::Send { msg, .. } = self.s.op(at).kind else {
+        if p.ni_serial == 0 {
+            self.heap.push(Reverse((t + p.t_ns, Due::Inject(g))));
+            return;
+        }
+        // A serial NI handles the packets one by one, `t_ns` per copy of each; a host send's
+        // packets come over the I/O bus one after another (the first one's DMA was paid by
+        // the host part), so packet i is in the NI i DMA times after the first.
+        let m = self.s.message(msg);
+        let copies = if self.roots[msg as usize] != NONE {
+            1
+        } else {
+            self.s.dests(m).len() as u64
+        };
+        let (a, b) = packets.resolve(m.packets);
+        let first = self.copy_of[g as usize];
+        let (from, a0) = if self.forward[g as usize] {
+            (t, b) // a forward: the NI holds its packets
+        } else if first != NONE {
+            let OpKind::Send {
+                msg: fmsg,
+                packets: fp,
+            } = self.s.op(self.s.op_ref(first as usize)).kind
+            else {
                 unreachable!()
             };
-            let m = self.s.message(msg);
-            let copies = if self.roots[msg as usize] != NONE {
-                1
-            } else {
-                self.s.dests(m).len() as u64
-            };
-            let begin = t.max(self.ni_free[at.rank as usize]);
-            begin + p.t_ns * copies
+            let fm = self.s.message(fmsg);
+            (
+                self.host_at[first as usize].unwrap_or(t),
+                fp.resolve(fm.packets).0,
+            )
         } else {
-            t + p.t_ns
+            (t, a)
         };
-        if p.ni_serial == 1 {
-            self.ni_free[at.rank as usize] = inject;
+        let dma = p.dma(self.packet_bytes[msg as usize]);
+        let rank = at.rank as usize;
+        for pkt in a..b {
+            let avail = (from + dma * pkt.saturating_sub(a0) as u64).max(t);
+            let end = avail.max(self.ni_free[rank]) + self.par.t_ns * copies;
+            self.ni_free[rank] = end;
+            self.heap.push(Reverse((end, Due::InjectOne(g, pkt))));
         }
-        self.heap.push(Reverse((inject, Due::Inject(g))));
     }
 
     /// The NI of the receiving rank of `key` takes a packet that arrived at `t`; returns
@@ -395,8 +427,8 @@ impl<'s> Exec<'s> {
     fn ni_receive(&mut self, key: usize, t: u64) -> u64 {
         let rank = self.key_rank[key] as usize;
         if self.par.ni_serial == 1 {
-            let at = t.max(self.ni_free[rank]) + self.par.t_nr;
-            self.ni_free[rank] = at;
+            let at = t.max(self.nr_free[rank]) + self.par.t_nr;
+            self.nr_free[rank] = at;
             at
         } else {
             t + self.par.t_nr
@@ -448,13 +480,17 @@ impl<'s> Exec<'s> {
         }
     }
 
-    fn inject(&mut self, g: u32, net: &mut Network) {
+    /// Queues the send's packets (or only packet `one`) at its NI; the send is done with
+    /// its last packet.
+    fn inject(&mut self, g: u32, one: Option<u32>, net: &mut Network) {
         let at = self.s.op_ref(g as usize);
         let OpKind::Send { msg, packets } = self.s.op(at).kind else {
             unreachable!()
         };
         let m = self.s.message(msg);
         let (a, b) = packets.resolve(m.packets);
+        let last = b;
+        let (a, b) = one.map_or((a, b), |p| (p, p + 1));
         let pl = self.s.placement();
         let src = pl[m.src as usize] as usize;
         let dests = self.s.dests(m);
@@ -470,7 +506,9 @@ impl<'s> Exec<'s> {
                 net.create_tagged(src, pl[d as usize] as usize, self.flits[msg as usize], tag);
             }
         }
-        self.complete(g, net.now);
+        if b == last {
+            self.complete(g, net.now);
+        }
     }
 
     fn arrival(&mut self, tag: u32, t: u64) {
@@ -517,7 +555,10 @@ fn ni_copies(s: &Schedule, forward: &[bool]) -> Vec<u32> {
             continue;
         }
         let m = s.message(msg);
-        let key = (at.rank, s.payload(m).to_vec(), packets.resolve(m.packets));
+        // The host pays t_hs once per message: later sends of the same payload (any
+        // packets) are the NI's.
+        let _ = packets;
+        let key = (at.rank, s.payload(m).to_vec());
         match first.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => *c = *e.get(),
             std::collections::hash_map::Entry::Vacant(e) => {
@@ -578,7 +619,8 @@ pub fn run_schedule(
             match due {
                 Due::Done(g) => ex.complete(g, t),
                 Due::Host(g) => ex.host_done(g, t),
-                Due::Inject(g) => ex.inject(g, &mut net),
+                Due::Inject(g) => ex.inject(g, None, &mut net),
+                Due::InjectOne(g, pkt) => ex.inject(g, Some(pkt), &mut net),
                 Due::NiHas(g) => ex.ni_has(g, t),
             }
         }
