@@ -269,7 +269,11 @@ def _figure(fig: int, quick: bool) -> Outcome:
     summary = (
         f"{held} of {len(trends)} of the paper's stated trends hold in our runs "
         "(the paper prints its curves only as plots, so trends, not numbers, are compared); "
-        "averages over random 80%-connectivity networks x random destination sets"
+        "averages over random 80%-connectivity networks x random destination sets. Setup "
+        "(s6.2): 5 ns cycles, t_hs = t_hr = 1000, t_ns = t_nr = t_hs / R (R = 1), 266 MB/s "
+        "I/O bus, 1-byte flits, 3 cycles per switch, 640-flit input FIFOs, 128-flit "
+        "packets, 32 nodes on eight 8-port switches, up*/down*, Less-Greedy path phases "
+        "with host forwarding, FPFS NI forwarding for the NI scheme"
     )
     if fig in (24, 25) and held < len(trends):
         summary += (
