@@ -15,6 +15,11 @@ SCHEDULE_KEYS = (
     "compute_base",
     "compute_per_flit",
     "copy_per_flit",
+    "unicast_header_bits",
+    "io_bus_mb_s",
+    "cycle_ps",
+    "ni_fpfs",
+    "ni_serial",
 )
 
 

@@ -74,6 +74,9 @@ pub struct FlitConfig {
     /// Cycles between a flit reaching its NI and the NI retiring it (1 makes zero-load
     /// latency equal BookSim 2's printed figures; see docs/flit.md).
     pub ni_read_delay: u32,
+    /// Switch replication of worms frees input-buffer slots in chunks of this many flits
+    /// (seed 003 s5.1.2); 1: flit by flit.
+    pub chunk_flits: usize,
     pub traffic: Pattern,
     pub packet_size: usize,
     pub injection_rate: f64,
@@ -118,6 +121,7 @@ impl Default for FlitConfig {
             injection_latency: 1,
             ejection_latency: 1,
             ni_read_delay: 1,
+            chunk_flits: 1,
             traffic: Pattern::Uniform,
             packet_size: 1,
             injection_rate: 0.1,
@@ -161,6 +165,7 @@ pub const KEYS: &[&str] = &[
     "injection_latency",
     "ejection_latency",
     "ni_read_delay",
+    "chunk_flits",
     "traffic",
     "packet_size",
     "injection_rate",
@@ -279,6 +284,7 @@ impl FlitConfig {
             "injection_latency" => self.injection_latency = num(key, v)?,
             "ejection_latency" => self.ejection_latency = num(key, v)?,
             "ni_read_delay" => self.ni_read_delay = num(key, v)?,
+            "chunk_flits" => self.chunk_flits = num(key, v)?,
             "traffic" => self.traffic = parse_pattern(v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
@@ -395,6 +401,9 @@ impl FlitConfig {
         }
         if self.channel_latency == 0 || self.injection_latency == 0 || self.ejection_latency == 0 {
             return spec_err!("channel, injection and ejection latencies must be at least 1 cycle");
+        }
+        if self.chunk_flits == 0 || self.chunk_flits > 65535 {
+            return spec_err!("chunk_flits = {}: use 1..=65535", self.chunk_flits);
         }
         if self.sample_period == 0 || self.max_samples == 0 {
             return spec_err!("sample_period and max_samples must be at least 1");

@@ -15,11 +15,13 @@ pub mod config;
 pub mod deadlock;
 mod network;
 mod ni;
+pub mod replicate;
 mod router;
 pub mod schedule;
 pub mod sim;
 pub mod stats;
 mod traffic;
+mod worms;
 
 pub use config::{FlitConfig, FlowControl, Pattern, SimType};
 pub use deadlock::{Deadlock, WaitLink};
@@ -28,3 +30,5 @@ pub use sim::{simulate_on, simulate_traffic, FlitResult};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_worms;

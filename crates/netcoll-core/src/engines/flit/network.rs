@@ -54,6 +54,8 @@ pub struct Packet {
     pub measured: bool,
     /// Caller's label (the schedule engine's message packet), NONE for synthetic traffic.
     pub tag: u32,
+    /// A multidestination worm's visit in `rep.table` at its next switch; NONE for unicast.
+    pub worm: u32,
 }
 
 /// A network interface: an unbounded source queue and the sending side of the injection
@@ -148,6 +150,8 @@ pub struct Network<'t> {
     /// When set, every delivered packet's (tag, cycle) is logged here for the caller.
     pub log_arrivals: bool,
     pub arrivals: Vec<(u32, u64)>,
+    /// Switch replication of multidestination worms (replicate.rs).
+    pub rep: super::replicate::Replication,
 }
 
 impl<'t> Network<'t> {
@@ -264,6 +268,7 @@ impl<'t> Network<'t> {
             delivered: 0,
             log_arrivals: false,
             arrivals: Vec::new(),
+            rep: super::replicate::Replication::new(np * nv, max_ports, cfg.chunk_flits),
             pstart,
             port_router,
         })
@@ -286,6 +291,7 @@ impl<'t> Network<'t> {
             rstate: 0,
             measured: self.measuring,
             tag,
+            worm: NONE,
         };
         let id = match self.free.pop() {
             Some(id) => {

@@ -16,6 +16,7 @@
 use super::allocator::round_robin;
 use super::channel::Event;
 use super::network::{In, Network, Out, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::replicate::REPL;
 
 impl Network<'_> {
     /// Runs every active router; routers left without flits leave the active set.
@@ -77,6 +78,9 @@ impl Network<'_> {
         let f = self.front(ivc);
         debug_assert!(f.head, "an idle VC must have a head flit at its front");
         let pkt = self.packets[f.pkt as usize];
+        if pkt.worm != NONE {
+            return self.start_replication(ivc, f.pkt);
+        }
         let dst_sw = self.topo.endpoint_switch(pkt.dst as usize);
         if r == dst_sw {
             self.out_port[ivc] = self.ep_port[pkt.dst as usize];
@@ -110,6 +114,9 @@ impl Network<'_> {
     }
 
     fn allocate_vc(&mut self, ivc: usize) -> bool {
+        if self.state[ivc] == REPL {
+            return self.allocate_branches(ivc);
+        }
         let go = self.out_port[ivc] as usize;
         let (lo, hi) = self.vc_range(ivc);
         let need = if self.is_vct() {
@@ -151,6 +158,9 @@ impl Network<'_> {
             let base = gi * nv;
             let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
                 let ivc = base + v;
+                if self.state[ivc] == REPL {
+                    return self.replicating_ready(ivc);
+                }
                 self.len[ivc] > 0
                     && self.state[ivc] == ACTIVE
                     && self.ready[ivc] <= self.now
@@ -159,9 +169,18 @@ impl Network<'_> {
             });
             if let Some(v) = pick {
                 self.req_vc[i] = v as u8;
-                let o = self.out_port[base + v] as usize - p0;
-                self.out_req[o] |= 1 << i;
-                outs |= 1 << o;
+                let mut want = if self.state[base + v] == REPL {
+                    // A replicating worm bids on every output a branch can use.
+                    self.replicating_requests(base + v, p0)
+                } else {
+                    1 << (self.out_port[base + v] as usize - p0)
+                };
+                outs |= want;
+                while want != 0 {
+                    let o = want.trailing_zeros() as usize;
+                    want &= want - 1;
+                    self.out_req[o] |= 1 << i;
+                }
             }
         }
         while outs != 0 {
@@ -173,7 +192,11 @@ impl Network<'_> {
             let v = self.req_vc[i] as usize;
             self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
             self.out_rr[go] = ((i + 1) % nports) as u16;
-            self.traverse(r, p0 + i, v);
+            if self.state[(p0 + i) * nv + v] == REPL {
+                self.traverse_branch(r, (p0 + i) * nv + v, go);
+            } else {
+                self.traverse(r, p0 + i, v);
+            }
         }
     }
 

@@ -2,20 +2,31 @@
 //! its dependencies are done:
 //!
 //! * a send pays the host and NI send overheads (`t_hs + t_ns`, seed 003 s6.2), then queues
-//!   its packets at the source NI (one copy per destination: an NI multi-send; switch-
-//!   replicated worms also travel as unicast copies here), and is done;
+//!   its packets at the source NI, and is done. A message with a multidestination worm
+//!   (and its replication tree) is one worm packet per packet, replicated by the switches
+//!   (replicate.rs), with `ceil(header_bits / (8 * flit_bytes))` header flits; any other
+//!   message is one copy per destination (an NI multi-send);
 //! * a receive is done `t_nr + t_hr` after the last of its packets has arrived (or when it
 //!   becomes ready, if they arrived earlier);
 //! * a compute op (XOR encode/decode, reduce) takes `compute_base + compute_per_flit *
 //!   flits of its output` cycles (seed 000 s5.6's XOR overhead); a copy takes
 //!   `compute_base + copy_per_flit * flits`.
 //!
+//! The NI model of seed 003 s6.2 (all off by default): `io_bus_mb_s` adds the host <-> NI
+//! DMA time of one packet to every host send and receive; `ni_fpfs = 1` makes a send that
+//! depends on a receive at the same rank an NI forward (First-Packet-First-Served, s4.2.2):
+//! it starts when the NI holds the packet (`t_nr` after its arrival) and pays only `t_ns`;
+//! `ni_serial = 1` makes each rank's host and NI serial: sends occupy the host for `t_hs`
+//! (+ DMA) and the NI's sending side for `t_ns` per packet copy, arriving packets its
+//! receiving side for `t_nr` each (the two sides overlap, as in s4.3.2's step model).
+//!
 //! The execution time is the cycle the last op is done. Messages split into the schedule's
 //! packets; a packet of `b` bytes is `ceil(b / flit_bytes)` flits (at least one).
 
 use super::config::{FlitConfig, FlowControl};
 use super::deadlock::Deadlock;
-use super::network::Network;
+use super::network::{Network, NONE};
+use super::worms::load_worms;
 use crate::error::Result;
 use crate::schedule::{ComputeOp, OpKind, Schedule};
 use crate::topology::Topology;
@@ -34,6 +45,16 @@ pub struct ScheduleParams {
     pub compute_base: u64,
     pub compute_per_flit: u64,
     pub copy_per_flit: u64,
+    /// Header bits of every unicast packet (worms carry their own `header_bits`).
+    pub unicast_header_bits: u64,
+    /// Host I/O bus bandwidth in MB/s (0: infinitely fast), and the cycle time in ps that
+    /// converts it to cycles (seed 003 s6.2: 266 MB/s, 5 ns).
+    pub io_bus_mb_s: u64,
+    pub cycle_ps: u64,
+    /// NIs forward packets of a receive to the sends depending on it (FPFS).
+    pub ni_fpfs: u64,
+    /// Host and NI processors handle one overhead at a time.
+    pub ni_serial: u64,
 }
 
 impl Default for ScheduleParams {
@@ -47,12 +68,26 @@ impl Default for ScheduleParams {
             compute_base: 0,
             compute_per_flit: 1,
             copy_per_flit: 0,
+            unicast_header_bits: 0,
+            io_bus_mb_s: 0,
+            cycle_ps: 5000,
+            ni_fpfs: 0,
+            ni_serial: 0,
         }
     }
 }
 
 impl ScheduleParams {
     /// Sets a schedule key; returns Ok(false) if the key is not one of them.
+    /// Cycles to move `bytes` over the host I/O bus (0 when it is not modelled).
+    pub fn dma(&self, bytes: u64) -> u64 {
+        if self.io_bus_mb_s == 0 {
+            0
+        } else {
+            (bytes * 1_000_000).div_ceil(self.io_bus_mb_s * self.cycle_ps)
+        }
+    }
+
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool> {
         let slot = match key {
             "flit_bytes" => &mut self.flit_bytes,
@@ -63,14 +98,22 @@ impl ScheduleParams {
             "compute_base" => &mut self.compute_base,
             "compute_per_flit" => &mut self.compute_per_flit,
             "copy_per_flit" => &mut self.copy_per_flit,
+            "unicast_header_bits" => &mut self.unicast_header_bits,
+            "io_bus_mb_s" => &mut self.io_bus_mb_s,
+            "cycle_ps" => &mut self.cycle_ps,
+            "ni_fpfs" => &mut self.ni_fpfs,
+            "ni_serial" => &mut self.ni_serial,
             _ => return Ok(false),
         };
         *slot = match value.trim().parse() {
             Ok(v) => v,
             Err(_) => return spec_err!("{key} = {value}: expected a whole number of cycles/bytes"),
         };
-        if self.flit_bytes == 0 {
-            return spec_err!("flit_bytes must be at least 1");
+        if self.flit_bytes == 0 || self.cycle_ps == 0 {
+            return spec_err!("flit_bytes and cycle_ps must be at least 1");
+        }
+        if self.ni_fpfs > 1 || self.ni_serial > 1 {
+            return spec_err!("ni_fpfs and ni_serial are 0 or 1");
         }
         Ok(true)
     }
@@ -100,6 +143,8 @@ pub struct ScheduleResult {
     pub flit_hops: u64,
     /// For schedules with rounds: (round, cycle its last op is done).
     pub step_times: Vec<(u32, u64)>,
+    /// Messages that travelled as switch-replicated worms.
+    pub worm_messages: u64,
     pub deadlock: Option<Deadlock>,
 }
 
@@ -107,7 +152,13 @@ pub struct ScheduleResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Due {
     Done(u32),
+    /// A send's host part is over: it goes to the NI.
+    Host(u32),
     Inject(u32),
+    /// One packet of a send leaves a serial NI.
+    InjectOne(u32, u32),
+    /// A receive's packets are all in its NI (FPFS forwards may start).
+    NiHas(u32),
 }
 
 struct Exec<'s> {
@@ -126,6 +177,26 @@ struct Exec<'s> {
     listeners: Vec<Vec<u32>>,
     key_of_tag: Vec<u32>,
     flits: Vec<u16>,
+    /// Per message: payload bytes of one packet (for the I/O bus).
+    packet_bytes: Vec<u64>,
+    /// Per message: the worm visit its packets start at, NONE for unicast copies.
+    roots: Vec<u32>,
+    /// Per key: the receiving rank.
+    key_rank: Vec<u32>,
+    /// Per op: a send the NI forwards (FPFS); per receive: its forwarding dependents.
+    forward: Vec<bool>,
+    /// FPFS: a send of a packet the rank's host already handed to its NI (an earlier send
+    /// of the same payload and packets) is an NI copy of that send.
+    copy_of: Vec<u32>,
+    /// Per send: when its host part ended; sends waiting for it (NI copies).
+    host_at: Vec<Option<u64>>,
+    waiting_host: Vec<Vec<u32>>,
+    ni_fired: Vec<bool>,
+    host_free: Vec<u64>,
+    /// Serial NI: when its sending and its receiving sides are free (they overlap, as in
+    /// the FPFS step model of s4.3.2, where a node receives while it sends).
+    ni_free: Vec<u64>,
+    nr_free: Vec<u64>,
     heap: BinaryHeap<Reverse<(u64, Due)>>,
     done: usize,
     finish: u64,
@@ -133,7 +204,13 @@ struct Exec<'s> {
 }
 
 impl<'s> Exec<'s> {
-    fn new(s: &'s Schedule, par: &ScheduleParams, vct_limit: Option<usize>) -> Result<Exec<'s>> {
+    fn new(
+        s: &'s Schedule,
+        par: &ScheduleParams,
+        vct_limit: Option<usize>,
+        roots: Vec<u32>,
+        buf: usize,
+    ) -> Result<Exec<'s>> {
         let n = s.num_ops();
         let mut remaining = vec![0u32; n];
         let mut dependents = vec![Vec::new(); n];
@@ -146,22 +223,37 @@ impl<'s> Exec<'s> {
         }
         let (mut base, mut flits, mut key_base) = (Vec::new(), Vec::new(), Vec::new());
         let (mut tags, mut keys) = (0u32, 0u32);
-        let mut key_of_tag = Vec::new();
-        for m in s.messages() {
+        let (mut key_of_tag, mut packet_bytes, mut key_rank) = (Vec::new(), Vec::new(), Vec::new());
+        let flit_bits = par.flit_bytes * 8;
+        for (mi, m) in s.messages().iter().enumerate() {
             base.push(tags);
             key_base.push(keys);
             let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
             let per_packet = bytes.div_ceil(m.packets.max(1) as u64);
-            let f = per_packet.div_ceil(par.flit_bytes).max(1);
+            let worm = roots[mi] != NONE;
+            let header_bits = match &m.worm {
+                Some(w) if worm => w.header_bits as u64,
+                _ => par.unicast_header_bits,
+            };
+            let f = per_packet.div_ceil(par.flit_bytes).max(1) + header_bits.div_ceil(flit_bits);
             if f > 65535 || vct_limit.is_some_and(|b| f as usize > b) {
                 return spec_err!(
                     "packets of {f} flits do not fit (virtual cut-through needs packets <= \
                      vc_buf_size, and at most 65535 flits): use more packets or larger flit_bytes"
                 );
             }
+            if worm && f as usize > buf {
+                return spec_err!(
+                    "a worm packet of {f} flits exceeds vc_buf_size = {buf}: deadlock-free switch \
+                     replication needs input buffers that hold a whole worm packet (seed 003 \
+                     s5.1.2); raise vc_buf_size or use more packets"
+                );
+            }
             flits.push(f as u16);
+            packet_bytes.push(per_packet);
             for di in 0..s.dests(m).len() as u32 {
                 key_of_tag.extend(std::iter::repeat_n(keys + di, m.packets as usize));
+                key_rank.push(s.dests(m)[di as usize]);
             }
             tags += s.dests(m).len() as u32 * m.packets;
             keys += s.dests(m).len() as u32;
@@ -180,6 +272,23 @@ impl<'s> Exec<'s> {
                 *nd = b - a;
             }
         }
+        let mut forward = vec![false; n];
+        if par.ni_fpfs == 1 {
+            for (g, fw) in forward.iter_mut().enumerate() {
+                let at = s.op_ref(g);
+                let op = s.op(at);
+                *fw = matches!(op.kind, OpKind::Send { .. })
+                    && s.deps(op)
+                        .iter()
+                        .any(|d| d.rank == at.rank && matches!(s.op(*d).kind, OpKind::Recv { .. }));
+            }
+        }
+        let copy_of = if par.ni_fpfs == 1 {
+            ni_copies(s, &forward)
+        } else {
+            vec![NONE; n]
+        };
+        let ranks = s.placement().len();
         Ok(Exec {
             s,
             par: par.clone(),
@@ -193,6 +302,17 @@ impl<'s> Exec<'s> {
             listeners,
             key_of_tag,
             flits,
+            packet_bytes,
+            roots,
+            key_rank,
+            forward,
+            copy_of,
+            host_at: vec![None; n],
+            waiting_host: vec![Vec::new(); n],
+            ni_fired: vec![false; n],
+            host_free: vec![0; ranks],
+            ni_free: vec![0; ranks],
+            nr_free: vec![0; ranks],
             heap: BinaryHeap::new(),
             done: 0,
             finish: 0,
@@ -205,9 +325,27 @@ impl<'s> Exec<'s> {
         self.ready[g as usize] = Some(t);
         let p = &self.par;
         match op.kind {
-            OpKind::Send { .. } => {
-                self.heap
-                    .push(Reverse((t + p.t_hs + p.t_ns, Due::Inject(g))));
+            OpKind::Send { msg, .. } => {
+                let first = self.copy_of[g as usize];
+                if self.forward[g as usize] {
+                    // FPFS: the NI forwards on its own, the host is not involved.
+                    self.ni_send(g, t);
+                } else if first != NONE {
+                    match self.host_at[first as usize] {
+                        Some(h) => self.ni_send(g, t.max(h)),
+                        None => self.waiting_host[first as usize].push(g),
+                    }
+                } else {
+                    let rank = self.s.op_ref(g as usize).rank as usize;
+                    let cost = p.t_hs + p.dma(self.packet_bytes[msg as usize]);
+                    let begin = if p.ni_serial == 1 {
+                        t.max(self.host_free[rank])
+                    } else {
+                        t
+                    };
+                    self.host_free[rank] = begin + cost;
+                    self.heap.push(Reverse((begin + cost, Due::Host(g))));
+                }
             }
             OpKind::Recv { .. } => self.check_recv(g),
             OpKind::Compute { op: c, .. } => {
@@ -224,11 +362,102 @@ impl<'s> Exec<'s> {
         }
     }
 
+    /// A send's host part is over: it and the NI copies waiting for it go to the NI.
+    fn host_done(&mut self, g: u32, t: u64) {
+        self.host_at[g as usize] = Some(t);
+        self.ni_send(g, t);
+        for w in std::mem::take(&mut self.waiting_host[g as usize]) {
+            self.ni_send(w, t);
+        }
+    }
+
+    /// A send reaches its NI at `t`: it pays `t_ns` (per copy when the NI is serial) and
+    /// its packets are queued.
+    fn ni_send(&mut self, g: u32, t: u64) {
+        let at = self.s.op_ref(g as usize);
+        let OpKind::Send { msg, packets } = self.s.op(at).kind else {
+            unreachable!()
+        };
+        let p = &self.par;
+        if p.ni_serial == 0 {
+            self.heap.push(Reverse((t + p.t_ns, Due::Inject(g))));
+            return;
+        }
+        // A serial NI handles the packets one by one, `t_ns` per copy of each; a host send's
+        // packets come over the I/O bus one after another (the first one's DMA was paid by
+        // the host part), so packet i is in the NI i DMA times after the first.
+        let m = self.s.message(msg);
+        let copies = if self.roots[msg as usize] != NONE {
+            1
+        } else {
+            self.s.dests(m).len() as u64
+        };
+        let (a, b) = packets.resolve(m.packets);
+        let first = self.copy_of[g as usize];
+        let (from, a0) = if self.forward[g as usize] {
+            (t, b) // a forward: the NI holds its packets
+        } else if first != NONE {
+            let OpKind::Send {
+                msg: fmsg,
+                packets: fp,
+            } = self.s.op(self.s.op_ref(first as usize)).kind
+            else {
+                unreachable!()
+            };
+            let fm = self.s.message(fmsg);
+            (
+                self.host_at[first as usize].unwrap_or(t),
+                fp.resolve(fm.packets).0,
+            )
+        } else {
+            (t, a)
+        };
+        let dma = p.dma(self.packet_bytes[msg as usize]);
+        let rank = at.rank as usize;
+        for pkt in a..b {
+            let avail = (from + dma * pkt.saturating_sub(a0) as u64).max(t);
+            let end = avail.max(self.ni_free[rank]) + self.par.t_ns * copies;
+            self.ni_free[rank] = end;
+            self.heap.push(Reverse((end, Due::InjectOne(g, pkt))));
+        }
+    }
+
+    /// The NI of the receiving rank of `key` takes a packet that arrived at `t`; returns
+    /// when it holds it (after `t_nr`).
+    fn ni_receive(&mut self, key: usize, t: u64) -> u64 {
+        let rank = self.key_rank[key] as usize;
+        if self.par.ni_serial == 1 {
+            let at = t.max(self.nr_free[rank]) + self.par.t_nr;
+            self.nr_free[rank] = at;
+            at
+        } else {
+            t + self.par.t_nr
+        }
+    }
+
+    /// A receive whose packets are all in the NI releases the sends the NI forwards.
+    fn ni_has(&mut self, g: u32, t: u64) {
+        for i in 0..self.dependents[g as usize].len() {
+            let d = self.dependents[g as usize][i];
+            if self.forward[d as usize] {
+                self.remaining[d as usize] -= 1;
+                if self.remaining[d as usize] == 0 {
+                    self.start(d, t);
+                }
+            }
+        }
+    }
+
     fn check_recv(&mut self, g: u32) {
         let gi = g as usize;
         if let Some(t) = self.ready[gi] {
             if self.got[gi] == self.need[gi] {
-                let at = t.max(self.last[gi] + self.par.t_nr + self.par.t_hr);
+                let msg = match self.s.op(self.s.op_ref(gi)).kind {
+                    OpKind::Recv { msg, .. } => msg as usize,
+                    _ => unreachable!(),
+                };
+                let host = self.par.dma(self.packet_bytes[msg]) + self.par.t_hr;
+                let at = t.max(self.last[gi] + host);
                 self.heap.push(Reverse((at, Due::Done(g))));
                 self.got[gi] = u32::MAX; // scheduled once
             }
@@ -241,6 +470,9 @@ impl<'s> Exec<'s> {
         self.done_at[g as usize] = t;
         for i in 0..self.dependents[g as usize].len() {
             let d = self.dependents[g as usize][i];
+            if self.forward[d as usize] {
+                continue; // released by `ni_has`
+            }
             self.remaining[d as usize] -= 1;
             if self.remaining[d as usize] == 0 {
                 self.start(d, t);
@@ -248,28 +480,41 @@ impl<'s> Exec<'s> {
         }
     }
 
-    fn inject(&mut self, g: u32, net: &mut Network) {
+    /// Queues the send's packets (or only packet `one`) at its NI; the send is done with
+    /// its last packet.
+    fn inject(&mut self, g: u32, one: Option<u32>, net: &mut Network) {
         let at = self.s.op_ref(g as usize);
         let OpKind::Send { msg, packets } = self.s.op(at).kind else {
             unreachable!()
         };
         let m = self.s.message(msg);
         let (a, b) = packets.resolve(m.packets);
+        let last = b;
+        let (a, b) = one.map_or((a, b), |p| (p, p + 1));
         let pl = self.s.placement();
         let src = pl[m.src as usize] as usize;
         let dests = self.s.dests(m);
+        let root = self.roots[msg as usize];
         for pkt in a..b {
+            if root != NONE {
+                let tag = self.base[msg as usize] + pkt;
+                net.create_worm(src, root, self.flits[msg as usize], tag);
+                continue;
+            }
             for (di, &d) in dests.iter().enumerate() {
                 let tag = self.base[msg as usize] + di as u32 * m.packets + pkt;
                 net.create_tagged(src, pl[d as usize] as usize, self.flits[msg as usize], tag);
             }
         }
-        self.complete(g, net.now);
+        if b == last {
+            self.complete(g, net.now);
+        }
     }
 
     fn arrival(&mut self, tag: u32, t: u64) {
         let key = self.key_of_tag[tag as usize] as usize;
         let (m, pkt) = self.tag_parts(tag);
+        let t = self.ni_receive(key, t);
         for i in 0..self.listeners[key].len() {
             let g = self.listeners[key][i];
             let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g as usize)).kind else {
@@ -279,6 +524,11 @@ impl<'s> Exec<'s> {
             if (a..b).contains(&pkt) && self.got[g as usize] != u32::MAX {
                 self.got[g as usize] += 1;
                 self.last[g as usize] = self.last[g as usize].max(t);
+                if self.got[g as usize] == self.need[g as usize] && !self.ni_fired[g as usize] {
+                    self.ni_fired[g as usize] = true;
+                    let at = self.last[g as usize];
+                    self.heap.push(Reverse((at, Due::NiHas(g))));
+                }
                 self.check_recv(g);
             }
         }
@@ -289,6 +539,34 @@ impl<'s> Exec<'s> {
         let packets = self.s.messages()[m].packets;
         (m as u32, (tag - self.base[m]) % packets)
     }
+}
+
+/// For FPFS: per send op, the earlier host send at the same rank of the same payload and
+/// packets that it copies at the NI (NONE: it pays the host overheads itself).
+fn ni_copies(s: &Schedule, forward: &[bool]) -> Vec<u32> {
+    let mut first = std::collections::HashMap::new();
+    let mut copy_of = vec![NONE; s.num_ops()];
+    for (g, c) in copy_of.iter_mut().enumerate() {
+        let at = s.op_ref(g);
+        let OpKind::Send { msg, packets } = s.op(at).kind else {
+            continue;
+        };
+        if forward[g] {
+            continue;
+        }
+        let m = s.message(msg);
+        // The host pays t_hs once per message: later sends of the same payload (any
+        // packets) are the NI's.
+        let _ = packets;
+        let key = (at.rank, s.payload(m).to_vec());
+        match first.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => *c = *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(g as u32);
+            }
+        }
+    }
+    copy_of
 }
 
 /// Runs `s` on `topo` and returns its execution time in cycles.
@@ -314,7 +592,9 @@ pub fn run_schedule(
     net.log_arrivals = true;
     net.measuring = true;
     let vct = (cfg.flow_control == FlowControl::CutThrough).then_some(cfg.vc_buf_size);
-    let mut ex = Exec::new(s, par, vct)?;
+    let roots = load_worms(&mut net, s)?;
+    let worm_messages = roots.iter().filter(|&&r| r != NONE).count() as u64;
+    let mut ex = Exec::new(s, par, vct, roots, cfg.vc_buf_size)?;
     for g in 0..s.num_ops() as u32 {
         if ex.remaining[g as usize] == 0 {
             ex.start(g, 0);
@@ -338,7 +618,10 @@ pub fn run_schedule(
             ex.heap.pop();
             match due {
                 Due::Done(g) => ex.complete(g, t),
-                Due::Inject(g) => ex.inject(g, &mut net),
+                Due::Host(g) => ex.host_done(g, t),
+                Due::Inject(g) => ex.inject(g, None, &mut net),
+                Due::InjectOne(g, pkt) => ex.inject(g, Some(pkt), &mut net),
+                Due::NiHas(g) => ex.ni_has(g, t),
             }
         }
         if ex.done == n {
@@ -388,6 +671,7 @@ pub fn run_schedule(
         packets: net.delivered,
         flit_hops: net.flit_hops,
         step_times: steps,
+        worm_messages,
         deadlock,
     })
 }

@@ -1,0 +1,419 @@
+//! Switch replication of multidestination worms: the asynchronous input-buffer replication
+//! of seed 003 s5.1.2 (after Stunkel, Sivaram and Panda, ISCA-24). A worm packet carries the
+//! index of its current visit in a replication tree ([`WormTable`]); when its head reaches
+//! the front of an input VC, the VC enters the `REPL` state with one *branch* per target
+//! output port of that visit. Each branch allocates its own output VC and bids for the
+//! switch on its own, reading the packet's flits from the input buffer at its own pace:
+//! blocked branches do not hold up the others. A flit leaves the buffer (and its credit goes
+//! upstream) only when every branch has read it, in units of `chunk_flits` flits (the
+//! paper's chunks with their read counts; the tail frees the last partial chunk).
+//!
+//! Deadlock freedom rests on the paper's rule: an input buffer holds the whole worm packet
+//! (`vc_buf_size` >= its flits), so a worm with a blocked branch can always be taken in
+//! completely and frees the channel behind it; the runner refuses worms larger than that.
+//! Every copy follows an up*/down* legal (BRCP) path, checked when the schedule was built.
+//!
+//! Each branch forwards a copy packet: a new packet record whose `worm` is the child visit
+//! (or, for a port leading to an endpoint, an ordinary packet addressed to it, so ejection is
+//! unchanged). Replication slots and packet records are pooled; nothing is allocated per
+//! flit, and per worm visit only until the pools reach their peak.
+
+use super::channel::{Event, Flit};
+use super::network::{In, Network, Out, Packet, IDLE, NONE};
+
+/// Input VC state of a replicating worm (beside `IDLE`, `VC_WAIT`, `ACTIVE`).
+pub const REPL: u8 = 3;
+
+/// One output of a worm visit.
+#[derive(Debug, Clone, Copy)]
+pub struct WormOut {
+    /// Global output port.
+    pub port: u32,
+    /// The visit the copy makes at the next switch, or NONE when the port leads to an
+    /// endpoint.
+    pub child: u32,
+    /// Added to the packet's tag for a copy ejected here (the caller's per-destination label).
+    pub tag_add: u32,
+}
+
+/// The replication trees of all worms of a run, flattened: visit `h` sends copies to
+/// `outs[start[h]..start[h + 1]]`.
+#[derive(Debug, Clone, Default)]
+pub struct WormTable {
+    pub start: Vec<u32>,
+    pub outs: Vec<WormOut>,
+}
+
+impl WormTable {
+    pub fn new() -> WormTable {
+        WormTable {
+            start: vec![0],
+            outs: Vec::new(),
+        }
+    }
+
+    /// Appends a visit with its outputs; returns its index.
+    pub fn push_visit(&mut self, outs: &[WormOut]) -> u32 {
+        self.outs.extend_from_slice(outs);
+        self.start.push(self.outs.len() as u32);
+        (self.start.len() - 2) as u32
+    }
+
+    pub fn visits(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Sets the child of output `k` of visit `h`.
+    pub fn set_child(&mut self, h: u32, k: usize, child: u32) {
+        let i = self.start[h as usize] as usize + k;
+        self.outs[i].child = child;
+    }
+
+    fn range(&self, h: u32) -> std::ops::Range<usize> {
+        self.start[h as usize] as usize..self.start[h as usize + 1] as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Branch {
+    /// Index into the table's outputs.
+    out: u32,
+    port: u32,
+    vc: u8,
+    /// Copy packet, NONE until the branch holds an output VC.
+    pkt: u32,
+    /// Flits of the packet this branch has read.
+    sent: u16,
+    /// Cycle from which the branch may bid for the switch.
+    ready: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Rep {
+    n: u16,
+    /// Flits of the packet that have left the buffer.
+    freed: u16,
+    size: u16,
+    pkt: u32,
+}
+
+/// Replication state: a slot per replicating input VC, `max_out` branches per slot.
+#[derive(Debug, Clone, Default)]
+pub struct Replication {
+    pub table: WormTable,
+    rep_of: Vec<u32>,
+    reps: Vec<Rep>,
+    branches: Vec<Branch>,
+    free: Vec<u32>,
+    max_out: usize,
+    chunk: u16,
+}
+
+impl Replication {
+    pub fn new(ivcs: usize, max_ports: usize, chunk: usize) -> Replication {
+        Replication {
+            table: WormTable::new(),
+            rep_of: vec![NONE; ivcs],
+            reps: Vec::new(),
+            branches: Vec::new(),
+            free: Vec::new(),
+            max_out: max_ports.max(1),
+            chunk: chunk.clamp(1, u16::MAX as usize) as u16,
+        }
+    }
+
+    fn acquire(&mut self) -> u32 {
+        if let Some(s) = self.free.pop() {
+            return s;
+        }
+        self.reps.push(Rep::default());
+        self.branches
+            .extend(std::iter::repeat_n(Branch::default(), self.max_out));
+        (self.reps.len() - 1) as u32
+    }
+
+    fn slot(&self, ivc: usize) -> usize {
+        self.rep_of[ivc] as usize
+    }
+
+    fn branch_range(&self, s: usize) -> std::ops::Range<usize> {
+        s * self.max_out..s * self.max_out + self.reps[s].n as usize
+    }
+
+    /// Replication slots in use (for tests: 0 once a run has drained).
+    pub fn in_use(&self) -> usize {
+        self.reps.len() - self.free.len()
+    }
+}
+
+impl Network<'_> {
+    /// Queues a worm packet at `src`'s NI: `visit` is its first visit in the table (at the
+    /// source's switch).
+    pub fn create_worm(&mut self, src: usize, visit: u32, size: u16, tag: u32) {
+        self.create_tagged(src, src, size, tag);
+        let id = *self.nis[src].queue.back().expect("just queued");
+        self.packets[id as usize].worm = visit;
+    }
+
+    /// Routing of a worm head at the front of `ivc`: one branch per output of its visit.
+    pub(super) fn start_replication(&mut self, ivc: usize, pkt: u32) {
+        let visit = self.packets[pkt as usize].worm;
+        let s = self.rep.acquire() as usize;
+        let range = self.rep.table.range(visit);
+        let n = range.len();
+        debug_assert!(
+            n >= 1 && n <= self.rep.max_out,
+            "worm visit with {n} outputs"
+        );
+        for (k, o) in range.enumerate() {
+            let port = self.rep.table.outs[o].port;
+            self.rep.branches[s * self.rep.max_out + k] = Branch {
+                out: o as u32,
+                port,
+                vc: 0,
+                pkt: NONE,
+                sent: 0,
+                ready: u64::MAX,
+            };
+        }
+        self.rep.reps[s] = Rep {
+            n: n as u16,
+            freed: 0,
+            size: self.packets[pkt as usize].size,
+            pkt,
+        };
+        self.rep.rep_of[ivc] = s as u32;
+        self.out_port[ivc] = self.rep.branches[s * self.rep.max_out].port;
+        self.state[ivc] = REPL;
+        self.ready[ivc] = self.now + self.cfg.routing_delay as u64;
+    }
+
+    /// VC allocation for every branch still without an output VC. Returns true when the
+    /// last one got its VC (the input VC then leaves the set needing allocation).
+    pub(super) fn allocate_branches(&mut self, ivc: usize) -> bool {
+        let s = self.rep.slot(ivc);
+        let need = if self.is_vct() {
+            self.rep.reps[s].size
+        } else {
+            0
+        };
+        let mut missing = 0;
+        for b in self.rep.branch_range(s) {
+            if self.rep.branches[b].pkt != NONE {
+                continue;
+            }
+            let go = self.rep.branches[b].port as usize;
+            // Worm copies follow up*/down* routes, which need no VC classes: any VC.
+            let nv = self.nv;
+            let base = go * nv;
+            let pick = super::allocator::round_robin(self.va_rr[go] as usize, nv, |k| {
+                self.owner[base + k] == NONE && self.credits[base + k] >= need
+            });
+            let Some(k) = pick else {
+                missing += 1;
+                continue;
+            };
+            self.owner[base + k] = ivc as u32;
+            self.va_rr[go] = ((k + 1) % nv) as u8;
+            let copy = self.copy_packet(s, b);
+            let br = &mut self.rep.branches[b];
+            br.vc = k as u8;
+            br.pkt = copy;
+            br.ready = if self.cfg.speculative {
+                self.now
+            } else {
+                self.now + self.cfg.vc_alloc_delay as u64
+            };
+        }
+        if missing == 0 {
+            let r = self.port_router[ivc / self.nv] as usize;
+            self.set_waiting(r, ivc, false);
+        }
+        missing == 0
+    }
+
+    /// The packet record a branch forwards: to an endpoint an ordinary packet addressed to
+    /// it (tag shifted by the output's `tag_add`), to a switch a worm at the child visit.
+    fn copy_packet(&mut self, s: usize, b: usize) -> u32 {
+        let parent = self.packets[self.rep.reps[s].pkt as usize];
+        let out = self.rep.table.outs[self.rep.branches[b].out as usize];
+        let port = self.rep.branches[b].port as usize;
+        let p = match self.out_to[port] {
+            Out::Eject(ep) => Packet {
+                dst: ep,
+                worm: NONE,
+                tag: parent.tag.wrapping_add(out.tag_add),
+                ..parent
+            },
+            _ => Packet {
+                worm: out.child,
+                ..parent
+            },
+        };
+        if p.measured {
+            self.measured_outstanding += 1;
+        }
+        match self.free.pop() {
+            Some(id) => {
+                self.packets[id as usize] = p;
+                id
+            }
+            None => {
+                self.packets.push(p);
+                (self.packets.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Whether branch `b` of replicating `ivc` can send a flit this cycle.
+    #[inline]
+    fn branch_wants(&self, s: usize, ivc: usize, b: usize) -> bool {
+        let br = &self.rep.branches[b];
+        let rep = &self.rep.reps[s];
+        br.pkt != NONE
+            && br.ready <= self.now
+            && br.sent < rep.size
+            && ((br.sent - rep.freed) as usize) < self.len[ivc] as usize
+            && self.credits[br.port as usize * self.nv + br.vc as usize] > 0
+    }
+
+    /// Switch allocation: whether any branch of `ivc` bids this cycle.
+    pub(super) fn replicating_ready(&self, ivc: usize) -> bool {
+        let s = self.rep.slot(ivc);
+        self.rep
+            .branch_range(s)
+            .any(|b| self.branch_wants(s, ivc, b))
+    }
+
+    /// Switch allocation: the local output ports (relative to `p0`) the branches of `ivc`
+    /// bid for, as a bit mask.
+    pub(super) fn replicating_requests(&self, ivc: usize, p0: usize) -> u64 {
+        let s = self.rep.slot(ivc);
+        let mut mask = 0u64;
+        for b in self.rep.branch_range(s) {
+            if self.branch_wants(s, ivc, b) {
+                mask |= 1 << (self.rep.branches[b].port as usize - p0);
+            }
+        }
+        mask
+    }
+
+    /// The branch of `ivc` on global output `go` was granted: it reads its next flit from
+    /// the input buffer and sends a copy; flits every branch has read leave the buffer.
+    pub(super) fn traverse_branch(&mut self, r: usize, ivc: usize, go: usize) {
+        let s = self.rep.slot(ivc);
+        let b = self
+            .rep
+            .branch_range(s)
+            .find(|&b| self.rep.branches[b].port as usize == go)
+            .expect("a granted output has a branch");
+        let br = self.rep.branches[b];
+        let rep = self.rep.reps[s];
+        let slot = (self.head[ivc] as usize + (br.sent - rep.freed) as usize) % self.depth;
+        let mut flit = self.buf[ivc * self.depth + slot];
+        flit.pkt = br.pkt;
+        self.rep.branches[b].sent += 1;
+        // The copy is a new flit in flight; the buffered original stays until freed.
+        self.in_flight_flits += 1;
+        self.live_flits += 1;
+        self.live_ctime_sum += self.packets[br.pkt as usize].ctime as u128;
+        self.last_move = self.now;
+        self.send_copy(go, br.vc, flit);
+        if flit.tail {
+            self.owner[go * self.nv + br.vc as usize] = NONE;
+        }
+        self.free_read_flits(r, ivc, s);
+    }
+
+    /// Puts a flit on output `go`, VC `ov` (the traversal half of the router's `traverse`).
+    fn send_copy(&mut self, go: usize, ov: u8, flit: Flit) {
+        let c = &self.cfg;
+        let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
+        match self.out_to[go] {
+            Out::Link { input, .. } => {
+                self.credits[go * self.nv + ov as usize] -= 1;
+                self.flit_hops += 1;
+                if flit.head {
+                    self.packets[flit.pkt as usize].hops += 1;
+                }
+                let at = self.now + st + c.channel_latency as u64;
+                self.wheel.push(
+                    at,
+                    Event::Flit {
+                        port: input,
+                        vc: ov,
+                        flit,
+                    },
+                );
+            }
+            Out::Eject(ep) => {
+                let at = self.now + st + (c.ejection_latency + c.ni_read_delay) as u64;
+                self.wheel.push(at, Event::Eject { ep, flit });
+            }
+            Out::Open => unreachable!("a worm never leaves by an open port"),
+        }
+        self.chan_flits[go] += 1;
+    }
+
+    /// Frees the whole chunks every branch has read (all that is left once every branch
+    /// has sent the tail), returning their credits upstream; ends the replication when the
+    /// packet is gone.
+    fn free_read_flits(&mut self, r: usize, ivc: usize, s: usize) {
+        let rep = self.rep.reps[s];
+        let read = self
+            .rep
+            .branch_range(s)
+            .map(|b| self.rep.branches[b].sent)
+            .min()
+            .unwrap_or(rep.size);
+        let upto = if read == rep.size {
+            rep.size
+        } else {
+            read / self.rep.chunk * self.rep.chunk
+        };
+        let gi = ivc / self.nv;
+        let v = (ivc % self.nv) as u8;
+        for _ in rep.freed..upto {
+            self.pop(ivc);
+            self.router_flits[r] -= 1;
+            self.in_flight_flits -= 1;
+            self.live_flits -= 1;
+            self.live_ctime_sum -= self.packets[rep.pkt as usize].ctime as u128;
+            self.credit_upstream(gi, v);
+        }
+        self.rep.reps[s].freed = upto;
+        if upto == rep.size {
+            self.end_replication(r, ivc, s);
+        }
+    }
+
+    fn credit_upstream(&mut self, gi: usize, v: u8) {
+        let c = &self.cfg;
+        match self.in_from[gi] {
+            In::Ni(ep) => {
+                let at = self.now + (c.credit_delay + c.injection_latency) as u64;
+                self.wheel.push(at, Event::NiCredit { ep, vc: v });
+            }
+            In::Link(gu) => {
+                let at = self.now + (c.credit_delay + c.channel_latency) as u64;
+                self.wheel.push(at, Event::Credit { port: gu, vc: v });
+            }
+            In::Open => unreachable!("flits never enter an open port"),
+        }
+    }
+
+    fn end_replication(&mut self, r: usize, ivc: usize, s: usize) {
+        let pkt = self.rep.reps[s].pkt;
+        if self.packets[pkt as usize].measured {
+            self.measured_outstanding -= 1;
+        }
+        self.free.push(pkt);
+        self.rep.rep_of[ivc] = NONE;
+        self.rep.free.push(s as u32);
+        self.state[ivc] = IDLE;
+        self.out_port[ivc] = NONE;
+        if self.len[ivc] > 0 {
+            self.set_waiting(r, ivc, true);
+        }
+    }
+}
