@@ -15,6 +15,10 @@ SCHEDULE_KEYS = (
     "compute_base",
     "compute_per_flit",
     "copy_per_flit",
+    "vc_per_step",
+    "step_vc_classes",
+    "sync_steps",
+    "whole_messages",
 )
 
 

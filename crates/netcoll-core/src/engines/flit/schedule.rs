@@ -34,6 +34,20 @@ pub struct ScheduleParams {
     pub compute_base: u64,
     pub compute_per_flit: u64,
     pub copy_per_flit: u64,
+    /// 1: the packets of every schedule step travel on their own block of VCs (`vclass.rs`;
+    /// seed 000's deadlock avoidance by VC assignment per step); 0: any VC.
+    pub vc_per_step: u64,
+    /// Step VC classes with `vc_per_step = 1` (0: as many as fit, `num_vcs / routing
+    /// classes`); step `s` uses class `s mod step_vc_classes`.
+    pub step_vc_classes: u64,
+    /// 1: a barrier between steps: no op of step `s` starts before every op of the earlier
+    /// steps is done (seed 000 s5.1: "the execution time of a broadcast is the sum of the
+    /// maximum latency of all sequential steps"); 0: ops start when their dependencies are
+    /// done.
+    pub sync_steps: u64,
+    /// 1: every message travels as one packet of all its flits (the schedule's packet split
+    /// is ignored; s6.5's combined messages); 0: the schedule's packets.
+    pub whole_messages: u64,
 }
 
 impl Default for ScheduleParams {
@@ -47,6 +61,10 @@ impl Default for ScheduleParams {
             compute_base: 0,
             compute_per_flit: 1,
             copy_per_flit: 0,
+            vc_per_step: 0,
+            step_vc_classes: 0,
+            sync_steps: 0,
+            whole_messages: 0,
         }
     }
 }
@@ -63,6 +81,10 @@ impl ScheduleParams {
             "compute_base" => &mut self.compute_base,
             "compute_per_flit" => &mut self.compute_per_flit,
             "copy_per_flit" => &mut self.copy_per_flit,
+            "vc_per_step" => &mut self.vc_per_step,
+            "step_vc_classes" => &mut self.step_vc_classes,
+            "sync_steps" => &mut self.sync_steps,
+            "whole_messages" => &mut self.whole_messages,
             _ => return Ok(false),
         };
         *slot = match value.trim().parse() {
@@ -71,6 +93,11 @@ impl ScheduleParams {
         };
         if self.flit_bytes == 0 {
             return spec_err!("flit_bytes must be at least 1");
+        }
+        if self.vc_per_step > 1 || self.sync_steps > 1 || self.whole_messages > 1 {
+            return spec_err!(
+                "{key} = {value}: vc_per_step, sync_steps, whole_messages are 0 or 1"
+            );
         }
         Ok(true)
     }
@@ -122,14 +149,93 @@ struct Exec<'s> {
     need: Vec<u32>,
     /// Per message: first tag; tags are `base + dest_index * packets + packet`.
     base: Vec<u32>,
-    /// Per (message, destination index) key: the receive ops listening.
+    /// Per message: packets on the network (1 with `whole_messages`).
+    npk: Vec<u32>,
+    /// Per (message, destination index) key: the receive ops listening, and the message.
     listeners: Vec<Vec<u32>>,
     key_of_tag: Vec<u32>,
+    msg_of_key: Vec<u32>,
+    /// Per op: the packet range a receive listens to (on the network's packet numbering).
+    range: Vec<(u32, u32)>,
     flits: Vec<u16>,
     heap: BinaryHeap<Reverse<(u64, Due)>>,
     done: usize,
     finish: u64,
     done_at: Vec<u64>,
+    /// Step VC classes in use (1: every packet on class 0).
+    step_classes: u32,
+    barrier: Barrier,
+}
+
+/// `sync_steps = 1`: ops of step `s` wait until every op of the earlier steps is done.
+#[derive(Default)]
+struct Barrier {
+    on: bool,
+    /// Ops of each step not yet done.
+    left: Vec<u32>,
+    /// The lowest step with ops left: ops of steps up to it may run.
+    open: usize,
+    /// Ready ops of later steps, held until their step opens.
+    parked: Vec<Vec<u32>>,
+}
+
+impl Barrier {
+    fn new(s: &Schedule, on: bool) -> Barrier {
+        if !on {
+            return Barrier::default();
+        }
+        let mut left = Vec::new();
+        for g in 0..s.num_ops() {
+            if let Some(st) = s.op(s.op_ref(g)).step {
+                let st = st as usize;
+                if left.len() <= st {
+                    left.resize(st + 1, 0);
+                }
+                left[st] += 1;
+            }
+        }
+        let parked = vec![Vec::new(); left.len()];
+        let mut b = Barrier {
+            on,
+            left,
+            open: 0,
+            parked,
+        };
+        b.advance();
+        b
+    }
+
+    /// Whether an op of `step` must wait (and is parked).
+    fn hold(&mut self, step: Option<u32>, g: u32) -> bool {
+        match step {
+            Some(st) if self.on && st as usize > self.open => {
+                self.parked[st as usize].push(g);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// An op of `step` is done; returns the ops released by the steps that open.
+    fn done(&mut self, step: Option<u32>) -> Vec<u32> {
+        let Some(st) = step.filter(|_| self.on) else {
+            return Vec::new();
+        };
+        self.left[st as usize] -= 1;
+        let before = self.open;
+        self.advance();
+        let mut out = Vec::new();
+        for s in before + 1..=self.open.min(self.parked.len().saturating_sub(1)) {
+            out.append(&mut self.parked[s]);
+        }
+        out
+    }
+
+    fn advance(&mut self) {
+        while self.open < self.left.len() && self.left[self.open] == 0 {
+            self.open += 1;
+        }
+    }
 }
 
 impl<'s> Exec<'s> {
@@ -146,12 +252,18 @@ impl<'s> Exec<'s> {
         }
         let (mut base, mut flits, mut key_base) = (Vec::new(), Vec::new(), Vec::new());
         let (mut tags, mut keys) = (0u32, 0u32);
-        let mut key_of_tag = Vec::new();
-        for m in s.messages() {
+        let (mut key_of_tag, mut msg_of_key) = (Vec::new(), Vec::new());
+        let whole = par.whole_messages == 1;
+        let npk: Vec<u32> = s
+            .messages()
+            .iter()
+            .map(|m| if whole { 1 } else { m.packets })
+            .collect();
+        for (mi, m) in s.messages().iter().enumerate() {
             base.push(tags);
             key_base.push(keys);
             let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
-            let per_packet = bytes.div_ceil(m.packets.max(1) as u64);
+            let per_packet = bytes.div_ceil(npk[mi].max(1) as u64);
             let f = per_packet.div_ceil(par.flit_bytes).max(1);
             if f > 65535 || vct_limit.is_some_and(|b| f as usize > b) {
                 return spec_err!(
@@ -160,16 +272,26 @@ impl<'s> Exec<'s> {
                 );
             }
             flits.push(f as u16);
+            msg_of_key.extend(std::iter::repeat_n(mi as u32, s.dests(m).len()));
             for di in 0..s.dests(m).len() as u32 {
-                key_of_tag.extend(std::iter::repeat_n(keys + di, m.packets as usize));
+                key_of_tag.extend(std::iter::repeat_n(keys + di, npk[mi] as usize));
             }
-            tags += s.dests(m).len() as u32 * m.packets;
+            tags += s.dests(m).len() as u32 * npk[mi];
             keys += s.dests(m).len() as u32;
         }
         let mut listeners = vec![Vec::new(); keys as usize];
         let mut need = vec![0u32; n];
+        let mut range = vec![(0u32, 0u32); n];
         for (g, nd) in need.iter_mut().enumerate() {
             let at = s.op_ref(g);
+            if let OpKind::Send { packets, msg } = s.op(at).kind {
+                if whole && packets.resolve(s.message(msg).packets) != (0, s.message(msg).packets) {
+                    return invalid!(
+                        "whole_messages = 1 needs every send to carry its whole message, but \
+                         op {at:?} sends part of message {msg}: use whole_messages = 0"
+                    );
+                }
+            }
             if let OpKind::Recv { msg, packets } = s.op(at).kind {
                 let m = s.message(msg);
                 let Some(di) = s.dests(m).iter().position(|&d| d == at.rank) else {
@@ -177,7 +299,8 @@ impl<'s> Exec<'s> {
                 };
                 listeners[(key_base[msg as usize] + di as u32) as usize].push(g as u32);
                 let (a, b) = packets.resolve(m.packets);
-                *nd = b - a;
+                range[g] = if whole { (0, u32::from(b > a)) } else { (a, b) };
+                *nd = range[g].1 - range[g].0;
             }
         }
         Ok(Exec {
@@ -190,18 +313,26 @@ impl<'s> Exec<'s> {
             last: vec![0; n],
             need,
             base,
+            npk,
             listeners,
             key_of_tag,
+            msg_of_key,
+            range,
             flits,
             heap: BinaryHeap::new(),
             done: 0,
             finish: 0,
             done_at: vec![0; n],
+            step_classes: 1,
+            barrier: Barrier::new(s, par.sync_steps == 1),
         })
     }
 
     fn start(&mut self, g: u32, t: u64) {
         let op = self.s.op(self.s.op_ref(g as usize));
+        if self.barrier.hold(op.step, g) {
+            return;
+        }
         self.ready[g as usize] = Some(t);
         let p = &self.par;
         match op.kind {
@@ -239,6 +370,10 @@ impl<'s> Exec<'s> {
         self.done += 1;
         self.finish = self.finish.max(t);
         self.done_at[g as usize] = t;
+        let step = self.s.op(self.s.op_ref(g as usize)).step;
+        for r in self.barrier.done(step) {
+            self.start(r, t);
+        }
         for i in 0..self.dependents[g as usize].len() {
             let d = self.dependents[g as usize][i];
             self.remaining[d as usize] -= 1;
@@ -250,18 +385,26 @@ impl<'s> Exec<'s> {
 
     fn inject(&mut self, g: u32, net: &mut Network) {
         let at = self.s.op_ref(g as usize);
-        let OpKind::Send { msg, packets } = self.s.op(at).kind else {
+        let op = self.s.op(at);
+        let OpKind::Send { msg, packets } = op.kind else {
             unreachable!()
         };
+        let vclass = op.step.map_or(0, |st| st % self.step_classes) as u8;
         let m = self.s.message(msg);
-        let (a, b) = packets.resolve(m.packets);
+        let np = self.npk[msg as usize];
+        let (a, b) = if np == m.packets {
+            packets.resolve(m.packets)
+        } else {
+            (0, np)
+        };
         let pl = self.s.placement();
         let src = pl[m.src as usize] as usize;
         let dests = self.s.dests(m);
         for pkt in a..b {
             for (di, &d) in dests.iter().enumerate() {
-                let tag = self.base[msg as usize] + di as u32 * m.packets + pkt;
-                net.create_tagged(src, pl[d as usize] as usize, self.flits[msg as usize], tag);
+                let tag = self.base[msg as usize] + di as u32 * np + pkt;
+                let (to, f) = (pl[d as usize] as usize, self.flits[msg as usize]);
+                net.create_in_class(src, to, f, tag, vclass);
             }
         }
         self.complete(g, net.now);
@@ -269,25 +412,17 @@ impl<'s> Exec<'s> {
 
     fn arrival(&mut self, tag: u32, t: u64) {
         let key = self.key_of_tag[tag as usize] as usize;
-        let (m, pkt) = self.tag_parts(tag);
+        let m = self.msg_of_key[key] as usize;
+        let pkt = (tag - self.base[m]) % self.npk[m];
         for i in 0..self.listeners[key].len() {
-            let g = self.listeners[key][i];
-            let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g as usize)).kind else {
-                unreachable!()
-            };
-            let (a, b) = packets.resolve(self.s.message(m).packets);
-            if (a..b).contains(&pkt) && self.got[g as usize] != u32::MAX {
-                self.got[g as usize] += 1;
-                self.last[g as usize] = self.last[g as usize].max(t);
-                self.check_recv(g);
+            let g = self.listeners[key][i] as usize;
+            let (a, b) = self.range[g];
+            if (a..b).contains(&pkt) && self.got[g] != u32::MAX {
+                self.got[g] += 1;
+                self.last[g] = self.last[g].max(t);
+                self.check_recv(g as u32);
             }
         }
-    }
-
-    fn tag_parts(&self, tag: u32) -> (u32, u32) {
-        let m = self.base.partition_point(|&b| b <= tag) - 1;
-        let packets = self.s.messages()[m].packets;
-        (m as u32, (tag - self.base[m]) % packets)
     }
 }
 
@@ -315,6 +450,14 @@ pub fn run_schedule(
     net.measuring = true;
     let vct = (cfg.flow_control == FlowControl::CutThrough).then_some(cfg.vc_buf_size);
     let mut ex = Exec::new(s, par, vct)?;
+    if par.vc_per_step == 1 {
+        let k = match par.step_vc_classes {
+            0 => (net.nv / net.route_classes.max(1) as usize).max(1),
+            k => k as usize,
+        };
+        net.set_step_classes(k)?;
+        ex.step_classes = k as u32;
+    }
     for g in 0..s.num_ops() as u32 {
         if ex.remaining[g as usize] == 0 {
             ex.start(g, 0);
@@ -351,6 +494,13 @@ pub fn run_schedule(
                 Some(&Reverse((t, _))) => {
                     net.now = t;
                     continue;
+                }
+                None if ex.barrier.parked.iter().any(|p| !p.is_empty()) => {
+                    return invalid!(
+                        "sync_steps = 1 cannot run this schedule: an op of step {} waits for an \
+                         op of a later step; run it with sync_steps = 0",
+                        ex.barrier.open
+                    )
                 }
                 None => {
                     return invalid!(
