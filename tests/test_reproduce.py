@@ -4,7 +4,7 @@ import json
 
 from conftest import cli_json, run_cli
 
-STATUSES = {"matches", "approximates", "cannot"}
+STATUSES = {"matches", "approximates", "differs", "cannot"}
 
 
 def test_list_contract():

@@ -27,6 +27,7 @@ td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th { background: #f2f2f2; }
 .matches { color: #1a7f37; font-weight: bold; }
 .approximates { color: #9a6700; font-weight: bold; }
+.differs { color: #cf222e; font-weight: bold; }
 .cannot { color: #a40e26; }
 img { max-width: 100%; border: 1px solid #eee; }
 section { border-top: 1px solid #ddd; margin-top: 2em; }
