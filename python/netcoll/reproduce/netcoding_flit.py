@@ -83,7 +83,10 @@ def _progress(total: int, quick: bool, what: str):
         yield lambda: None
 
 
-def _plot(rows, x, series, title, xlabel, logx=False):
+def _plot(rows, x, series, title, xlabel, logx=False, zero=False):
+    """Two panels (the paper's measure, free-running); ``zero``: y axes from 0, so that a
+    small effect looks small."""
+
     def plot(png: Path):
         panels = []
         for key, ylabel in (("cycles", "cycles (sum of step maxima)"), ("free_cycles", "")):
@@ -105,7 +108,20 @@ def _plot(rows, x, series, title, xlabel, logx=False):
                     lines,
                 )
             )
-        return series_panels(png, title, panels, xlabel, logx=logx)
+        if not zero:
+            return series_panels(png, title, panels, xlabel, logx=logx)
+        plt = pyplot()
+        fig, axes = plt.subplots(1, len(panels), figsize=(12, 4.5))
+        for ax, (ptitle, ylabel, lines) in zip(axes, panels):
+            for label, xs, ys, style in lines:
+                ax.plot(xs, ys, label=label, **style)
+            ax.set_ylim(bottom=0)
+            ax.set(title=ptitle, xlabel=xlabel, ylabel=ylabel)
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle(title)
+        fig.tight_layout()
+        return save(fig, png)
 
     return plot
 
@@ -353,8 +369,13 @@ def fig14(quick: bool) -> Outcome:
         status="matches" if growth < 0.1 else "differs",
         summary=f"HNC on the {k}-ary 2-mesh with 0 to {overheads[-1]} cycles per XOR op "
         "(encoding at the intermediates and decoding at every node). The end-to-end time "
-        f"grows {100 * growth:.1f}% from 0 to {overheads[-1]} cycles: the overhead is "
-        "marginal, as the paper finds.",
+        f"grows {100 * growth:.1f}% from 0 to {overheads[-1]} cycles"
+        + (
+            ": the overhead is marginal (under 10%), as the paper finds."
+            if growth < 0.1
+            else ": more than the 10% we call marginal (on small meshes the run is short, "
+            "so a fixed overhead weighs more)."
+        ),
         columns=list(rows[0]),
         rows=rows,
         comparison=[
@@ -370,6 +391,7 @@ def fig14(quick: bool) -> Outcome:
             [("hnc", "HNC")],
             f"Fig. 14: execution time by XOR overhead, {k}-ary 2-mesh",
             "cycles per XOR op",
+            zero=True,
         ),
     )
 
