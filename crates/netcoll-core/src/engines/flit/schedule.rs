@@ -130,6 +130,37 @@ pub struct ScheduleResult {
     pub deadlock: Option<Deadlock>,
 }
 
+/// Lists of u32 per key in one flat array (no allocation per op on million-op schedules).
+struct Csr {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Csr {
+    /// From (key, item) pairs; items keep their order within a key.
+    fn new(keys: usize, pairs: &[(u32, u32)]) -> Csr {
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(k, v) in pairs {
+            items[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Csr { start, items }
+    }
+
+    #[inline]
+    fn range(&self, key: usize) -> std::ops::Range<usize> {
+        self.start[key] as usize..self.start[key + 1] as usize
+    }
+}
+
 /// A scheduled event: an op completes, or a send's packets reach its NI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Due {
@@ -141,7 +172,7 @@ struct Exec<'s> {
     s: &'s Schedule,
     par: ScheduleParams,
     remaining: Vec<u32>,
-    dependents: Vec<Vec<u32>>,
+    dependents: Csr,
     ready: Vec<Option<u64>>,
     /// Per receive op: packets arrived in its range, the latest arrival, the range size.
     got: Vec<u32>,
@@ -152,7 +183,7 @@ struct Exec<'s> {
     /// Per message: packets on the network (1 with `whole_messages`).
     npk: Vec<u32>,
     /// Per (message, destination index) key: the receive ops listening, and the message.
-    listeners: Vec<Vec<u32>>,
+    listeners: Csr,
     key_of_tag: Vec<u32>,
     msg_of_key: Vec<u32>,
     /// Per op: the packet range a receive listens to (on the network's packet numbering).
@@ -242,12 +273,12 @@ impl<'s> Exec<'s> {
     fn new(s: &'s Schedule, par: &ScheduleParams, vct_limit: Option<usize>) -> Result<Exec<'s>> {
         let n = s.num_ops();
         let mut remaining = vec![0u32; n];
-        let mut dependents = vec![Vec::new(); n];
+        let mut dependents = Vec::new();
         for (g, rem) in remaining.iter_mut().enumerate() {
             let op = s.op(s.op_ref(g));
             for d in s.deps(op) {
                 *rem += 1;
-                dependents[s.global(*d)].push(g as u32);
+                dependents.push((s.global(*d) as u32, g as u32));
             }
         }
         let (mut base, mut flits, mut key_base) = (Vec::new(), Vec::new(), Vec::new());
@@ -279,7 +310,7 @@ impl<'s> Exec<'s> {
             tags += s.dests(m).len() as u32 * npk[mi];
             keys += s.dests(m).len() as u32;
         }
-        let mut listeners = vec![Vec::new(); keys as usize];
+        let mut listeners = Vec::new();
         let mut need = vec![0u32; n];
         let mut range = vec![(0u32, 0u32); n];
         for (g, nd) in need.iter_mut().enumerate() {
@@ -297,7 +328,7 @@ impl<'s> Exec<'s> {
                 let Some(di) = s.dests(m).iter().position(|&d| d == at.rank) else {
                     return invalid!("op {at:?} receives message {msg} not addressed to it");
                 };
-                listeners[(key_base[msg as usize] + di as u32) as usize].push(g as u32);
+                listeners.push((key_base[msg as usize] + di as u32, g as u32));
                 let (a, b) = packets.resolve(m.packets);
                 range[g] = if whole { (0, u32::from(b > a)) } else { (a, b) };
                 *nd = range[g].1 - range[g].0;
@@ -307,14 +338,14 @@ impl<'s> Exec<'s> {
             s,
             par: par.clone(),
             remaining,
-            dependents,
+            dependents: Csr::new(n, &dependents),
             ready: vec![None; n],
             got: vec![0; n],
             last: vec![0; n],
             need,
             base,
             npk,
-            listeners,
+            listeners: Csr::new(keys as usize, &listeners),
             key_of_tag,
             msg_of_key,
             range,
@@ -374,8 +405,8 @@ impl<'s> Exec<'s> {
         for r in self.barrier.done(step) {
             self.start(r, t);
         }
-        for i in 0..self.dependents[g as usize].len() {
-            let d = self.dependents[g as usize][i];
+        for i in self.dependents.range(g as usize) {
+            let d = self.dependents.items[i];
             self.remaining[d as usize] -= 1;
             if self.remaining[d as usize] == 0 {
                 self.start(d, t);
@@ -414,8 +445,8 @@ impl<'s> Exec<'s> {
         let key = self.key_of_tag[tag as usize] as usize;
         let m = self.msg_of_key[key] as usize;
         let pkt = (tag - self.base[m]) % self.npk[m];
-        for i in 0..self.listeners[key].len() {
-            let g = self.listeners[key][i] as usize;
+        for i in self.listeners.range(key) {
+            let g = self.listeners.items[i] as usize;
             let (a, b) = self.range[g];
             if (a..b).contains(&pkt) && self.got[g] != u32::MAX {
                 self.got[g] += 1;
