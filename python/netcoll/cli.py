@@ -319,6 +319,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli_step",
     "cli_worms",
     "cli_flit",
+    "cli_flit_schedule",
 )
 
 

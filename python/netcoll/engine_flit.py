@@ -20,6 +20,10 @@ SCHEDULE_KEYS = (
     "cycle_ps",
     "ni_fpfs",
     "ni_serial",
+    "vc_per_step",
+    "step_vc_classes",
+    "sync_steps",
+    "whole_messages",
 )
 
 

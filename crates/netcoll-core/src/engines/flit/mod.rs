@@ -22,12 +22,15 @@ pub mod sim;
 pub mod stats;
 mod traffic;
 mod worms;
+mod vclass;
 
 pub use config::{FlitConfig, FlowControl, Pattern, SimType};
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};
 
+#[cfg(test)]
+mod schedule_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

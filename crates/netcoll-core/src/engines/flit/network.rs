@@ -52,6 +52,9 @@ pub struct Packet {
     /// Routing state carried by the packet (dateline class, up*/down* phase).
     pub rstate: u8,
     pub measured: bool,
+    /// Step VC class (`vc_per_step` of the schedule runner; 0 otherwise): the packet uses
+    /// only the VCs of this block.
+    pub vclass: u8,
     /// Caller's label (the schedule engine's message packet), NONE for synthetic traffic.
     pub tag: u32,
     /// A multidestination worm's visit in `rep.table` at its next switch; NONE for unicast.
@@ -77,9 +80,13 @@ pub struct Network<'t> {
     pub cfg: FlitConfig,
     pub nv: usize,
     pub depth: usize,
-    /// VC class ranges: class c may use VCs `class_lo[c]..class_hi[c]`.
+    /// VC class ranges: class c may use VCs `class_lo[c]..class_hi[c]`. Class
+    /// `step_class * route_classes + routing_class` (see `vclass.rs`).
     pub class_lo: Vec<u8>,
     pub class_hi: Vec<u8>,
+    /// The routing's classes in use (dateline: 2 on tori, else 1) and the step blocks.
+    pub route_classes: u8,
+    pub step_classes: u8,
     pub now: u64,
     // Geometry.
     pub pstart: Vec<u32>,
@@ -212,6 +219,8 @@ impl<'t> Network<'t> {
             depth,
             class_lo,
             class_hi,
+            route_classes: classes as u8,
+            step_classes: 1,
             now: 0,
             out_to,
             in_from,
@@ -281,6 +290,11 @@ impl<'t> Network<'t> {
 
     /// [`Network::create_packet`] with a caller's label, reported back on arrival.
     pub fn create_tagged(&mut self, src: usize, dst: usize, size: u16, tag: u32) {
+        self.create_in_class(src, dst, size, tag, 0);
+    }
+
+    /// [`Network::create_tagged`] on step VC class `vclass` (see `vclass.rs`).
+    pub fn create_in_class(&mut self, src: usize, dst: usize, size: u16, tag: u32, vclass: u8) {
         let p = Packet {
             src: src as u32,
             dst: dst as u32,
@@ -290,6 +304,7 @@ impl<'t> Network<'t> {
             hops: 0,
             rstate: 0,
             measured: self.measuring,
+            vclass,
             tag,
             worm: NONE,
         };

@@ -27,14 +27,18 @@ impl Network<'_> {
             } else {
                 1
             };
-            let base = ep * nv;
-            let start = self.nis[ep].vc_rr as usize;
-            let pick = super::allocator::round_robin(start, nv, |v| {
-                !self.ni_busy[base + v] && self.ni_credits[base + v] >= need
+            // A packet enters on a VC of its step block (all VCs without `vc_per_step`).
+            let (lo, hi) = self.injection_range(self.packets[pkt as usize].vclass);
+            let base = ep * nv + lo;
+            let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
+            let pick = super::allocator::round_robin(start, hi - lo, |k| {
+                !self.ni_busy[base + k] && self.ni_credits[base + k] >= need
             });
-            let Some(v) = pick else {
+            let Some(k) = pick else {
                 return true;
             };
+            let v = lo + k;
+            let base = ep * nv;
             let ni = &mut self.nis[ep];
             ni.queue.pop_front();
             ni.cur = pkt;

@@ -91,11 +91,7 @@ impl Network<'_> {
                 .next(self.topo, r, dst_sw, pkt.rstate)
                 .expect("not at the destination");
             self.out_port[ivc] = self.pstart[r] + step.via.port;
-            self.class[ivc] = if self.class_lo.len() > 1 {
-                step.vc_class
-            } else {
-                0
-            };
+            self.class[ivc] = self.hop_class(pkt.vclass, step.vc_class);
             self.packets[f.pkt as usize].rstate = step.state;
         }
         self.state[ivc] = VC_WAIT;

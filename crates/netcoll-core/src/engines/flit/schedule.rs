@@ -55,6 +55,20 @@ pub struct ScheduleParams {
     pub ni_fpfs: u64,
     /// Host and NI processors handle one overhead at a time.
     pub ni_serial: u64,
+    /// 1: the packets of every schedule step travel on their own block of VCs (`vclass.rs`;
+    /// seed 000's deadlock avoidance by VC assignment per step); 0: any VC.
+    pub vc_per_step: u64,
+    /// Step VC classes with `vc_per_step = 1` (0: as many as fit, `num_vcs / routing
+    /// classes`); step `s` uses class `s mod step_vc_classes`.
+    pub step_vc_classes: u64,
+    /// 1: a barrier between steps: no op of step `s` starts before every op of the earlier
+    /// steps is done (seed 000 s5.1: "the execution time of a broadcast is the sum of the
+    /// maximum latency of all sequential steps"); 0: ops start when their dependencies are
+    /// done.
+    pub sync_steps: u64,
+    /// 1: every message travels as one packet of all its flits (the schedule's packet split
+    /// is ignored; s6.5's combined messages); 0: the schedule's packets.
+    pub whole_messages: u64,
 }
 
 impl Default for ScheduleParams {
@@ -73,6 +87,10 @@ impl Default for ScheduleParams {
             cycle_ps: 5000,
             ni_fpfs: 0,
             ni_serial: 0,
+            vc_per_step: 0,
+            step_vc_classes: 0,
+            sync_steps: 0,
+            whole_messages: 0,
         }
     }
 }
@@ -103,6 +121,10 @@ impl ScheduleParams {
             "cycle_ps" => &mut self.cycle_ps,
             "ni_fpfs" => &mut self.ni_fpfs,
             "ni_serial" => &mut self.ni_serial,
+            "vc_per_step" => &mut self.vc_per_step,
+            "step_vc_classes" => &mut self.step_vc_classes,
+            "sync_steps" => &mut self.sync_steps,
+            "whole_messages" => &mut self.whole_messages,
             _ => return Ok(false),
         };
         *slot = match value.trim().parse() {
@@ -114,6 +136,11 @@ impl ScheduleParams {
         }
         if self.ni_fpfs > 1 || self.ni_serial > 1 {
             return spec_err!("ni_fpfs and ni_serial are 0 or 1");
+        }
+        if self.vc_per_step > 1 || self.sync_steps > 1 || self.whole_messages > 1 {
+            return spec_err!(
+                "{key} = {value}: vc_per_step, sync_steps, whole_messages are 0 or 1"
+            );
         }
         Ok(true)
     }
@@ -148,6 +175,37 @@ pub struct ScheduleResult {
     pub deadlock: Option<Deadlock>,
 }
 
+/// Lists of u32 per key in one flat array (no allocation per op on million-op schedules).
+struct Csr {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Csr {
+    /// From (key, item) pairs; items keep their order within a key.
+    fn new(keys: usize, pairs: &[(u32, u32)]) -> Csr {
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(k, v) in pairs {
+            items[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Csr { start, items }
+    }
+
+    #[inline]
+    fn range(&self, key: usize) -> std::ops::Range<usize> {
+        self.start[key] as usize..self.start[key + 1] as usize
+    }
+}
+
 /// A scheduled event: an op completes, or a send's packets reach its NI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Due {
@@ -165,7 +223,7 @@ struct Exec<'s> {
     s: &'s Schedule,
     par: ScheduleParams,
     remaining: Vec<u32>,
-    dependents: Vec<Vec<u32>>,
+    dependents: Csr,
     ready: Vec<Option<u64>>,
     /// Per receive op: packets arrived in its range, the latest arrival, the range size.
     got: Vec<u32>,
@@ -173,9 +231,14 @@ struct Exec<'s> {
     need: Vec<u32>,
     /// Per message: first tag; tags are `base + dest_index * packets + packet`.
     base: Vec<u32>,
-    /// Per (message, destination index) key: the receive ops listening.
-    listeners: Vec<Vec<u32>>,
+    /// Per message: packets on the network (1 with `whole_messages`).
+    npk: Vec<u32>,
+    /// Per (message, destination index) key: the receive ops listening, and the message.
+    listeners: Csr,
     key_of_tag: Vec<u32>,
+    msg_of_key: Vec<u32>,
+    /// Per op: the packet range a receive listens to (on the network's packet numbering).
+    range: Vec<(u32, u32)>,
     flits: Vec<u16>,
     /// Per message: payload bytes of one packet (for the I/O bus).
     packet_bytes: Vec<u64>,
@@ -201,6 +264,80 @@ struct Exec<'s> {
     done: usize,
     finish: u64,
     done_at: Vec<u64>,
+    /// Step VC classes in use (1: every packet on class 0).
+    step_classes: u32,
+    barrier: Barrier,
+}
+
+/// `sync_steps = 1`: ops of step `s` wait until every op of the earlier steps is done.
+#[derive(Default)]
+struct Barrier {
+    on: bool,
+    /// Ops of each step not yet done.
+    left: Vec<u32>,
+    /// The lowest step with ops left: ops of steps up to it may run.
+    open: usize,
+    /// Ready ops of later steps, held until their step opens.
+    parked: Vec<Vec<u32>>,
+}
+
+impl Barrier {
+    fn new(s: &Schedule, on: bool) -> Barrier {
+        if !on {
+            return Barrier::default();
+        }
+        let mut left = Vec::new();
+        for g in 0..s.num_ops() {
+            if let Some(st) = s.op(s.op_ref(g)).step {
+                let st = st as usize;
+                if left.len() <= st {
+                    left.resize(st + 1, 0);
+                }
+                left[st] += 1;
+            }
+        }
+        let parked = vec![Vec::new(); left.len()];
+        let mut b = Barrier {
+            on,
+            left,
+            open: 0,
+            parked,
+        };
+        b.advance();
+        b
+    }
+
+    /// Whether an op of `step` must wait (and is parked).
+    fn hold(&mut self, step: Option<u32>, g: u32) -> bool {
+        match step {
+            Some(st) if self.on && st as usize > self.open => {
+                self.parked[st as usize].push(g);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// An op of `step` is done; returns the ops released by the steps that open.
+    fn done(&mut self, step: Option<u32>) -> Vec<u32> {
+        let Some(st) = step.filter(|_| self.on) else {
+            return Vec::new();
+        };
+        self.left[st as usize] -= 1;
+        let before = self.open;
+        self.advance();
+        let mut out = Vec::new();
+        for s in before + 1..=self.open.min(self.parked.len().saturating_sub(1)) {
+            out.append(&mut self.parked[s]);
+        }
+        out
+    }
+
+    fn advance(&mut self) {
+        while self.open < self.left.len() && self.left[self.open] == 0 {
+            self.open += 1;
+        }
+    }
 }
 
 impl<'s> Exec<'s> {
@@ -213,23 +350,30 @@ impl<'s> Exec<'s> {
     ) -> Result<Exec<'s>> {
         let n = s.num_ops();
         let mut remaining = vec![0u32; n];
-        let mut dependents = vec![Vec::new(); n];
+        let mut dependents = Vec::new();
         for (g, rem) in remaining.iter_mut().enumerate() {
             let op = s.op(s.op_ref(g));
             for d in s.deps(op) {
                 *rem += 1;
-                dependents[s.global(*d)].push(g as u32);
+                dependents.push((s.global(*d) as u32, g as u32));
             }
         }
         let (mut base, mut flits, mut key_base) = (Vec::new(), Vec::new(), Vec::new());
         let (mut tags, mut keys) = (0u32, 0u32);
         let (mut key_of_tag, mut packet_bytes, mut key_rank) = (Vec::new(), Vec::new(), Vec::new());
         let flit_bits = par.flit_bytes * 8;
+        let mut msg_of_key = Vec::new();
+        let whole = par.whole_messages == 1;
+        let npk: Vec<u32> = s
+            .messages()
+            .iter()
+            .map(|m| if whole { 1 } else { m.packets })
+            .collect();
         for (mi, m) in s.messages().iter().enumerate() {
             base.push(tags);
             key_base.push(keys);
             let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
-            let per_packet = bytes.div_ceil(m.packets.max(1) as u64);
+            let per_packet = bytes.div_ceil(npk[mi].max(1) as u64);
             let worm = roots[mi] != NONE;
             let header_bits = match &m.worm {
                 Some(w) if worm => w.header_bits as u64,
@@ -251,25 +395,36 @@ impl<'s> Exec<'s> {
             }
             flits.push(f as u16);
             packet_bytes.push(per_packet);
+            msg_of_key.extend(std::iter::repeat_n(mi as u32, s.dests(m).len()));
             for di in 0..s.dests(m).len() as u32 {
-                key_of_tag.extend(std::iter::repeat_n(keys + di, m.packets as usize));
+                key_of_tag.extend(std::iter::repeat_n(keys + di, npk[mi] as usize));
                 key_rank.push(s.dests(m)[di as usize]);
             }
-            tags += s.dests(m).len() as u32 * m.packets;
+            tags += s.dests(m).len() as u32 * npk[mi];
             keys += s.dests(m).len() as u32;
         }
-        let mut listeners = vec![Vec::new(); keys as usize];
+        let mut listeners = Vec::new();
         let mut need = vec![0u32; n];
+        let mut range = vec![(0u32, 0u32); n];
         for (g, nd) in need.iter_mut().enumerate() {
             let at = s.op_ref(g);
+            if let OpKind::Send { packets, msg } = s.op(at).kind {
+                if whole && packets.resolve(s.message(msg).packets) != (0, s.message(msg).packets) {
+                    return invalid!(
+                        "whole_messages = 1 needs every send to carry its whole message, but \
+                         op {at:?} sends part of message {msg}: use whole_messages = 0"
+                    );
+                }
+            }
             if let OpKind::Recv { msg, packets } = s.op(at).kind {
                 let m = s.message(msg);
                 let Some(di) = s.dests(m).iter().position(|&d| d == at.rank) else {
                     return invalid!("op {at:?} receives message {msg} not addressed to it");
                 };
-                listeners[(key_base[msg as usize] + di as u32) as usize].push(g as u32);
+                listeners.push((key_base[msg as usize] + di as u32, g as u32));
                 let (a, b) = packets.resolve(m.packets);
-                *nd = b - a;
+                range[g] = if whole { (0, u32::from(b > a)) } else { (a, b) };
+                *nd = range[g].1 - range[g].0;
             }
         }
         let mut forward = vec![false; n];
@@ -293,14 +448,17 @@ impl<'s> Exec<'s> {
             s,
             par: par.clone(),
             remaining,
-            dependents,
+            dependents: Csr::new(n, &dependents),
             ready: vec![None; n],
             got: vec![0; n],
             last: vec![0; n],
             need,
             base,
-            listeners,
+            npk,
+            listeners: Csr::new(keys as usize, &listeners),
             key_of_tag,
+            msg_of_key,
+            range,
             flits,
             packet_bytes,
             roots,
@@ -317,11 +475,16 @@ impl<'s> Exec<'s> {
             done: 0,
             finish: 0,
             done_at: vec![0; n],
+            step_classes: 1,
+            barrier: Barrier::new(s, par.sync_steps == 1),
         })
     }
 
     fn start(&mut self, g: u32, t: u64) {
         let op = self.s.op(self.s.op_ref(g as usize));
+        if self.barrier.hold(op.step, g) {
+            return;
+        }
         self.ready[g as usize] = Some(t);
         let p = &self.par;
         match op.kind {
@@ -437,8 +600,8 @@ impl<'s> Exec<'s> {
 
     /// A receive whose packets are all in the NI releases the sends the NI forwards.
     fn ni_has(&mut self, g: u32, t: u64) {
-        for i in 0..self.dependents[g as usize].len() {
-            let d = self.dependents[g as usize][i];
+        for i in self.dependents.range(g as usize) {
+            let d = self.dependents.items[i];
             if self.forward[d as usize] {
                 self.remaining[d as usize] -= 1;
                 if self.remaining[d as usize] == 0 {
@@ -468,8 +631,12 @@ impl<'s> Exec<'s> {
         self.done += 1;
         self.finish = self.finish.max(t);
         self.done_at[g as usize] = t;
-        for i in 0..self.dependents[g as usize].len() {
-            let d = self.dependents[g as usize][i];
+        let step = self.s.op(self.s.op_ref(g as usize)).step;
+        for r in self.barrier.done(step) {
+            self.start(r, t);
+        }
+        for i in self.dependents.range(g as usize) {
+            let d = self.dependents.items[i];
             if self.forward[d as usize] {
                 continue; // released by `ni_has`
             }
@@ -484,11 +651,18 @@ impl<'s> Exec<'s> {
     /// its last packet.
     fn inject(&mut self, g: u32, one: Option<u32>, net: &mut Network) {
         let at = self.s.op_ref(g as usize);
-        let OpKind::Send { msg, packets } = self.s.op(at).kind else {
+        let op = self.s.op(at);
+        let OpKind::Send { msg, packets } = op.kind else {
             unreachable!()
         };
+        let vclass = op.step.map_or(0, |st| st % self.step_classes) as u8;
         let m = self.s.message(msg);
-        let (a, b) = packets.resolve(m.packets);
+        let np = self.npk[msg as usize];
+        let (a, b) = if np == m.packets {
+            packets.resolve(m.packets)
+        } else {
+            (0, np)
+        };
         let last = b;
         let (a, b) = one.map_or((a, b), |p| (p, p + 1));
         let pl = self.s.placement();
@@ -502,8 +676,9 @@ impl<'s> Exec<'s> {
                 continue;
             }
             for (di, &d) in dests.iter().enumerate() {
-                let tag = self.base[msg as usize] + di as u32 * m.packets + pkt;
-                net.create_tagged(src, pl[d as usize] as usize, self.flits[msg as usize], tag);
+                let tag = self.base[msg as usize] + di as u32 * np + pkt;
+                let (to, f) = (pl[d as usize] as usize, self.flits[msg as usize]);
+                net.create_in_class(src, to, f, tag, vclass);
             }
         }
         if b == last {
@@ -513,31 +688,23 @@ impl<'s> Exec<'s> {
 
     fn arrival(&mut self, tag: u32, t: u64) {
         let key = self.key_of_tag[tag as usize] as usize;
-        let (m, pkt) = self.tag_parts(tag);
+        let m = self.msg_of_key[key] as usize;
+        let pkt = (tag - self.base[m]) % self.npk[m];
         let t = self.ni_receive(key, t);
-        for i in 0..self.listeners[key].len() {
-            let g = self.listeners[key][i];
-            let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g as usize)).kind else {
-                unreachable!()
-            };
-            let (a, b) = packets.resolve(self.s.message(m).packets);
-            if (a..b).contains(&pkt) && self.got[g as usize] != u32::MAX {
-                self.got[g as usize] += 1;
-                self.last[g as usize] = self.last[g as usize].max(t);
-                if self.got[g as usize] == self.need[g as usize] && !self.ni_fired[g as usize] {
-                    self.ni_fired[g as usize] = true;
-                    let at = self.last[g as usize];
-                    self.heap.push(Reverse((at, Due::NiHas(g))));
+        for i in self.listeners.range(key) {
+            let g = self.listeners.items[i] as usize;
+            let (a, b) = self.range[g];
+            if (a..b).contains(&pkt) && self.got[g] != u32::MAX {
+                self.got[g] += 1;
+                self.last[g] = self.last[g].max(t);
+                if self.got[g] == self.need[g] && !self.ni_fired[g] {
+                    self.ni_fired[g] = true;
+                    let at = self.last[g];
+                    self.heap.push(Reverse((at, Due::NiHas(g as u32))));
                 }
-                self.check_recv(g);
+                self.check_recv(g as u32);
             }
         }
-    }
-
-    fn tag_parts(&self, tag: u32) -> (u32, u32) {
-        let m = self.base.partition_point(|&b| b <= tag) - 1;
-        let packets = self.s.messages()[m].packets;
-        (m as u32, (tag - self.base[m]) % packets)
     }
 }
 
@@ -595,6 +762,14 @@ pub fn run_schedule(
     let roots = load_worms(&mut net, s)?;
     let worm_messages = roots.iter().filter(|&&r| r != NONE).count() as u64;
     let mut ex = Exec::new(s, par, vct, roots, cfg.vc_buf_size)?;
+    if par.vc_per_step == 1 {
+        let k = match par.step_vc_classes {
+            0 => (net.nv / net.route_classes.max(1) as usize).max(1),
+            k => k as usize,
+        };
+        net.set_step_classes(k)?;
+        ex.step_classes = k as u32;
+    }
     for g in 0..s.num_ops() as u32 {
         if ex.remaining[g as usize] == 0 {
             ex.start(g, 0);
@@ -634,6 +809,13 @@ pub fn run_schedule(
                 Some(&Reverse((t, _))) => {
                     net.now = t;
                     continue;
+                }
+                None if ex.barrier.parked.iter().any(|p| !p.is_empty()) => {
+                    return invalid!(
+                        "sync_steps = 1 cannot run this schedule: an op of step {} waits for an \
+                         op of a later step; run it with sync_steps = 0",
+                        ex.barrier.open
+                    )
                 }
                 None => {
                     return invalid!(

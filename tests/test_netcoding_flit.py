@@ -1,0 +1,60 @@
+"""HNC schedules on the flit engine with seed 000's router (s5), the step keys of the
+schedule runner (vc_per_step, sync_steps, whole_messages), and the schedule benchmark."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import cli_json
+from netcoll._core import NetcollError, Topology, build_schedule, simulate_schedule
+from netcoll.reproduce.netcoding_flit import FREE, OP, PAPER, cycles
+
+
+def _run(spec, algo, params=(), extra=()):
+    t = Topology(spec)
+    s = build_schedule(OP, algo, t, nbytes=16, params=list(params))
+    return simulate_schedule(s, t, PAPER + list(extra))
+
+
+def test_hnc_on_a_4x4_mesh_verifies_and_delivers_every_block_once():
+    for extra in ([], FREE):
+        r = _run("mesh:4x4", "hnc", ["group=2x2"], extra)
+        assert r["verified"] and r["deadlock"] is None
+        assert r["packets"] == 16 * 15
+    # The barrier's measure is never below the free-running time.
+    c = cycles(4, "hnc", ["group=2x2"])
+    assert c["cycles"] >= c["free_cycles"] > 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.sampled_from(["mesh", "torus"]),
+    st.sampled_from([(4, 2), (2, 4), (4, 4), (6, 2)]),
+    st.sampled_from(["hnc", "tree-multicast", "all-at-once"]),
+)
+def test_every_method_completes_with_step_vcs_on_meshes_and_tori(family, dims, algo):
+    spec = f"{family}:{dims[0]}x{dims[1]}"
+    r = _run(spec, algo)
+    n = dims[0] * dims[1]
+    assert r["verified"] and r["deadlock"] is None and r["packets"] == n * (n - 1)
+
+
+def test_combining_with_whole_messages_sends_fewer_longer_packets():
+    extra = [("vc_buf_size", "32")]
+    h = _run("mesh:4x4", "hnc", ["group=2x2"], extra)
+    c = _run("mesh:4x4", "hnc", ["group=2x2", "mode=combine"], extra + [("whole_messages", "1")])
+    assert c["verified"] and c["deadlock"] is None
+    assert c["packets"] < h["packets"]
+
+
+def test_bad_step_keys_are_one_line_errors():
+    with pytest.raises(NetcollError, match="step VC classes") as e:
+        _run("torus:4x4", "hnc", extra=[("step_vc_classes", "4")])
+    assert "\n" not in str(e.value)
+    with pytest.raises(NetcollError, match="0 or 1"):
+        _run("mesh:4x4", "hnc", extra=[("sync_steps", "2")])
+
+
+def test_bench_flit_schedule_prints_its_figures():
+    rows = cli_json("bench", "flit-schedule", "--k", "4", "--algo", "hnc")
+    assert rows[0]["cycles"] > 0 and rows[0]["cycles_per_s"] > 0 and rows[0]["peak_rss_mb"] > 0
