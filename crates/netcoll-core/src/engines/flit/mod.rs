@@ -21,8 +21,8 @@ pub mod schedule;
 pub mod sim;
 pub mod stats;
 mod traffic;
-mod worms;
 mod vclass;
+mod worms;
 
 pub use config::{FlitConfig, FlowControl, Pattern, SimType};
 pub use deadlock::{Deadlock, WaitLink};
