@@ -34,6 +34,30 @@ pub enum Pattern {
     Hotspot(Vec<usize>),
 }
 
+/// The VC allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcAllocator {
+    /// BookSim 2's default: separable iSLIP over (input VC, output VC) requests, one
+    /// iteration; every free output VC of the route's class is requested.
+    Islip,
+    /// netcoll's earlier allocator: input VCs visited round-robin, each takes the next free
+    /// output VC of its class (a maximal greedy matching; loses less to conflicts).
+    Greedy,
+}
+
+/// The switch allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwAllocator {
+    /// BookSim 2's default: iSLIP over ports, one iteration; an input port requests every
+    /// output its ready VCs want (per output the VC nearest its round-robin offset).
+    Islip,
+    /// netcoll's earlier allocator: each input port puts one VC forward (round-robin), each
+    /// output port grants one input (round-robin).
+    SeparableInputFirst,
+}
+
 /// How a run is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,6 +90,8 @@ pub struct FlitConfig {
     pub credit_delay: u32,
     /// VC and switch allocation in the same cycle (a head may win both at once).
     pub speculative: bool,
+    pub vc_allocator: VcAllocator,
+    pub sw_allocator: SwAllocator,
     /// Latency of a router-to-router channel in cycles.
     pub channel_latency: u32,
     /// Latency of the injection channel (NI -> router) and ejection channel (router -> NI).
@@ -114,6 +140,8 @@ impl Default for FlitConfig {
             st_final_delay: 1,
             credit_delay: 0,
             speculative: false,
+            vc_allocator: VcAllocator::Islip,
+            sw_allocator: SwAllocator::Islip,
             channel_latency: 1,
             injection_latency: 1,
             ejection_latency: 1,
@@ -304,15 +332,24 @@ impl FlitConfig {
             "seed" => self.seed = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
-            // The allocators are fixed (see docs/flit.md); accept BookSim's default names only.
-            "sw_allocator" | "vc_allocator" => {
-                if !matches!(
-                    unquote(v),
-                    "islip" | "separable_input_first" | "round_robin"
-                ) {
-                    return spec_err!(
-                        "{key} = {v} is not supported: netcoll uses a separable round-robin allocator (islip)"
-                    );
+            "vc_allocator" => {
+                self.vc_allocator = match unquote(v) {
+                    "islip" => VcAllocator::Islip,
+                    "greedy" => VcAllocator::Greedy,
+                    o => {
+                        return spec_err!(
+                            "vc_allocator = {o} is not supported: use islip or greedy"
+                        )
+                    }
+                }
+            }
+            "sw_allocator" => {
+                self.sw_allocator = match unquote(v) {
+                    "islip" => SwAllocator::Islip,
+                    "separable_input_first" => SwAllocator::SeparableInputFirst,
+                    o => return spec_err!(
+                        "sw_allocator = {o} is not supported: use islip or separable_input_first"
+                    ),
                 }
             }
             "alloc_iters" => {

@@ -19,12 +19,16 @@ mod router;
 pub mod schedule;
 pub mod sim;
 pub mod stats;
+mod sw_alloc;
 mod traffic;
+mod vc_alloc;
 
-pub use config::{FlitConfig, FlowControl, Pattern, SimType};
+pub use config::{FlitConfig, FlowControl, Pattern, SimType, SwAllocator, VcAllocator};
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};
 
+#[cfg(test)]
+mod alloc_tests;
 #[cfg(test)]
 mod tests;

@@ -119,6 +119,20 @@ pub struct Network<'t> {
     pub next_active: Vec<u32>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
+    /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
+    /// (router-local VC numbers), and scratch (requesting input VCs, grant per local output
+    /// VC with its round-robin distance, outputs granted this cycle).
+    pub va_gptr: Vec<u16>,
+    pub va_aptr: Vec<u16>,
+    pub va_reqs: Vec<u32>,
+    pub va_grant: Vec<u32>,
+    pub va_grant_d: Vec<u16>,
+    pub va_touched: Vec<u32>,
+    /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
+    /// (local input, local output) request and the grants each local input received.
+    pub sa_aptr: Vec<u16>,
+    pub sa_req_vc: Vec<u8>,
+    pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
     // Packets and NIs.
     pub packets: Vec<Packet>,
@@ -236,6 +250,15 @@ impl<'t> Network<'t> {
             active: Vec::with_capacity(topo.num_switches()),
             next_active: Vec::with_capacity(topo.num_switches()),
             req_vc: vec![0; max_ports],
+            va_gptr: vec![0; np * nv],
+            va_aptr: vec![0; np * nv],
+            va_reqs: Vec::new(),
+            va_grant: vec![NONE; max_ports * nv],
+            va_grant_d: vec![0; max_ports * nv],
+            va_touched: Vec::new(),
+            sa_aptr: vec![0; np],
+            sa_req_vc: vec![0; max_ports * max_ports],
+            sa_grants: vec![0; max_ports],
             wheel: Wheel::new(max_delay.max(1)),
             packets: Vec::new(),
             free: Vec::new(),
@@ -343,7 +366,7 @@ impl<'t> Network<'t> {
     }
 
     /// A flit enters an input VC buffer; its router becomes active.
-    fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
+    pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
         let slot = (self.head[ivc] as usize + self.len[ivc] as usize) % self.depth;
         debug_assert!(
