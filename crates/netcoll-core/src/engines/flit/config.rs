@@ -46,6 +46,17 @@ pub enum VcAllocator {
     Greedy,
 }
 
+/// Dimension-order routing on a torus (see torus.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TorusRouting {
+    /// BookSim 2's `dim_order_torus`: random tie direction, VC class fixed per dimension by
+    /// whether the path wraps.
+    Booksim,
+    /// `crate::routing`'s DOR: ties go +, class 0 until the dateline crossing, then 1.
+    Dateline,
+}
+
 /// The switch allocator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -80,6 +91,7 @@ pub struct FlitConfig {
     pub routing: RoutingKind,
     /// Use the dateline VC classes of DOR on a torus (off: any VC, which may deadlock).
     pub dateline: bool,
+    pub torus_routing: TorusRouting,
     pub num_vcs: usize,
     pub vc_buf_size: usize,
     pub flow_control: FlowControl,
@@ -131,6 +143,7 @@ impl Default for FlitConfig {
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
             dateline: true,
+            torus_routing: TorusRouting::Booksim,
             num_vcs: 4,
             vc_buf_size: 8,
             flow_control: FlowControl::Wormhole,
@@ -176,6 +189,7 @@ pub const KEYS: &[&str] = &[
     "netcoll_topology",
     "routing_function",
     "dateline",
+    "torus_routing",
     "num_vcs",
     "vc_buf_size",
     "flow_control",
@@ -288,6 +302,13 @@ impl FlitConfig {
                 }
             }
             "dateline" => self.dateline = flag(key, v)?,
+            "torus_routing" => {
+                self.torus_routing = match unquote(v) {
+                    "booksim" => TorusRouting::Booksim,
+                    "dateline" => TorusRouting::Dateline,
+                    o => return spec_err!("torus_routing = {o}: use booksim or dateline"),
+                }
+            }
             "num_vcs" => self.num_vcs = num(key, v)?,
             "vc_buf_size" => self.vc_buf_size = num(key, v)?,
             "flow_control" => {
@@ -347,9 +368,11 @@ impl FlitConfig {
                 self.sw_allocator = match unquote(v) {
                     "islip" => SwAllocator::Islip,
                     "separable_input_first" => SwAllocator::SeparableInputFirst,
-                    o => return spec_err!(
+                    o => {
+                        return spec_err!(
                         "sw_allocator = {o} is not supported: use islip or separable_input_first"
-                    ),
+                    )
+                    }
                 }
             }
             "alloc_iters" => {

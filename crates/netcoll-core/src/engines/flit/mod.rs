@@ -20,10 +20,13 @@ pub mod schedule;
 pub mod sim;
 pub mod stats;
 mod sw_alloc;
+mod torus;
 mod traffic;
 mod vc_alloc;
 
-pub use config::{FlitConfig, FlowControl, Pattern, SimType, SwAllocator, VcAllocator};
+pub use config::{
+    FlitConfig, FlowControl, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+};
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};

@@ -134,6 +134,10 @@ pub struct Network<'t> {
     pub sa_req_vc: Vec<u8>,
     pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
+    /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and its random
+    /// tie-breaks' stream.
+    pub torus_dims: Vec<usize>,
+    pub route_rng: rand_chacha::ChaCha8Rng,
     // Packets and NIs.
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
@@ -260,6 +264,16 @@ impl<'t> Network<'t> {
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
             wheel: Wheel::new(max_delay.max(1)),
+            torus_dims: match topo.family() {
+                crate::topology::Family::Torus { dims }
+                    if cfg.routing == crate::routing::RoutingKind::Dor
+                        && cfg.torus_routing == super::config::TorusRouting::Booksim =>
+                {
+                    dims.clone()
+                }
+                _ => Vec::new(),
+            },
+            route_rng: rand::SeedableRng::seed_from_u64(cfg.seed ^ 0x7025_u64 << 32),
             packets: Vec::new(),
             free: Vec::new(),
             nis: (0..eps)

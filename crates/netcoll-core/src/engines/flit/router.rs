@@ -44,17 +44,18 @@ impl Network<'_> {
             self.out_port[ivc] = self.ep_port[pkt.dst as usize];
             self.class[ivc] = u8::MAX; // ejection: any VC
         } else {
-            let step = self
-                .routing
-                .next(self.topo, r, dst_sw, pkt.rstate)
-                .expect("not at the destination");
-            self.out_port[ivc] = self.pstart[r] + step.via.port;
-            self.class[ivc] = if self.class_lo.len() > 1 {
-                step.vc_class
+            let (port, class, state) = if self.torus_dims.is_empty() {
+                let step = self
+                    .routing
+                    .next(self.topo, r, dst_sw, pkt.rstate)
+                    .expect("not at the destination");
+                (step.via.port, step.vc_class, step.state)
             } else {
-                0
+                self.torus_step(r, dst_sw, pkt.rstate)
             };
-            self.packets[f.pkt as usize].rstate = step.state;
+            self.out_port[ivc] = self.pstart[r] + port;
+            self.class[ivc] = if self.class_lo.len() > 1 { class } else { 0 };
+            self.packets[f.pkt as usize].rstate = state;
         }
         self.state[ivc] = VC_WAIT;
         self.ready[ivc] = self.now + self.cfg.routing_delay as u64;
