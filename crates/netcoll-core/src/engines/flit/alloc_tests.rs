@@ -72,6 +72,7 @@ fn crossed_requests(allocator: &str) -> u32 {
         let ivc = put(&mut net, gi, vc, 0);
         net.set_waiting(4, ivc, false);
         net.state[ivc] = ACTIVE;
+        net.sa_mask[gi] |= 1 << vc;
         net.out_port[ivc] = out as u32;
         net.out_vc[ivc] = vc;
         net.owner[out * net.nv + vc as usize] = ivc as u32;

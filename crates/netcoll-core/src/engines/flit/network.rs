@@ -110,6 +110,9 @@ pub struct Network<'t> {
     /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
+    /// Per global input port: bit v set when VC v holds an output VC and a flit (the VCs the
+    /// switch allocator looks at).
+    pub sa_mask: Vec<u64>,
     /// Per global input port: occupied VCs.
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
@@ -249,6 +252,7 @@ impl<'t> Network<'t> {
             wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
             wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
+            sa_mask: vec![0; np],
             out_req: vec![0; max_ports],
             in_active: vec![false; topo.num_switches()],
             active: Vec::with_capacity(topo.num_switches()),
@@ -394,6 +398,8 @@ impl<'t> Network<'t> {
             self.port_occ[port as usize] += 1;
             if self.state[ivc] == IDLE {
                 self.set_waiting(r, ivc, true);
+            } else if self.state[ivc] == ACTIVE {
+                self.sa_mask[port as usize] |= 1 << vc;
             }
         }
         self.router_flits[r] += 1;
@@ -430,6 +436,7 @@ impl<'t> Network<'t> {
         self.len[ivc] -= 1;
         if self.len[ivc] == 0 {
             self.port_occ[ivc / self.nv] -= 1;
+            self.sa_mask[ivc / self.nv] &= !(1 << (ivc % self.nv));
         }
         f
     }

@@ -128,6 +128,7 @@ impl Network<'_> {
         if flit.tail {
             self.owner[go * nv + ov as usize] = NONE;
             self.state[ivc] = IDLE;
+            self.sa_mask[gi] &= !(1 << v);
             if self.len[ivc] > 0 {
                 self.set_waiting(r, ivc, true);
             }

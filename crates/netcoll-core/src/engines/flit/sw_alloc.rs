@@ -41,7 +41,8 @@ impl Network<'_> {
         let (mut outs, mut ins) = (0u64, 0u64);
         for i in 0..nports {
             let gi = p0 + i;
-            if self.port_occ[gi] == 0 {
+            let mask = self.sa_mask[gi];
+            if mask == 0 {
                 continue;
             }
             let base = gi * nv;
@@ -49,17 +50,24 @@ impl Network<'_> {
             let mut want = 0u64;
             // VCs in round-robin order from the offset: the first VC asking for an output
             // carries that (input, output) request.
-            for k in 0..nv {
-                let v = if off + k >= nv { off + k - nv } else { off + k };
-                let ivc = base + v;
-                if !self.sa_eligible(ivc) {
-                    continue;
-                }
-                let o = self.out_port[ivc] as usize - p0;
-                if want & (1 << o) == 0 {
-                    want |= 1 << o;
-                    self.sa_req_vc[i * mp + o] = v as u8;
-                    self.out_req[o] |= 1 << i;
+            let upper = !0u64 << off;
+            for mut bits in [mask & upper, mask & !upper] {
+                while bits != 0 {
+                    let v = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let ivc = base + v;
+                    let og = self.out_port[ivc] as usize;
+                    if self.ready[ivc] > self.now
+                        || self.credits[og * nv + self.out_vc[ivc] as usize] == 0
+                    {
+                        continue;
+                    }
+                    let o = og - p0;
+                    if want & (1 << o) == 0 {
+                        want |= 1 << o;
+                        self.sa_req_vc[i * mp + o] = v as u8;
+                        self.out_req[o] |= 1 << i;
+                    }
                 }
             }
             if want != 0 {

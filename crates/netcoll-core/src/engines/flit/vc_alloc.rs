@@ -46,6 +46,7 @@ impl Network<'_> {
         self.owner[og] = ivc as u32;
         self.out_vc[ivc] = (og % self.nv) as u8;
         self.state[ivc] = ACTIVE;
+        self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
         self.ready[ivc] = if self.cfg.speculative {
             self.now
@@ -94,7 +95,7 @@ impl Network<'_> {
                     continue;
                 }
                 let o = og - p0v;
-                let d = (i as usize + n - self.va_gptr[og] as usize) % n;
+                let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
                 if self.va_grant[o] == NONE {
                     touched.push(o as u32);
                 } else if d >= self.va_grant_d[o] as usize {
@@ -116,14 +117,14 @@ impl Network<'_> {
                 if self.va_grant[o] != i {
                     continue;
                 }
-                let d = (o + n - aptr) % n;
+                let d = wrap(o + n - aptr, n);
                 if best.is_none_or(|(_, bd)| d < bd) {
                     best = Some((og, d));
                 }
             }
             if let Some((og, _)) = best {
-                self.va_gptr[og] = ((i as usize + 1) % n) as u16;
-                self.va_aptr[ivc] = ((og - p0v + 1) % n) as u16;
+                self.va_gptr[og] = wrap(i as usize + 1, n) as u16;
+                self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
                 self.take_vc(r, ivc, og);
             }
         }
@@ -182,5 +183,15 @@ impl Network<'_> {
         self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
         self.take_vc(r, ivc, base + lo + k);
         true
+    }
+}
+
+/// `x mod n` for `x < 2n` (no division in the allocator's inner loops).
+#[inline]
+fn wrap(x: usize, n: usize) -> usize {
+    if x >= n {
+        x - n
+    } else {
+        x
     }
 }
