@@ -82,6 +82,13 @@ impl Network<'_> {
         let mut reqs = std::mem::take(&mut self.va_reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
+        if reqs.len() == 1 {
+            // A lone requester is granted by every free VC it asks for: it takes the one
+            // nearest its accept pointer (the same outcome, without the grant table).
+            self.lone_vc_request(r, p0v + reqs[0] as usize, n);
+            self.va_reqs = reqs;
+            return;
+        }
         // Grant: every free output VC picks the requester nearest its pointer.
         let mut touched = std::mem::take(&mut self.va_touched);
         touched.clear();
@@ -133,6 +140,29 @@ impl Network<'_> {
         }
         self.va_touched = touched;
         self.va_reqs = reqs;
+    }
+
+    fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
+        let p0v = self.pstart[r] as usize * self.nv;
+        let (lo, hi) = self.vc_range(ivc);
+        let base = self.out_port[ivc] as usize * self.nv;
+        let need = self.vc_need(ivc);
+        let aptr = self.va_aptr[ivc] as usize;
+        let mut best: Option<(usize, usize)> = None;
+        for og in base + lo..base + hi {
+            if self.owner[og] != NONE || self.credits[og] < need {
+                continue;
+            }
+            let d = wrap(og - p0v + n - aptr, n);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((og, d));
+            }
+        }
+        if let Some((og, _)) = best {
+            self.va_gptr[og] = wrap(ivc - p0v + 1, n) as u16;
+            self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+            self.take_vc(r, ivc, og);
+        }
     }
 
     /// The greedy allocator: input VCs round-robin from the one after the last granted.
