@@ -5,9 +5,11 @@
 //! default, and what matches BookSim.
 //!
 //! One concern per file: `config` (keys and defaults), `network` (flat state), `router`
-//! (the pipeline stages), `allocator` (round-robin arbiters), `channel` (links and credits
-//! as a timing wheel), `ni` (injection and ejection), `traffic` (patterns, Bernoulli
-//! injection), `stats` (histograms), `deadlock` (wait-for cycles), `sim` (measurement).
+//! (routing and switch traversal), `vc_alloc` / `sw_alloc` (BookSim's iSLIP allocators and
+//! netcoll's earlier ones), `torus` (BookSim's torus DOR), `allocator` (round-robin
+//! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
+//! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
+//! (wait-for cycles), `sim` (measurement).
 
 mod allocator;
 mod channel;

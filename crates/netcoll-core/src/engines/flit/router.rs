@@ -2,13 +2,11 @@
 //!
 //! 1. routing (RC): an idle input VC with a head flit at its front is routed; it may bid for
 //!    an output VC `routing_delay` cycles later;
-//! 2. VC allocation (VA): a routed head takes a free output VC of its class on its output
-//!    port (round-robin over input VCs and over output VCs); under virtual cut-through only
-//!    if the downstream buffer holds the whole packet. Its flits bid for the switch
-//!    `vc_alloc_delay` cycles later (the same cycle when speculative);
-//! 3. switch allocation (SA), separable input-first: each input port picks one of its ready
-//!    VCs with a credit (round-robin), each output port grants one requesting input port
-//!    (round-robin); pointers move only on grants (iSLIP, one iteration);
+//! 2. VC allocation (VA, vc_alloc.rs): a routed head acquires a free output VC of its class
+//!    (BookSim's iSLIP by default); its flits bid for the switch `vc_alloc_delay` cycles
+//!    later (the same cycle when speculative);
+//! 3. switch allocation (SA, sw_alloc.rs): at most one flit per input and per output port
+//!    (BookSim's iSLIP over ports by default);
 //! 4. switch and link traversal: a granted flit leaves its buffer now and reaches the next
 //!    input buffer `sw_alloc_delay + st_final_delay + channel_latency` cycles later; the
 //!    freed slot's credit reaches the upstream router `credit_delay + channel_latency` later.
