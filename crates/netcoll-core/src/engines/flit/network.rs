@@ -140,6 +140,10 @@ pub struct Network<'t> {
     /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and its random
     /// tie-breaks' stream.
     pub torus_dims: Vec<usize>,
+    /// DOR on a mesh or hypercube depends only on (router, destination router): the step
+    /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
+    /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
+    pub route_table: Vec<u32>,
     pub route_rng: rand_chacha::ChaCha8Rng,
     // Packets and NIs.
     pub packets: Vec<Packet>,
@@ -175,6 +179,7 @@ impl<'t> Network<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
         cfg.validate()?;
         let routing = Routing::new(topo, cfg.routing, None)?;
+        let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
         let classes = if cfg.dateline {
             routing.vc_classes() as usize
@@ -277,6 +282,7 @@ impl<'t> Network<'t> {
                 }
                 _ => Vec::new(),
             },
+            route_table,
             route_rng: rand::SeedableRng::seed_from_u64(cfg.seed ^ 0x7025_u64 << 32),
             packets: Vec::new(),
             free: Vec::new(),
@@ -444,6 +450,34 @@ impl<'t> Network<'t> {
     pub fn is_vct(&self) -> bool {
         self.cfg.flow_control == FlowControl::CutThrough
     }
+}
+
+/// Routers up to which a stateless routing is tabulated (a million entries at most).
+const ROUTE_TABLE_MAX: usize = 1024;
+
+/// The table of [`Network::route_table`], or an empty vector.
+fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32> {
+    use crate::topology::Family;
+    let n = topo.num_switches();
+    let stateless = cfg.routing == crate::routing::RoutingKind::Dor
+        && matches!(
+            topo.family(),
+            Family::Mesh { .. } | Family::Hypercube { .. }
+        );
+    if !stateless || n > ROUTE_TABLE_MAX {
+        return Vec::new();
+    }
+    let mut t = vec![0u32; n * n];
+    for at in 0..n {
+        for dst in (0..n).filter(|&d| d != at) {
+            let Some(step) = routing.next(topo, at, dst, 0) else {
+                return Vec::new();
+            };
+            t[at * n + dst] =
+                step.via.port | (step.vc_class as u32) << 16 | (step.state as u32) << 24;
+        }
+    }
+    t
 }
 
 /// CSR port offsets and the router of every global port.

@@ -42,7 +42,11 @@ impl Network<'_> {
             self.out_port[ivc] = self.ep_port[pkt.dst as usize];
             self.class[ivc] = u8::MAX; // ejection: any VC
         } else {
-            let (port, class, state) = if self.torus_dims.is_empty() {
+            let n = self.topo.num_switches();
+            let (port, class, state) = if !self.route_table.is_empty() {
+                let e = self.route_table[r * n + dst_sw];
+                (e & 0xffff, (e >> 16) as u8, (e >> 24) as u8)
+            } else if self.torus_dims.is_empty() {
                 let step = self
                     .routing
                     .next(self.topo, r, dst_sw, pkt.rstate)
