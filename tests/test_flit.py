@@ -81,6 +81,10 @@ def test_deadlock_is_reported_not_hung():
             ("n", "2"),
             ("num_vcs", "1"),
             ("dateline", "0"),
+            # Ties always + (netcoll's DOR): on a 4-ring only tie packets span two hops in one
+            # direction, so BookSim's random tie-break rarely closes a cycle here.
+            ("torus_routing", "dateline"),
+            ("seed", "1"),
             ("vc_buf_size", "2"),
             ("packet_size", "8"),
             ("injection_rate", "1"),
@@ -124,6 +128,14 @@ def test_bench_flit_quick_prints_figures():
     rows = cli_json("bench", "flit", "--quick")
     assert {r["network"] for r in rows} == {"mesh:8x8", "mesh:16x16"}
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)
+
+
+def test_bench_flit_with_a_bad_booksim_binary_is_one_line():
+    missing = run_cli("bench", "flit", "--quick", "--booksim", "/nonexistent/booksim", check=False)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    wrong = run_cli("bench", "flit", "--quick", "--booksim", "/bin/true", check=False)
+    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+    assert "Time taken" in wrong.stderr
 
 
 def test_simulate_engine_flit_runs_a_schedule():

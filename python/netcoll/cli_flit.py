@@ -8,7 +8,10 @@ engine, which knows the accepted keys; an unknown key is a one-line error, never
 from __future__ import annotations
 
 import json
+import re
 import resource
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -144,7 +147,33 @@ BENCH_CASES = [
 ]
 
 
-def bench_rows(quick: bool) -> list[dict]:
+def booksim_speed(binary: str, k: int, load: float) -> dict:
+    """BookSim 2's cycles per CPU second on the bench configuration (its latency mode: it has
+    no fixed-length mode), measured as the child process's CPU time."""
+    cfg = (
+        f"topology = mesh; k = {k}; n = 2; routing_function = dor; num_vcs = 4;\n"
+        f"vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
+        f"injection_rate = {load};\n"
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
+        f.write(cfg)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out = subprocess.run([binary, f.name], capture_output=True, text=True).stdout
+    except OSError as e:
+        raise NetcollError(f"cannot run BookSim at {binary}: {e.strerror}") from None
+    finally:
+        Path(f.name).unlink()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    secs = max(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1e-9)
+    m = re.search(r"Time taken is (\d+) cycles", out)
+    if not m:
+        raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
+    cycles = int(m.group(1))
+    return {"booksim_cycles": cycles, "booksim_cycles_per_s": round(cycles / secs)}
+
+
+def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
     rows = []
     for k, loads, cycles in BENCH_CASES:
         for load in loads:
@@ -184,6 +213,10 @@ def bench_rows(quick: bool) -> list[dict]:
                     ),
                 }
             )
+            if booksim:
+                b = booksim_speed(booksim, k, load)
+                b["speedup"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
+                rows[-1].update(b)
     return rows
 
 
@@ -224,23 +257,32 @@ def register(app: click.Group) -> None:
 
     @bench.command("flit")
     @click.option("--quick", is_flag=True, help="A fifth of the cycles (a smoke run).")
+    @click.option(
+        "--booksim",
+        type=click.Path(dir_okay=False, exists=True),
+        default=None,
+        help="A BookSim 2 binary: also time it on each configuration and print the ratio.",
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def bench_flit(quick, as_json):
+    def bench_flit(quick, booksim, as_json):
         """Simulated cycles/s and ns per flit-hop (CPU time): 8x8 and 16x16 mesh, uniform,
-        1-flit packets, 4 VCs x 8 flits (BookSim's reference configuration)."""
-        rows = bench_rows(quick)
+        1-flit packets, 4 VCs x 8 flits (BookSim's reference configuration). With --booksim,
+        BookSim's cycles/s (CPU time of its process, latency mode) and netcoll's speedup."""
+        rows = bench_rows(quick, booksim)
         if as_json:
             print(json.dumps(rows, indent=2))
             return
         click.echo(
             f"{'network':<10} {'load':>5} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
             f"{'ns/flit-hop':>11} {'accepted':>8} {'latency':>8} {'rss MB':>7}"
+            + (f" {'BookSim c/s':>11} {'speedup':>7}" if booksim else "")
         )
         for r in rows:
             click.echo(
                 f"{r['network']:<10} {r['load']:>5} {r['cycles']:>7} {r['cpu_seconds']:>8} "
                 f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
                 f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}"
+                + (f" {r['booksim_cycles_per_s']:>11} {r['speedup']:>7}" if booksim else "")
             )
 
 

@@ -34,6 +34,41 @@ pub enum Pattern {
     Hotspot(Vec<usize>),
 }
 
+/// The VC allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VcAllocator {
+    /// BookSim 2's default: separable iSLIP over (input VC, output VC) requests, one
+    /// iteration; every free output VC of the route's class is requested.
+    Islip,
+    /// netcoll's earlier allocator: input VCs visited round-robin, each takes the next free
+    /// output VC of its class (a maximal greedy matching; loses less to conflicts).
+    Greedy,
+}
+
+/// Dimension-order routing on a torus (see torus.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TorusRouting {
+    /// BookSim 2's `dim_order_torus`: random tie direction, VC class fixed per dimension by
+    /// whether the path wraps.
+    Booksim,
+    /// `crate::routing`'s DOR: ties go +, class 0 until the dateline crossing, then 1.
+    Dateline,
+}
+
+/// The switch allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SwAllocator {
+    /// BookSim 2's default: iSLIP over ports, one iteration; an input port requests every
+    /// output its ready VCs want (per output the VC nearest its round-robin offset).
+    Islip,
+    /// netcoll's earlier allocator: each input port puts one VC forward (round-robin), each
+    /// output port grants one input (round-robin).
+    SeparableInputFirst,
+}
+
 /// How a run is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -56,6 +91,7 @@ pub struct FlitConfig {
     pub routing: RoutingKind,
     /// Use the dateline VC classes of DOR on a torus (off: any VC, which may deadlock).
     pub dateline: bool,
+    pub torus_routing: TorusRouting,
     pub num_vcs: usize,
     pub vc_buf_size: usize,
     pub flow_control: FlowControl,
@@ -66,6 +102,8 @@ pub struct FlitConfig {
     pub credit_delay: u32,
     /// VC and switch allocation in the same cycle (a head may win both at once).
     pub speculative: bool,
+    pub vc_allocator: VcAllocator,
+    pub sw_allocator: SwAllocator,
     /// Latency of a router-to-router channel in cycles.
     pub channel_latency: u32,
     /// Latency of the injection channel (NI -> router) and ejection channel (router -> NI).
@@ -108,6 +146,7 @@ impl Default for FlitConfig {
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
             dateline: true,
+            torus_routing: TorusRouting::Booksim,
             num_vcs: 4,
             vc_buf_size: 8,
             flow_control: FlowControl::Wormhole,
@@ -117,6 +156,8 @@ impl Default for FlitConfig {
             st_final_delay: 1,
             credit_delay: 0,
             speculative: false,
+            vc_allocator: VcAllocator::Islip,
+            sw_allocator: SwAllocator::Islip,
             channel_latency: 1,
             injection_latency: 1,
             ejection_latency: 1,
@@ -152,6 +193,7 @@ pub const KEYS: &[&str] = &[
     "netcoll_topology",
     "routing_function",
     "dateline",
+    "torus_routing",
     "num_vcs",
     "vc_buf_size",
     "flow_control",
@@ -265,6 +307,13 @@ impl FlitConfig {
                 }
             }
             "dateline" => self.dateline = flag(key, v)?,
+            "torus_routing" => {
+                self.torus_routing = match unquote(v) {
+                    "booksim" => TorusRouting::Booksim,
+                    "dateline" => TorusRouting::Dateline,
+                    o => return spec_err!("torus_routing = {o}: use booksim or dateline"),
+                }
+            }
             "num_vcs" => self.num_vcs = num(key, v)?,
             "vc_buf_size" => self.vc_buf_size = num(key, v)?,
             "flow_control" => {
@@ -310,15 +359,26 @@ impl FlitConfig {
             "seed" => self.seed = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
-            // The allocators are fixed (see docs/flit.md); accept BookSim's default names only.
-            "sw_allocator" | "vc_allocator" => {
-                if !matches!(
-                    unquote(v),
-                    "islip" | "separable_input_first" | "round_robin"
-                ) {
-                    return spec_err!(
-                        "{key} = {v} is not supported: netcoll uses a separable round-robin allocator (islip)"
-                    );
+            "vc_allocator" => {
+                self.vc_allocator = match unquote(v) {
+                    "islip" => VcAllocator::Islip,
+                    "greedy" => VcAllocator::Greedy,
+                    o => {
+                        return spec_err!(
+                            "vc_allocator = {o} is not supported: use islip or greedy"
+                        )
+                    }
+                }
+            }
+            "sw_allocator" => {
+                self.sw_allocator = match unquote(v) {
+                    "islip" => SwAllocator::Islip,
+                    "separable_input_first" => SwAllocator::SeparableInputFirst,
+                    o => {
+                        return spec_err!(
+                        "sw_allocator = {o} is not supported: use islip or separable_input_first"
+                    )
+                    }
                 }
             }
             "alloc_iters" => {

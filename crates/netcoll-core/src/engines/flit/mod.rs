@@ -5,9 +5,11 @@
 //! default, and what matches BookSim.
 //!
 //! One concern per file: `config` (keys and defaults), `network` (flat state), `router`
-//! (the pipeline stages), `allocator` (round-robin arbiters), `channel` (links and credits
-//! as a timing wheel), `ni` (injection and ejection), `traffic` (patterns, Bernoulli
-//! injection), `stats` (histograms), `deadlock` (wait-for cycles), `sim` (measurement).
+//! (routing and switch traversal), `vc_alloc` / `sw_alloc` (BookSim's iSLIP allocators and
+//! netcoll's earlier ones), `torus` (BookSim's torus DOR), `allocator` (round-robin
+//! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
+//! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
+//! (wait-for cycles), `sim` (measurement).
 
 mod allocator;
 mod channel;
@@ -20,15 +22,22 @@ mod router;
 pub mod schedule;
 pub mod sim;
 pub mod stats;
+mod sw_alloc;
+mod torus;
 mod traffic;
+mod vc_alloc;
 mod vclass;
 mod worms;
 
-pub use config::{FlitConfig, FlowControl, Pattern, SimType};
+pub use config::{
+    FlitConfig, FlowControl, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+};
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};
 
+#[cfg(test)]
+mod alloc_tests;
 #[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]

@@ -119,6 +119,9 @@ pub struct Network<'t> {
     /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
+    /// Per global input port: bit v set when VC v holds an output VC and a flit (the VCs the
+    /// switch allocator looks at).
+    pub sa_mask: Vec<u64>,
     /// Per global input port: occupied VCs.
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
@@ -128,7 +131,29 @@ pub struct Network<'t> {
     pub next_active: Vec<u32>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
+    /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
+    /// (router-local VC numbers), and scratch (requesting input VCs, grant per local output
+    /// VC with its round-robin distance, outputs granted this cycle).
+    pub va_gptr: Vec<u16>,
+    pub va_aptr: Vec<u16>,
+    pub va_reqs: Vec<u32>,
+    pub va_grant: Vec<u32>,
+    pub va_grant_d: Vec<u16>,
+    pub va_touched: Vec<u32>,
+    /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
+    /// (local input, local output) request and the grants each local input received.
+    pub sa_aptr: Vec<u16>,
+    pub sa_req_vc: Vec<u8>,
+    pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
+    /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and its random
+    /// tie-breaks' stream.
+    pub torus_dims: Vec<usize>,
+    /// DOR on a mesh or hypercube depends only on (router, destination router): the step
+    /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
+    /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
+    pub route_table: Vec<u32>,
+    pub route_rng: rand_chacha::ChaCha8Rng,
     // Packets and NIs.
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
@@ -165,6 +190,7 @@ impl<'t> Network<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
         cfg.validate()?;
         let routing = Routing::new(topo, cfg.routing, None)?;
+        let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
         let classes = if cfg.dateline {
             routing.vc_classes() as usize
@@ -244,12 +270,33 @@ impl<'t> Network<'t> {
             wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
             wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
+            sa_mask: vec![0; np],
             out_req: vec![0; max_ports],
             in_active: vec![false; topo.num_switches()],
             active: Vec::with_capacity(topo.num_switches()),
             next_active: Vec::with_capacity(topo.num_switches()),
             req_vc: vec![0; max_ports],
+            va_gptr: vec![0; np * nv],
+            va_aptr: vec![0; np * nv],
+            va_reqs: Vec::new(),
+            va_grant: vec![NONE; max_ports * nv],
+            va_grant_d: vec![0; max_ports * nv],
+            va_touched: Vec::new(),
+            sa_aptr: vec![0; np],
+            sa_req_vc: vec![0; max_ports * max_ports],
+            sa_grants: vec![0; max_ports],
             wheel: Wheel::new(max_delay.max(1)),
+            torus_dims: match topo.family() {
+                crate::topology::Family::Torus { dims }
+                    if cfg.routing == crate::routing::RoutingKind::Dor
+                        && cfg.torus_routing == super::config::TorusRouting::Booksim =>
+                {
+                    dims.clone()
+                }
+                _ => Vec::new(),
+            },
+            route_table,
+            route_rng: rand::SeedableRng::seed_from_u64(cfg.seed ^ 0x7025_u64 << 32),
             packets: Vec::new(),
             free: Vec::new(),
             nis: (0..eps)
@@ -364,7 +411,7 @@ impl<'t> Network<'t> {
     }
 
     /// A flit enters an input VC buffer; its router becomes active.
-    fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
+    pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
         let slot = (self.head[ivc] as usize + self.len[ivc] as usize) % self.depth;
         debug_assert!(
@@ -378,6 +425,8 @@ impl<'t> Network<'t> {
             self.port_occ[port as usize] += 1;
             if self.state[ivc] == IDLE {
                 self.set_waiting(r, ivc, true);
+            } else if self.state[ivc] == ACTIVE {
+                self.sa_mask[port as usize] |= 1 << vc;
             }
         }
         self.router_flits[r] += 1;
@@ -414,6 +463,7 @@ impl<'t> Network<'t> {
         self.len[ivc] -= 1;
         if self.len[ivc] == 0 {
             self.port_occ[ivc / self.nv] -= 1;
+            self.sa_mask[ivc / self.nv] &= !(1 << (ivc % self.nv));
         }
         f
     }
@@ -421,6 +471,34 @@ impl<'t> Network<'t> {
     pub fn is_vct(&self) -> bool {
         self.cfg.flow_control == FlowControl::CutThrough
     }
+}
+
+/// Routers up to which a stateless routing is tabulated (a million entries at most).
+const ROUTE_TABLE_MAX: usize = 1024;
+
+/// The table of [`Network::route_table`], or an empty vector.
+fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32> {
+    use crate::topology::Family;
+    let n = topo.num_switches();
+    let stateless = cfg.routing == crate::routing::RoutingKind::Dor
+        && matches!(
+            topo.family(),
+            Family::Mesh { .. } | Family::Hypercube { .. }
+        );
+    if !stateless || n > ROUTE_TABLE_MAX {
+        return Vec::new();
+    }
+    let mut t = vec![0u32; n * n];
+    for at in 0..n {
+        for dst in (0..n).filter(|&d| d != at) {
+            let Some(step) = routing.next(topo, at, dst, 0) else {
+                return Vec::new();
+            };
+            t[at * n + dst] =
+                step.via.port | (step.vc_class as u32) << 16 | (step.state as u32) << 24;
+        }
+    }
+    t
 }
 
 /// CSR port offsets and the router of every global port.

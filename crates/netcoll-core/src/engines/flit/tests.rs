@@ -224,6 +224,23 @@ fn bad_keys_and_values_are_one_line_errors() {
     assert!(c.set("num_vcs", "four").is_err());
     assert!(c.set("traffic", "tornado").is_err());
     c.set("traffic", "hotspot({0,3})").unwrap();
+    for (key, bad) in [
+        ("vc_allocator", "wavefront"),
+        ("sw_allocator", "pim"),
+        ("torus_routing", "valiant"),
+        ("alloc_iters", "2"),
+    ] {
+        let e = c.set(key, bad).unwrap_err().to_string();
+        assert!(e.contains(key) && !e.contains('\n'), "{e}");
+    }
+    for (key, good) in [
+        ("vc_allocator", "greedy"),
+        ("sw_allocator", "separable_input_first"),
+        ("torus_routing", "dateline"),
+    ] {
+        c.set(key, good).unwrap();
+    }
+    assert_eq!(c.vc_allocator, super::config::VcAllocator::Greedy);
     c.injection_rate = 2.0;
     assert!(c.validate().is_err());
 }

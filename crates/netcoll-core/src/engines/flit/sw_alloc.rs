@@ -1,0 +1,208 @@
+//! Switch allocation: which input VCs send a flit through the crossbar this cycle (at most
+//! one flit per input port and per output port; no speedup). A VC is eligible when it holds
+//! an output VC, its front flit is past the VA stage (`ready <= now`) and its output VC has
+//! a credit.
+//!
+//! * `islip` (BookSim 2's default `sw_allocator`): iSLIP over ports with one iteration. An
+//!   input port requests every output port one of its eligible VCs wants; per (input,
+//!   output) pair the request carries the VC nearest the port's VC round-robin offset
+//!   (BookSim's `_sw_rr_offset`). Each output grants the requesting input nearest its grant
+//!   pointer, each input accepts the grant nearest its accept pointer; on an accepted grant
+//!   both pointers move past the match and the input's VC offset past the winning VC.
+//! * `separable_input_first` (netcoll's earlier allocator): each input port puts forward one
+//!   eligible VC (round-robin), each output port grants one requesting input (round-robin).
+
+use super::allocator::round_robin;
+use super::config::SwAllocator;
+use super::network::{Network, ACTIVE};
+use super::replicate::REPL;
+
+impl Network<'_> {
+    pub(super) fn allocate_switch(&mut self, r: usize) {
+        if self.rep.table.visits() > 0 {
+            // Runs with multidestination worms: a replicating input VC bids on several
+            // outputs at once, which the port-level allocators below do not model.
+            return self.replicating_switch(r);
+        }
+        match self.cfg.sw_allocator {
+            SwAllocator::Islip => self.islip_switch(r),
+            SwAllocator::SeparableInputFirst => self.input_first_switch(r),
+        }
+    }
+
+    /// Whether input VC `ivc` may bid for the switch this cycle.
+    #[inline]
+    fn sa_eligible(&self, ivc: usize) -> bool {
+        self.len[ivc] > 0
+            && self.state[ivc] == ACTIVE
+            && self.ready[ivc] <= self.now
+            && self.credits[self.out_port[ivc] as usize * self.nv + self.out_vc[ivc] as usize] > 0
+    }
+
+    fn islip_switch(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mp = self.out_req.len();
+        let (mut outs, mut ins) = (0u64, 0u64);
+        for i in 0..nports {
+            let gi = p0 + i;
+            let mask = self.sa_mask[gi];
+            if mask == 0 {
+                continue;
+            }
+            let base = gi * nv;
+            let off = self.in_rr[gi] as usize;
+            let mut want = 0u64;
+            // VCs in round-robin order from the offset: the first VC asking for an output
+            // carries that (input, output) request.
+            let upper = !0u64 << off;
+            for mut bits in [mask & upper, mask & !upper] {
+                while bits != 0 {
+                    let v = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let ivc = base + v;
+                    let og = self.out_port[ivc] as usize;
+                    if self.ready[ivc] > self.now
+                        || self.credits[og * nv + self.out_vc[ivc] as usize] == 0
+                    {
+                        continue;
+                    }
+                    let o = og - p0;
+                    if want & (1 << o) == 0 {
+                        want |= 1 << o;
+                        self.sa_req_vc[i * mp + o] = v as u8;
+                        self.out_req[o] |= 1 << i;
+                    }
+                }
+            }
+            if want != 0 {
+                outs |= want;
+                ins |= 1 << i;
+            }
+        }
+        // Grant: every requested output picks an input.
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            let reqs = std::mem::take(&mut self.out_req[o]);
+            let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
+            self.sa_grants[i] |= 1 << o;
+        }
+        // Accept: every granted input picks an output; the flit goes.
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            let grants = std::mem::take(&mut self.sa_grants[i]);
+            if grants == 0 {
+                continue;
+            }
+            let gi = p0 + i;
+            let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
+            let v = self.sa_req_vc[i * mp + o] as usize;
+            self.out_rr[p0 + o] = ((i + 1) % nports) as u16;
+            self.sa_aptr[gi] = ((o + 1) % nports) as u16;
+            self.in_rr[gi] = ((v + 1) % nv) as u8;
+            self.traverse(r, gi, v);
+        }
+    }
+
+    fn input_first_switch(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mut outs = 0u64;
+        for i in 0..nports {
+            let gi = p0 + i;
+            if self.port_occ[gi] == 0 {
+                continue;
+            }
+            let base = gi * nv;
+            let pick = round_robin(self.in_rr[gi] as usize, nv, |v| self.sa_eligible(base + v));
+            if let Some(v) = pick {
+                self.req_vc[i] = v as u8;
+                let o = self.out_port[base + v] as usize - p0;
+                self.out_req[o] |= 1 << i;
+                outs |= 1 << o;
+            }
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            let go = p0 + o;
+            let reqs = std::mem::take(&mut self.out_req[o]);
+            let i = rotate_pick(reqs, self.out_rr[go] as usize);
+            let v = self.req_vc[i] as usize;
+            self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
+            self.out_rr[go] = ((i + 1) % nports) as u16;
+            self.traverse(r, p0 + i, v);
+        }
+    }
+    /// Separable input-first allocation in which a replicating worm's input VC bids on
+    /// every output one of its branches can use (seed 003 s5.1.2); used for the whole run
+    /// when the run carries worms.
+    fn replicating_switch(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mut outs = 0u64;
+        for i in 0..nports {
+            let gi = p0 + i;
+            if self.port_occ[gi] == 0 {
+                continue;
+            }
+            let base = gi * nv;
+            let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
+                let ivc = base + v;
+                if self.state[ivc] == REPL {
+                    return self.replicating_ready(ivc);
+                }
+                self.sa_eligible(ivc)
+            });
+            if let Some(v) = pick {
+                self.req_vc[i] = v as u8;
+                let mut want = if self.state[base + v] == REPL {
+                    self.replicating_requests(base + v, p0)
+                } else {
+                    1 << (self.out_port[base + v] as usize - p0)
+                };
+                outs |= want;
+                while want != 0 {
+                    let o = want.trailing_zeros() as usize;
+                    want &= want - 1;
+                    self.out_req[o] |= 1 << i;
+                }
+            }
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            let go = p0 + o;
+            let reqs = std::mem::take(&mut self.out_req[o]);
+            let i = rotate_pick(reqs, self.out_rr[go] as usize);
+            let v = self.req_vc[i] as usize;
+            self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
+            self.out_rr[go] = ((i + 1) % nports) as u16;
+            if self.state[(p0 + i) * nv + v] == REPL {
+                self.traverse_branch(r, (p0 + i) * nv + v, go);
+            } else {
+                self.traverse(r, p0 + i, v);
+            }
+        }
+    }
+}
+
+/// The first set bit of `mask` at or after `start`, wrapping (`mask` is not empty).
+#[inline]
+fn rotate_pick(mask: u64, start: usize) -> usize {
+    let hi = if start < 64 {
+        mask & (!0u64 << start)
+    } else {
+        0
+    };
+    if hi != 0 {
+        hi.trailing_zeros() as usize
+    } else {
+        mask.trailing_zeros() as usize
+    }
+}

@@ -1,0 +1,242 @@
+//! VC allocation: a routed head flit acquires an output VC of its class on its output port.
+//!
+//! * `islip` (BookSim 2's default `vc_allocator`): a separable iSLIP allocator with one
+//!   iteration whose inputs are the router's input VCs and whose outputs are its output VCs
+//!   (both numbered `port * num_vcs + vc` within the router). Every waiting input VC requests
+//!   every free output VC of its class on its output port; each output VC grants the
+//!   requesting input VC nearest its grant pointer (round-robin), each input VC accepts the
+//!   grant nearest its accept pointer; both pointers move past the match only when a grant
+//!   is accepted. Two input VCs wanting the same port may thus be granted the same output VC
+//!   and leave the others unused in that cycle: the conflicts BookSim's routers lose to.
+//! * `greedy` (netcoll's earlier allocator): input VCs visited round-robin from the one
+//!   after the last granted, each taking the next free output VC of its class round-robin
+//!   (a maximal matching).
+//!
+//! A replicating worm (`replicate.rs`) is not part of either matching: each of its branches
+//! takes a free VC of its output port round-robin as soon as the worm is routed.
+//!
+//! Both only consider VCs whose routing finished (`ready <= now`); under virtual cut-through
+//! an output VC is requested only if the downstream buffer holds the whole packet.
+
+use super::allocator::round_robin;
+use super::config::VcAllocator;
+use super::network::{Network, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::replicate::REPL;
+
+impl Network<'_> {
+    /// Routes the input VCs of router `r` that need it, then runs VC allocation.
+    pub(super) fn route_and_allocate_vcs(&mut self, r: usize) {
+        if self.router_waiting[r] == 0 {
+            return;
+        }
+        match self.cfg.vc_allocator {
+            VcAllocator::Islip => self.islip_vcs(r),
+            VcAllocator::Greedy => self.greedy_vcs(r),
+        }
+    }
+
+    /// Credits an output VC needs before it can be requested (VCT: the whole packet).
+    #[inline]
+    fn vc_need(&self, ivc: usize) -> u16 {
+        if self.is_vct() {
+            self.packets[self.front(ivc).pkt as usize].size
+        } else {
+            0
+        }
+    }
+
+    /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
+    fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
+        self.owner[og] = ivc as u32;
+        self.out_vc[ivc] = (og % self.nv) as u8;
+        self.state[ivc] = ACTIVE;
+        self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
+        self.set_waiting(r, ivc, false);
+        self.ready[ivc] = if self.cfg.speculative {
+            self.now
+        } else {
+            self.now + self.cfg.vc_alloc_delay as u64
+        };
+    }
+
+    /// Routes idle input VCs and collects the local indices of those ready for VA.
+    fn collect_vc_requests(&mut self, r: usize, reqs: &mut Vec<u32>) {
+        let p0v = self.pstart[r] as usize * self.nv;
+        for w in 0..self.wpr {
+            let mut bits = self.wait_bits[r * self.wpr + w];
+            while bits != 0 {
+                let local = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ivc = p0v + local;
+                if self.state[ivc] == IDLE {
+                    self.route(ivc, r);
+                }
+                if self.state[ivc] == REPL {
+                    // A replicating worm's branches take their VCs on their own.
+                    if self.ready[ivc] <= self.now {
+                        self.allocate_branches(ivc);
+                    }
+                } else if self.state[ivc] == VC_WAIT && self.ready[ivc] <= self.now {
+                    reqs.push(local as u32);
+                }
+            }
+        }
+    }
+
+    /// One iteration of iSLIP over input VCs and output VCs.
+    fn islip_vcs(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0v = self.pstart[r] as usize * nv;
+        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
+        let mut reqs = std::mem::take(&mut self.va_reqs);
+        reqs.clear();
+        self.collect_vc_requests(r, &mut reqs);
+        if reqs.len() == 1 {
+            // A lone requester is granted by every free VC it asks for: it takes the one
+            // nearest its accept pointer (the same outcome, without the grant table).
+            self.lone_vc_request(r, p0v + reqs[0] as usize, n);
+            self.va_reqs = reqs;
+            return;
+        }
+        // Grant: every free output VC picks the requester nearest its pointer.
+        let mut touched = std::mem::take(&mut self.va_touched);
+        touched.clear();
+        for &i in &reqs {
+            let ivc = p0v + i as usize;
+            let (lo, hi) = self.vc_range(ivc);
+            let base = self.out_port[ivc] as usize * nv;
+            let need = self.vc_need(ivc);
+            for og in base + lo..base + hi {
+                if self.owner[og] != NONE || self.credits[og] < need {
+                    continue;
+                }
+                let o = og - p0v;
+                let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
+                if self.va_grant[o] == NONE {
+                    touched.push(o as u32);
+                } else if d >= self.va_grant_d[o] as usize {
+                    continue;
+                }
+                self.va_grant[o] = i;
+                self.va_grant_d[o] = d as u16;
+            }
+        }
+        // Accept: every input VC takes the grant nearest its pointer.
+        for &i in &reqs {
+            let ivc = p0v + i as usize;
+            let (lo, hi) = self.vc_range(ivc);
+            let base = self.out_port[ivc] as usize * nv;
+            let aptr = self.va_aptr[ivc] as usize;
+            let mut best: Option<(usize, usize)> = None;
+            for og in base + lo..base + hi {
+                let o = og - p0v;
+                if self.va_grant[o] != i {
+                    continue;
+                }
+                let d = wrap(o + n - aptr, n);
+                if best.is_none_or(|(_, bd)| d < bd) {
+                    best = Some((og, d));
+                }
+            }
+            if let Some((og, _)) = best {
+                self.va_gptr[og] = wrap(i as usize + 1, n) as u16;
+                self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+                self.take_vc(r, ivc, og);
+            }
+        }
+        for &o in &touched {
+            self.va_grant[o as usize] = NONE;
+        }
+        self.va_touched = touched;
+        self.va_reqs = reqs;
+    }
+
+    fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
+        let p0v = self.pstart[r] as usize * self.nv;
+        let (lo, hi) = self.vc_range(ivc);
+        let base = self.out_port[ivc] as usize * self.nv;
+        let need = self.vc_need(ivc);
+        let aptr = self.va_aptr[ivc] as usize;
+        let mut best: Option<(usize, usize)> = None;
+        for og in base + lo..base + hi {
+            if self.owner[og] != NONE || self.credits[og] < need {
+                continue;
+            }
+            let d = wrap(og - p0v + n - aptr, n);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((og, d));
+            }
+        }
+        if let Some((og, _)) = best {
+            self.va_gptr[og] = wrap(ivc - p0v + 1, n) as u16;
+            self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+            self.take_vc(r, ivc, og);
+        }
+    }
+
+    /// The greedy allocator: input VCs round-robin from the one after the last granted.
+    fn greedy_vcs(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let n_ivc = (self.pstart[r + 1] as usize - p0) * nv;
+        let start = self.router_rr[r] as usize;
+        for pass in 0..2 {
+            for w in 0..self.wpr {
+                let lo = w * 64;
+                let from_start = if start <= lo {
+                    !0u64
+                } else if start >= lo + 64 {
+                    0
+                } else {
+                    !0u64 << (start - lo)
+                };
+                let mut bits = self.wait_bits[r * self.wpr + w]
+                    & if pass == 0 { from_start } else { !from_start };
+                while bits != 0 {
+                    let local = lo + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let ivc = p0 * nv + local;
+                    if self.state[ivc] == IDLE {
+                        self.route(ivc, r);
+                    }
+                    if self.state[ivc] == REPL {
+                        if self.ready[ivc] <= self.now && self.allocate_branches(ivc) {
+                            self.router_rr[r] = ((local + 1) % n_ivc) as u16;
+                        }
+                        continue;
+                    }
+                    if self.ready[ivc] <= self.now && self.greedy_vc(r, ivc) {
+                        self.router_rr[r] = ((local + 1) % n_ivc) as u16;
+                    }
+                }
+            }
+        }
+    }
+
+    fn greedy_vc(&mut self, r: usize, ivc: usize) -> bool {
+        let go = self.out_port[ivc] as usize;
+        let (lo, hi) = self.vc_range(ivc);
+        let need = self.vc_need(ivc);
+        let base = go * self.nv;
+        let pick = round_robin(self.va_rr[go] as usize, hi - lo, |k| {
+            let o = base + lo + k;
+            self.owner[o] == NONE && self.credits[o] >= need
+        });
+        let Some(k) = pick else {
+            return false;
+        };
+        self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
+        self.take_vc(r, ivc, base + lo + k);
+        true
+    }
+}
+
+/// `x mod n` for `x < 2n` (no division in the allocator's inner loops).
+#[inline]
+fn wrap(x: usize, n: usize) -> usize {
+    if x >= n {
+        x - n
+    } else {
+        x
+    }
+}
