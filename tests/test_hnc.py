@@ -93,3 +93,12 @@ def test_schedule_and_analyze_agree(op, algo, topo, params):
     assert built["verified"] and closed["source"] == "closed_form"
     for key in ("messages", "aggregate_hops", "packets", "steps"):
         assert built[key] == closed[key], key
+
+
+def test_schedule_reports_the_group_auto_chose_as_analyze_does():
+    args = ("allgather", "--algo", "hnc", "--topo", "mesh:16x16", "--set", "group=auto")
+    built = cli_json("schedule", *args)
+    closed = cli_json("analyze", *args)
+    assert built["group"] == closed["group"] == "16x2"
+    assert built["group_size"] == 32
+    assert built["aggregate_hops"] == closed["aggregate_hops"]

@@ -35,6 +35,9 @@ OPS = {
     "m2a": "many_to_all",
 }
 
+# What `schedule --algo hnc` adds from the plan the closed form resolves.
+HNC_PLAN_KEYS = ("group", "group_size", "groups", "place", "inner")
+
 
 def collective_name(op: str) -> str:
     key = op.lower().replace("_", "-")
@@ -296,6 +299,9 @@ def register(app: click.Group) -> None:
             kw["sources"] = sources
         fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
         fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
+        if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
+            plan = _core.analyze(kind, algo, t, params=list(params), **kw)
+            fig.update({k: plan[k] for k in HNC_PLAN_KEYS if k in plan})
         if kind == "multicast":  # worms, phases, header bits, link traversals (seed 003 s5)
             ud_root = int(_params(params).get("ud-root", 0))
             extra = _core.multicast_figures(_core.Schedule.from_json(text), t, ud_root)
