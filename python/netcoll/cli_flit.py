@@ -128,6 +128,16 @@ def summary_text(r: dict) -> str:
         f"max = {r['channel_utilisation']['max']:.6g}",
         f"Total run time {r['cycles']} cycles ({r['sample_periods']} sample periods)",
     ]
+    mc = r.get("multicast")
+    if mc:
+        s = mc["latency"]
+        lines += [
+            f"Multicast ({mc['dests']}-way, {mc['scheme']}) latency average = "
+            f"{s['mean']:.6g} ({s['count']} multicasts; creation to last copy)",
+            f"\tp50 = {s['p50']}  p90 = {s['p90']}  p99 = {s['p99']}  max = {s['max']}",
+            f"Effective applied load = {mc['effective_load']:.6g} flits/node/cycle "
+            f"({mc['multicast_rate']:.6g} multicasts/node/cycle)",
+        ]
     return "\n".join(lines)
 
 

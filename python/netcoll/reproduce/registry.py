@@ -334,15 +334,27 @@ REPRODUCTIONS: list[Reproduction] = [
             ),
         )
     ],
+    Reproduction(
+        "irregular-fig26",
+        "Fig. 26 (latency vs effective applied multicast load, varying R)",
+        "flit",
+        "cannot",
+        "R = t_hs / t_ns only moves host and NI software overheads, which the flit engine's "
+        "multicast load runs (`traffic = multicast`) do not model; the load generator, the "
+        "tree and NI (unicast) schemes and the multicast latency exist (see Figs. 27-28)",
+    ),
     *[
-        _pending(
+        Reproduction(
             f"irregular-fig{i}",
-            f"Fig. {i} (latency vs effective applied multicast load)",
+            f"Fig. {i} (latency vs effective applied multicast load, varying {what})",
             "flit",
-            "m-way multicast traffic at an applied load in `netcoll sim` (worm replication "
-            "and the NI model exist; the load generator and per-multicast latency do not)",
+            "approximates",
+            "network-level only (no software overheads, no path-based scheme; NI scheme = m "
+            "unicasts from the source NI): tree-based lower latency and later saturation, as "
+            "printed",
+            f"netcoll.reproduce.irregular_load:fig{i}",
         )
-        for i in (26, 27, 28)
+        for i, what in ((27, "the number of switches"), (28, "the message length"))
     ],
     Reproduction(
         "netcoding-fig5",

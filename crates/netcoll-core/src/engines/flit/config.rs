@@ -32,6 +32,19 @@ pub enum Pattern {
     Neighbor,
     /// Uniform over the listed hot-spot nodes.
     Hotspot(Vec<usize>),
+    /// m-way multicasts (`multicast_dests`, `multicast_scheme`; seed 003 s6.2, multicast.rs):
+    /// `m` destinations uniform over the nodes without the source.
+    Multicast,
+}
+
+/// How a multicast of `traffic = multicast` travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum McScheme {
+    /// The source NI sends `m` unicast copies, one after another.
+    Unicast,
+    /// One multidestination worm replicated at the switches along the routing's paths.
+    Tree,
 }
 
 /// The VC allocator.
@@ -135,6 +148,9 @@ pub struct FlitConfig {
     pub deadlock_cycles: u64,
     /// Hard limit on simulated cycles: a run never goes beyond it.
     pub max_cycles: u64,
+    /// Destinations per multicast (`traffic = multicast`).
+    pub multicast_dests: usize,
+    pub multicast_scheme: McScheme,
 }
 
 impl Default for FlitConfig {
@@ -181,6 +197,8 @@ impl Default for FlitConfig {
             seed: 0,
             deadlock_cycles: 1000,
             max_cycles: 10_000_000,
+            multicast_dests: 3,
+            multicast_scheme: McScheme::Tree,
         }
     }
 }
@@ -229,6 +247,8 @@ pub const KEYS: &[&str] = &[
     "sw_allocator",
     "vc_allocator",
     "alloc_iters",
+    "multicast_dests",
+    "multicast_scheme",
 ];
 
 fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T> {
@@ -275,9 +295,10 @@ fn parse_pattern(v: &str) -> Result<Pattern> {
         "transpose" => Pattern::Transpose,
         "bitcomp" => Pattern::Bitcomp,
         "neighbor" | "neighbour" => Pattern::Neighbor,
+        "multicast" => Pattern::Multicast,
         _ => {
             return spec_err!(
-                "traffic = {v} is not supported: use uniform, transpose, bitcomp, neighbor or hotspot({{nodes}})"
+                "traffic = {v} is not supported: use uniform, transpose, bitcomp, neighbor, multicast or hotspot({{nodes}})"
             )
         }
     })
@@ -381,6 +402,14 @@ impl FlitConfig {
                     }
                 }
             }
+            "multicast_dests" => self.multicast_dests = num(key, v)?,
+            "multicast_scheme" => {
+                self.multicast_scheme = match unquote(v) {
+                    "unicast" | "ni" => McScheme::Unicast,
+                    "tree" => McScheme::Tree,
+                    o => return spec_err!("multicast_scheme = {o}: use unicast or tree"),
+                }
+            }
             "alloc_iters" => {
                 if num::<u32>(key, v)? != 1 {
                     return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
@@ -425,6 +454,13 @@ impl FlitConfig {
         Topology::from_spec(&spec)
     }
 
+    /// Multicast-generation probability per node per cycle under `traffic = multicast`: the
+    /// offered rate is seed 003's *effective applied load* `m * B_i` (s6.2), so a node starts
+    /// a multicast with probability `B_i = packet_rate / m`.
+    pub fn multicast_rate(&self) -> f64 {
+        self.packet_rate() / self.multicast_dests.max(1) as f64
+    }
+
     /// Packet-generation probability per node per cycle.
     pub fn packet_rate(&self) -> f64 {
         if self.injection_rate_uses_flits {
@@ -453,7 +489,19 @@ impl FlitConfig {
             );
         }
         let p = self.packet_rate();
-        if !(0.0..=1.0).contains(&p) || p.is_nan() {
+        if self.traffic == Pattern::Multicast {
+            if self.multicast_dests == 0 {
+                return spec_err!("multicast_dests = 0: a multicast needs at least 1 destination");
+            }
+            let b = self.multicast_rate();
+            if !(0.0..=1.0).contains(&b) || b.is_nan() {
+                return spec_err!(
+                    "injection_rate = {}: gives {b} multicasts per node per cycle \
+                     (effective applied load / multicast_dests); use 0..=1",
+                    self.injection_rate
+                );
+            }
+        } else if !(0.0..=1.0).contains(&p) || p.is_nan() {
             return spec_err!(
                 "injection_rate = {}: gives {p} packets per node per cycle; use 0..=1",
                 self.injection_rate

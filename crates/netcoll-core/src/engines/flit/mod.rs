@@ -15,6 +15,7 @@ mod allocator;
 mod channel;
 pub mod config;
 pub mod deadlock;
+pub mod multicast;
 mod network;
 mod ni;
 pub mod replicate;
@@ -30,7 +31,7 @@ mod vclass;
 mod worms;
 
 pub use config::{
-    FlitConfig, FlowControl, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+    FlitConfig, FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
@@ -42,5 +43,7 @@ mod alloc_tests;
 mod schedule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_multicast;
 #[cfg(test)]
 mod tests_worms;

@@ -16,6 +16,7 @@
 
 use super::config::{FlitConfig, SimType};
 use super::deadlock::Deadlock;
+use super::multicast::{Multicast, MulticastResult};
 use super::network::Network;
 use super::stats::{LatencySummary, Window};
 use super::traffic::Traffic;
@@ -66,6 +67,9 @@ pub struct FlitResult {
     pub unstable_reason: Option<String>,
     pub deadlock: Option<Deadlock>,
     pub channel_utilisation: ChannelUse,
+    /// `traffic = multicast`: multicast latency (creation to the last copy's arrival) and
+    /// counts; None for unicast traffic.
+    pub multicast: Option<MulticastResult>,
 }
 
 /// Why a stretch of cycles ended early.
@@ -82,28 +86,56 @@ pub struct Sim<'t> {
     /// Packets each node may still generate (batch mode), else u64::MAX.
     quota: u64,
     measure_start: u64,
+    /// `traffic = multicast` (multicast.rs).
+    mc: Option<Multicast>,
+    /// Fixed runs: multicasts created from now on count in the multicast latency.
+    mc_counting: bool,
 }
 
 impl<'t> Sim<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Sim<'t>> {
-        let net = Network::new(topo, cfg)?;
-        let traffic = Traffic::new(
-            &cfg.traffic,
-            topo.num_endpoints(),
-            topo.shape(),
-            cfg.packet_rate(),
-        )?;
+        let mut net = Network::new(topo, cfg)?;
+        let multicast = cfg.traffic == super::config::Pattern::Multicast;
+        let rate = if multicast {
+            cfg.multicast_rate()
+        } else {
+            cfg.packet_rate()
+        };
+        let traffic = Traffic::new(&cfg.traffic, topo.num_endpoints(), topo.shape(), rate)?;
+        let size = cfg.packet_size as u16;
+        let mc = if multicast {
+            net.log_arrivals = true;
+            let scheme = cfg.multicast_scheme;
+            Some(Multicast::new(
+                &net,
+                cfg.multicast_dests,
+                scheme,
+                size,
+                rate,
+            )?)
+        } else {
+            None
+        };
+        // Batch quotas count packets queued at the NI: `m` per multicast sent as unicasts.
+        let per = match &mc {
+            Some(_) if cfg.multicast_scheme == super::config::McScheme::Unicast => {
+                cfg.multicast_dests as u64
+            }
+            _ => 1,
+        };
         let mut sim = Sim {
             net,
             traffic,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
-            size: cfg.packet_size as u16,
+            size,
             quota: if cfg.sim_type == SimType::Batch {
-                cfg.batch_size
+                cfg.batch_size.saturating_mul(per)
             } else {
                 u64::MAX
             },
             measure_start: 0,
+            mc,
+            mc_counting: cfg.sim_type == SimType::Batch,
         };
         for ep in 0..topo.num_endpoints() {
             sim.net.nis[ep].next_gen = match sim.traffic.gap(&mut sim.rng) {
@@ -121,8 +153,13 @@ impl<'t> Sim<'t> {
             if self.net.nis[ep].next_gen != now {
                 continue;
             }
-            let dst = self.traffic.dest(ep, &mut self.rng);
-            self.net.create_packet(ep, dst, self.size);
+            if let Some(mc) = self.mc.as_mut() {
+                let counted = self.mc_counting || self.net.measuring;
+                mc.start_random(&mut self.net, ep, &mut self.rng, counted);
+            } else {
+                let dst = self.traffic.dest(ep, &mut self.rng);
+                self.net.create_packet(ep, dst, self.size);
+            }
             let ni = &mut self.net.nis[ep];
             ni.next_gen = match self.traffic.gap(&mut self.rng) {
                 Some(g) if ni.generated < self.quota => now + g,
@@ -141,12 +178,39 @@ impl<'t> Sim<'t> {
             }
             self.generate();
             self.net.step();
+            if let Some(mc) = self.mc.as_mut() {
+                mc.arrivals(&mut self.net);
+            }
             let n = &self.net;
             if n.in_flight_flits > 0 && n.now - n.last_move > n.cfg.deadlock_cycles {
                 return Some(Stop::Deadlock(n.diagnose()));
             }
         }
         None
+    }
+
+    /// Starts one multicast from `src` to `dests` now, counted in the multicast latency
+    /// (hand-worked cases; needs `traffic = multicast` with `multicast_dests = dests.len()`).
+    pub fn start_multicast(&mut self, src: usize, dests: &[u32]) -> Result<()> {
+        let Some(mc) = self.mc.as_mut() else {
+            return crate::spec_err!("start_multicast needs traffic = multicast");
+        };
+        if dests.len() != mc.result().dests {
+            return crate::spec_err!("a multicast needs multicast_dests destinations");
+        }
+        mc.start_to(&mut self.net, src, dests, true);
+        Ok(())
+    }
+
+    /// Runs until every multicast has completed (at most `cycles` cycles); the multicast
+    /// figures so far. None without `traffic = multicast`.
+    pub fn run_multicasts(&mut self, cycles: u64) -> Option<MulticastResult> {
+        for _ in 0..cycles {
+            if self.mc.as_ref()?.outstanding() == 0 || self.run(1, |_| false).is_some() {
+                break;
+            }
+        }
+        self.mc.as_ref().map(Multicast::result)
     }
 
     fn start_measuring(&mut self) {
@@ -178,6 +242,7 @@ impl<'t> Sim<'t> {
                 self.start_measuring();
                 self.net.period.clear(self.net.now);
                 self.net.measuring = false;
+                self.mc_counting = true;
                 let stop = self.run(self.net.cfg.sim_cycles, |_| false);
                 // Report the packets that arrived in the measured cycles.
                 self.net.measured = self.net.period.clone();
@@ -360,6 +425,7 @@ impl<'t> Sim<'t> {
                 per_channel,
             },
             deadlock,
+            multicast: self.mc.as_ref().map(Multicast::result),
         }
     }
 }

@@ -57,7 +57,8 @@ impl Traffic {
     /// The destination of a packet from `src`.
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
         match &self.pattern {
-            Pattern::Uniform => rng.random_range(0..self.nodes),
+            // Multicasts draw their destinations in multicast.rs; one uniform node here.
+            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes),
             Pattern::Transpose => {
                 let half = self.bits / 2;
                 let lo = src & ((1 << half) - 1);
