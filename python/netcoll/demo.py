@@ -399,10 +399,11 @@ def print_headline(hops, cycles, png: Path, page: Path | None, console: Console)
         f"packets, XOR 1 cycle per flit). At {big['mesh']} HNC moves {100 * saved:.0f}% fewer "
         "flit-hops than the tree (its messages carry several packets and every node still "
         "receives each block once, so the saving is smaller than in hops), and its coding "
-        "steps wait on one another, so here it "
-        "finishes later than the tree, whose steps our engine does not synchronise. The paper "
-        "(BookSim, synchronised steps) sees HNC ahead from 16x16 up: Figs. 10-12, listed in "
-        "the report as not reproduced yet."
+        "steps wait on one another, so here it finishes later than the tree; with a barrier "
+        "per step (the paper's measure, `--sim sync_steps=1`) it is still 2-3x slower, because "
+        "every group's intermediate node injects the encoded packets of all other groups. The "
+        "paper (BookSim) sees HNC ahead from 16x16 up: Figs. 10-13 run in the report and are "
+        "listed as not reproduced (they differ), with the reason."
     )
     console.print(f"plot: [bold]{png}[/bold]")
     if page:
