@@ -21,8 +21,8 @@ impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
         if self.rep.table.visits() > 0 {
             // Runs with multidestination worms: a replicating input VC bids on several
-            // outputs at once, which the port-level allocators below do not model.
-            return self.replicating_switch(r);
+            // outputs at once, which only the input-first allocator models.
+            return self.input_first_switch(r);
         }
         match self.cfg.sw_allocator {
             SwAllocator::Islip => self.islip_switch(r),
@@ -107,41 +107,10 @@ impl Network<'_> {
         }
     }
 
+    /// Separable input-first allocation. A replicating worm's input VC (seed 003 s5.1.2)
+    /// bids on every output one of its branches can use, which is why runs that carry worms
+    /// use this allocator.
     fn input_first_switch(&mut self, r: usize) {
-        let nv = self.nv;
-        let p0 = self.pstart[r] as usize;
-        let nports = self.pstart[r + 1] as usize - p0;
-        let mut outs = 0u64;
-        for i in 0..nports {
-            let gi = p0 + i;
-            if self.port_occ[gi] == 0 {
-                continue;
-            }
-            let base = gi * nv;
-            let pick = round_robin(self.in_rr[gi] as usize, nv, |v| self.sa_eligible(base + v));
-            if let Some(v) = pick {
-                self.req_vc[i] = v as u8;
-                let o = self.out_port[base + v] as usize - p0;
-                self.out_req[o] |= 1 << i;
-                outs |= 1 << o;
-            }
-        }
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            let go = p0 + o;
-            let reqs = std::mem::take(&mut self.out_req[o]);
-            let i = rotate_pick(reqs, self.out_rr[go] as usize);
-            let v = self.req_vc[i] as usize;
-            self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
-            self.out_rr[go] = ((i + 1) % nports) as u16;
-            self.traverse(r, p0 + i, v);
-        }
-    }
-    /// Separable input-first allocation in which a replicating worm's input VC bids on
-    /// every output one of its branches can use (seed 003 s5.1.2); used for the whole run
-    /// when the run carries worms.
-    fn replicating_switch(&mut self, r: usize) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
