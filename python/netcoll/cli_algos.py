@@ -181,7 +181,9 @@ def request_options(f):
     return f
 
 
-def _common(op, topo, root, nbytes, packets, ranks, placement, dests, routing, machine):
+def _common(
+    op, topo, root, nbytes, packets, ranks, placement, dests, routing, machine, sources=None
+):
     t = topo_mod.topology(topo)
     n = t.num_endpoints
     p = ranks or n
@@ -201,6 +203,8 @@ def _common(op, topo, root, nbytes, packets, ranks, placement, dests, routing, m
     targets = parse_dests(dests, p, root)
     if targets is not None:
         kw["targets"] = targets
+    if sources is not None:
+        kw["sources"] = sources
     return collective_name(op), t, kw
 
 
@@ -294,9 +298,8 @@ def register(app: click.Group) -> None:
             dests,
             routing,
             parse_machine(machine),
+            sources,
         )
-        if sources is not None:
-            kw["sources"] = sources
         fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
         fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
         if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
@@ -351,9 +354,8 @@ def register(app: click.Group) -> None:
             dests,
             routing,
             parse_machine(machine),
+            sources,
         )
-        if sources is not None:
-            kw["sources"] = sources
         fig = _core.analyze(kind, algo, t, params=list(params), **kw)
         _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
 
