@@ -715,7 +715,7 @@ fn ni_copies(s: &Schedule, forward: &[bool]) -> Vec<u32> {
     let mut copy_of = vec![NONE; s.num_ops()];
     for (g, c) in copy_of.iter_mut().enumerate() {
         let at = s.op_ref(g);
-        let OpKind::Send { msg, packets } = s.op(at).kind else {
+        let OpKind::Send { msg, .. } = s.op(at).kind else {
             continue;
         };
         if forward[g] {
@@ -724,7 +724,6 @@ fn ni_copies(s: &Schedule, forward: &[bool]) -> Vec<u32> {
         let m = s.message(msg);
         // The host pays t_hs once per message: later sends of the same payload (any
         // packets) are the NI's.
-        let _ = packets;
         let key = (at.rank, s.payload(m).to_vec());
         match first.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => *c = *e.get(),
