@@ -149,3 +149,47 @@ def test_json_files_keep_the_sources(tmp_path):
     assert doc["collective"]["kind"] == "many_to_all"
     assert doc["collective"]["sources"] == [9, 2, 5]
     assert _core.Schedule.from_json(path.read_text()).verify()["ok"]
+
+
+@pytest.mark.parametrize("engine,key", [("step", "hops"), ("flit", "flit_hops")])
+def test_simulate_takes_sources_on_both_engines(engine, key):
+    # The hand-worked 4x4 case above: 64 hops in 30 one-flit unicasts.
+    args = ["-a", "hnc", "-t", "mesh:4x4", "--sources", "0,1", "--bytes", "16"]
+    for p in HAND:
+        args += ["--set", p]
+    r = cli_json("simulate", "manytoall", "-e", engine, *args)
+    assert r["verified"] and r[key] == 64
+    if engine == "flit":
+        assert r["packets"] == 30 and r["message_packets"] == 1
+
+
+def test_tune_takes_sources():
+    r = cli_json(
+        "tune",
+        "manytoall",
+        "--alpha",
+        "1e-6",
+        "--beta",
+        "1e-9",
+        "-t",
+        "mesh:8x8",
+        "--sources",
+        "random:4,seed=1",
+    )
+    algos = {c["algo"] for c in r["candidates"]}
+    assert {"hnc", "tree-multicast", "all-at-once"} <= algos
+    bad = run_cli(
+        "tune",
+        "manytoall",
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+        "-t",
+        "mesh:4x4",
+        "--sources",
+        "99",
+        check=False,
+    )
+    assert bad.returncode != 0 and "source 99 is not a rank" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -154,3 +154,22 @@ def test_bench_step_prints_figures():
     for r in rows:
         assert r["steps"] >= r["lower_bound"] > 0 and r["peak_rss_mib"] > 0
     assert 0 < rows[0]["beta"] < 1
+
+
+def test_simulate_takes_ranks_and_placement():
+    # Binomial broadcast of 4 ranks on endpoints 15, 0, 3, 12 of a 4x4 mesh, root rank 0:
+    # rank 0 -> rank 2 (15 -> 3: 3 hops), then 0 -> 1 (15 -> 0: 6) and 2 -> 3 (3 -> 12: 6).
+    r = cli_json(
+        "simulate",
+        "bcast",
+        "-a",
+        "binomial",
+        "-t",
+        "mesh:4x4",
+        "--placement",
+        "15,0,3,12",
+        "--bytes",
+        "16",
+    )
+    assert (r["ranks"], r["messages"], r["hops"]) == (4, 3, 15)
+    assert r["verified"]

@@ -120,6 +120,38 @@ sources_option = click.option(
 )
 
 
+#: Options that pick a collective's ranks: schedule, analyze, tune and simulate take them.
+COLLECTIVE_OPTIONS = [
+    click.option(
+        "--ranks",
+        "-p",
+        type=click.IntRange(1),
+        default=None,
+        help="Number of ranks (default: every endpoint).",
+    ),
+    click.option(
+        "--placement",
+        default=None,
+        metavar="P",
+        help="identity | reverse | random[:seed=S] | endpoint list 0,5,3,...",
+    ),
+    click.option(
+        "--dests",
+        default=None,
+        metavar="D",
+        help="Multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
+    ),
+    sources_option,
+]
+
+
+def collective_options(f):
+    """Decorates a command with COLLECTIVE_OPTIONS."""
+    for o in reversed(COLLECTIVE_OPTIONS):
+        f = o(f)
+    return f
+
+
 def request_options(f):
     """Options shared by schedule, analyze and tune."""
     opts = [
@@ -140,25 +172,7 @@ def request_options(f):
             show_default=True,
             help="Packets per whole-vector message.",
         ),
-        click.option(
-            "--ranks",
-            "-p",
-            type=click.IntRange(1),
-            default=None,
-            help="Number of ranks (default: every endpoint).",
-        ),
-        click.option(
-            "--placement",
-            default=None,
-            metavar="P",
-            help="identity | reverse | random[:seed=S] | endpoint list 0,5,3,...",
-        ),
-        click.option(
-            "--dests",
-            default=None,
-            metavar="D",
-            help="Multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
-        ),
+        *COLLECTIVE_OPTIONS,
         click.option(
             "--routing",
             "-r",
@@ -181,19 +195,13 @@ def request_options(f):
     return f
 
 
-def _common(
-    op, topo, root, nbytes, packets, ranks, placement, dests, routing, machine, sources=None
-):
+def collective_kw(topo, root, ranks, placement, dests, sources=None):
+    """The network and the build_schedule keywords that pick the ranks of a collective:
+    ``p``, ``placement``, ``targets`` (multicast) and ``sources`` (manytoall)."""
     t = topo_mod.topology(topo)
     n = t.num_endpoints
     p = ranks or n
-    kw: dict[str, Any] = {
-        "root": root,
-        "nbytes": nbytes,
-        "packets": packets,
-        "routing": routing,
-        "machine": machine,
-    }
+    kw: dict[str, Any] = {}
     if ranks is not None:
         kw["p"] = ranks
     pl = parse_placement(placement, p, n)
@@ -205,6 +213,16 @@ def _common(
         kw["targets"] = targets
     if sources is not None:
         kw["sources"] = sources
+    return t, kw
+
+
+def _common(
+    op, topo, root, nbytes, packets, ranks, placement, dests, routing, machine, sources=None
+):
+    t, kw = collective_kw(topo, root, ranks, placement, dests, sources)
+    kw.update(
+        {"root": root, "nbytes": nbytes, "packets": packets, "routing": routing, "machine": machine}
+    )
     return collective_name(op), t, kw
 
 
@@ -268,7 +286,6 @@ def register(app: click.Group) -> None:
         help="Write the schedule JSON (docs/schedule.md) to this file.",
     )
     @request_options
-    @sources_option
     def schedule(
         op,
         algo,
@@ -325,7 +342,6 @@ def register(app: click.Group) -> None:
         help="Algorithm parameter (repeatable).",
     )
     @request_options
-    @sources_option
     def analyze(
         op,
         algo,
@@ -388,6 +404,7 @@ def register(app: click.Group) -> None:
         ranks,
         placement,
         dests,
+        sources,
         routing,
         machine,
         as_json,
@@ -395,7 +412,7 @@ def register(app: click.Group) -> None:
         """Rank every applicable algorithm and parameter choice for OP, best first."""
         mach = parse_machine(machine, alpha=alpha, beta=beta, gamma=gamma)
         kind, t, kw = _common(
-            op, topo, root, nbytes, packets, ranks, placement, dests, routing, mach
+            op, topo, root, nbytes, packets, ranks, placement, dests, routing, mach, sources
         )
         res = _core.tune(kind, t, model=model, **kw)
         cands = [

@@ -1,7 +1,8 @@
 """`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine.
 
 Engines live in their own modules, each with
-``simulate(op, algo, topo, root, nbytes, packets, params, sim) -> dict`` returning at least
+``simulate(op, algo, topo, root, nbytes, packets, params, sim, request) -> dict`` (``request``:
+the ``build_schedule`` keywords of --ranks/--placement/--dests/--sources) returning at least
 ``cycles`` or ``steps`` and ``verified``; ``ENGINE_MODULES`` maps engine names to modules.
 """
 
@@ -13,6 +14,7 @@ import json
 import click
 
 from ._core import NetcollError
+from .cli_algos import collective_kw, collective_options
 
 ENGINE_MODULES = {
     "step": "netcoll.engine_step",
@@ -63,9 +65,26 @@ def register(app: click.Group) -> None:
     @click.option(
         "--sim", "sim", multiple=True, metavar="KEY=VALUE", help="Engine parameter (repeatable)."
     )
+    @collective_options
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json):
+    def simulate(
+        op,
+        engine,
+        algo,
+        topo,
+        root,
+        nbytes,
+        packets,
+        params,
+        sim,
+        ranks,
+        placement,
+        dests,
+        sources,
+        as_json,
+    ):
         """Simulate collective OP by algorithm ALGO on network TOPO with an engine."""
+        _, request = collective_kw(topo, root, ranks, placement, dests, sources)
         result = load_engine(engine).simulate(
             op=op,
             algo=algo,
@@ -75,6 +94,7 @@ def register(app: click.Group) -> None:
             packets=packets,
             params=list(params),
             sim=list(sim),
+            request=request,
         )
         if as_json:
             print(json.dumps(result, indent=2))

@@ -46,15 +46,27 @@ def simulate(
     packets: int = 1,
     params: list[str] | None = None,
     sim: list[str] | None = None,
+    request: dict | None = None,
 ) -> dict:
-    """Execution time in cycles of collective ``op`` by ``algo`` on ``topo``."""
+    """Execution time in cycles of collective ``op`` by ``algo`` on ``topo``. ``request``
+    holds further ``build_schedule`` keywords (``p``, ``placement``, ``targets``,
+    ``sources``)."""
     pairs = _pairs(sim or [])
     t = Topology(topo)
     # The network keys default to the topology's own routing: DOR where it exists.
     grid = t.family["family"] in ("mesh", "torus", "hypercube")
     if not grid and not any(k == "routing_function" for k, _ in pairs):
         pairs.insert(0, ("routing_function", "updown"))
-    s = build_schedule(op, algo, t, root=root, nbytes=nbytes, packets=packets, params=params or [])
+    s = build_schedule(
+        op,
+        algo,
+        t,
+        root=root,
+        nbytes=nbytes,
+        packets=packets,
+        params=params or [],
+        **(request or {}),
+    )
     r = simulate_schedule(s, t, pairs)
     return {
         "engine": "flit",
@@ -62,6 +74,6 @@ def simulate(
         "algo": algo,
         "topo": topo,
         "bytes": nbytes,
-        "packets": packets,
-        **r,
+        "message_packets": packets,
+        **r,  # its `packets` counts the packets delivered
     }

@@ -18,10 +18,12 @@ BROADCAST_NAMES = ("bcast", "broadcast")
 VERIFY_MAX_NODES = 1024
 
 
-def simulate(op, algo, topo, root, nbytes, packets, params, sim) -> dict:
-    """Run collective ``op`` by ``algo`` on network spec ``topo``; returns the figures."""
+def simulate(op, algo, topo, root, nbytes, packets, params, sim, request=None) -> dict:
+    """Run collective ``op`` by ``algo`` on network spec ``topo``; returns the figures.
+    ``request`` holds further ``build_schedule`` keywords (``p``, ``placement``,
+    ``targets``, ``sources``); the broadcast protocols run on every node from ``root``."""
     t = topology(topo)
-    if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES:
+    if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
         if sim:
             raise _core.NetcollError(
                 "the broadcast protocols take their settings as --set (pattern, dim, tie, "
@@ -32,7 +34,7 @@ def simulate(op, algo, topo, root, nbytes, packets, params, sim) -> dict:
         result["front_end"] = "protocol"
         result["verified"] = _verified(op, algo, t, root, nbytes, packets, params)
         return result
-    result = _core.step_schedule(
+    schedule = _core.build_schedule(
         op,
         algo,
         t,
@@ -40,8 +42,9 @@ def simulate(op, algo, topo, root, nbytes, packets, params, sim) -> dict:
         nbytes=nbytes,
         packets=packets,
         params=list(params),
-        sim=list(sim),
+        **(request or {}),
     )
+    result = {"algorithm": algo, **_core.step_run(schedule, t, list(sim))}
     result["engine"] = "step"
     result["front_end"] = "schedule"
     return result

@@ -189,7 +189,7 @@ fn analyze(
 /// Every applicable algorithm and parameter choice, best first: `{candidates, skipped}`.
 #[pyfunction]
 #[pyo3(signature = (op, topo, *, p=None, root=0, nbytes=1024, packets=1, placement=None,
-                    targets=None, routing="auto", machine=None, model="rounds"))]
+                    targets=None, routing="auto", machine=None, model="rounds", sources=None))]
 #[allow(clippy::too_many_arguments)]
 fn tune(
     py: Python<'_>,
@@ -204,10 +204,12 @@ fn tune(
     routing: &str,
     machine: Option<HashMap<String, f64>>,
     model: &str,
+    sources: Option<String>,
 ) -> PyResult<PyObject> {
-    let o = opts(
+    let mut o = opts(
         op, p, root, nbytes, packets, None, placement, targets, routing, machine,
     );
+    o.args.sources = sources;
     let (t, model) = (topo.inner.clone(), model.to_string());
     let v = guarded(py, move || {
         let req = o.request(&t)?;

@@ -1,6 +1,7 @@
 //! The step engine: the iBT/torus broadcast protocols and any registered schedule, in steps.
 
 use crate::request::RequestArgs;
+use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::ibt_broadcast::{self, protocol::Kind};
@@ -8,7 +9,9 @@ use netcoll_core::algorithms::{self as registry, Params};
 use netcoll_core::engines::step::sched::{self, Timing};
 use netcoll_core::engines::step::PortModel;
 use netcoll_core::routing::{Routing, RoutingKind};
+use netcoll_core::schedule::Schedule;
 use netcoll_core::spec_err;
+use netcoll_core::Topology;
 use pyo3::prelude::*;
 use serde_json::json;
 
@@ -63,17 +66,6 @@ fn step_schedule(
 ) -> PyResult<PyObject> {
     let (op, algo, t) = (op.to_string(), algo.to_string(), topo.inner.clone());
     let v = guarded(py, move || {
-        let sim = Params::parse(&sim.unwrap_or_default())?;
-        for (k, _) in sim.iter() {
-            if !["routing", "ports", "timing"].contains(&k.as_str()) {
-                return spec_err!(
-                    "the step engine has no setting '{k}': use routing, ports, timing"
-                );
-            }
-        }
-        let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;
-        let ports = PortModel::parse(sim.text("ports", "all"))?;
-        let timing = Timing::parse(sim.text("timing", "deps"))?;
         let req = RequestArgs {
             op,
             p: None,
@@ -86,34 +78,68 @@ fn step_schedule(
             sources: None,
         }
         .request(&t)?;
-        let kind = req.kind;
         let s = registry::build(&algo, &req)?;
-        let r = Routing::new(&t, routing, None)?;
-        let res = sched::run(&s, &t, &r, ports, timing)?;
-        let (used, max_use) = res.link_summary();
-        Ok(json!({
-            "algorithm": algo,
-            "topology": t.name(),
-            "collective": kind.name(),
-            "steps": res.steps,
-            "verified": true,
-            "ranks": s.p(),
-            "messages": s.messages().len(),
-            "hops": res.hops,
-            "channels_used": used,
-            "max_link_use": max_use,
-            "per_step": res.per_step,
-            "rank_done": res.rank_done,
-            "routing": routing.name(),
-            "ports": ports,
-            "timing": timing,
-        }))
+        let mut v = run_on_steps(&s, &t, &sim.unwrap_or_default())?;
+        v["algorithm"] = json!(algo);
+        Ok(v)
     })?;
     to_py(py, &v)
+}
+
+/// Runs a built schedule (`build_schedule`, any collective and options) on the step engine.
+/// `sim` items as `step_schedule`.
+#[pyfunction]
+#[pyo3(signature = (schedule, topo, sim=None))]
+fn step_run(
+    py: Python<'_>,
+    schedule: &PySchedule,
+    topo: &PyTopology,
+    sim: Option<Vec<String>>,
+) -> PyResult<PyObject> {
+    let (s, t) = (schedule.inner.clone(), topo.inner.clone());
+    let v = guarded(py, move || run_on_steps(&s, &t, &sim.unwrap_or_default()))?;
+    to_py(py, &v)
+}
+
+/// The step engine's figures of schedule `s` on `t` under the `sim` settings.
+fn run_on_steps(
+    s: &Schedule,
+    t: &Topology,
+    sim: &[String],
+) -> netcoll_core::Result<serde_json::Value> {
+    let sim = Params::parse(sim)?;
+    for (k, _) in sim.iter() {
+        if !["routing", "ports", "timing"].contains(&k.as_str()) {
+            return spec_err!("the step engine has no setting '{k}': use routing, ports, timing");
+        }
+    }
+    let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;
+    let ports = PortModel::parse(sim.text("ports", "all"))?;
+    let timing = Timing::parse(sim.text("timing", "deps"))?;
+    let r = Routing::new(t, routing, None)?;
+    let res = sched::run(s, t, &r, ports, timing)?;
+    let (used, max_use) = res.link_summary();
+    Ok(json!({
+        "topology": t.name(),
+        "collective": s.collective().kind.name(),
+        "steps": res.steps,
+        "verified": true,
+        "ranks": s.p(),
+        "messages": s.messages().len(),
+        "hops": res.hops,
+        "channels_used": used,
+        "max_link_use": max_use,
+        "per_step": res.per_step,
+        "rank_done": res.rank_done,
+        "routing": routing.name(),
+        "ports": ports,
+        "timing": timing,
+    }))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(step_broadcast, m)?)?;
     m.add_function(wrap_pyfunction!(step_schedule, m)?)?;
+    m.add_function(wrap_pyfunction!(step_run, m)?)?;
     Ok(())
 }

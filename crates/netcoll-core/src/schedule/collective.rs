@@ -305,7 +305,7 @@ pub fn check_sources(sources: &[u32], p: u32) -> Result<()> {
     let mut seen = BitSet::new();
     for &s in sources {
         if s >= p {
-            return spec_err!("source {s} is not a rank: ranks are 0..{p}");
+            return spec_err!("source {s} is not a rank: ranks are 0..={}", p - 1);
         }
         if !seen.insert(s) {
             return spec_err!("source {s} is listed twice: list each source once");
