@@ -216,10 +216,10 @@ def collective_kw(topo, root, ranks, placement, dests, sources=None):
     return t, kw
 
 
-def _common(
-    op, topo, root, nbytes, packets, ranks, placement, dests, routing, machine, sources=None
-):
-    t, kw = collective_kw(topo, root, ranks, placement, dests, sources)
+def _common(op, topo, root, nbytes, packets, machine, routing, **picked):
+    """The collective's name, its network and the keywords of the analytic bindings, from
+    the options of `request_options` (``picked``: ranks, placement, dests, sources)."""
+    t, kw = collective_kw(topo, root, **picked)
     kw.update(
         {"root": root, "nbytes": nbytes, "packets": packets, "routing": routing, "machine": machine}
     )
@@ -286,37 +286,9 @@ def register(app: click.Group) -> None:
         help="Write the schedule JSON (docs/schedule.md) to this file.",
     )
     @request_options
-    def schedule(
-        op,
-        algo,
-        params,
-        output,
-        sources,
-        topo,
-        root,
-        nbytes,
-        packets,
-        ranks,
-        placement,
-        dests,
-        routing,
-        machine,
-        as_json,
-    ):
+    def schedule(op, algo, params, output, topo, machine, as_json, **req):
         """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
-        kind, t, kw = _common(
-            op,
-            topo,
-            root,
-            nbytes,
-            packets,
-            ranks,
-            placement,
-            dests,
-            routing,
-            parse_machine(machine),
-            sources,
-        )
+        kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
         fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
         fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
         if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
@@ -342,36 +314,9 @@ def register(app: click.Group) -> None:
         help="Algorithm parameter (repeatable).",
     )
     @request_options
-    def analyze(
-        op,
-        algo,
-        params,
-        sources,
-        topo,
-        root,
-        nbytes,
-        packets,
-        ranks,
-        placement,
-        dests,
-        routing,
-        machine,
-        as_json,
-    ):
+    def analyze(op, algo, params, topo, machine, as_json, **req):
         """Figures of OP by ALGO: from its closed form if it has one, else from its schedule."""
-        kind, t, kw = _common(
-            op,
-            topo,
-            root,
-            nbytes,
-            packets,
-            ranks,
-            placement,
-            dests,
-            routing,
-            parse_machine(machine),
-            sources,
-        )
+        kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
         fig = _core.analyze(kind, algo, t, params=list(params), **kw)
         _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
 
@@ -390,30 +335,10 @@ def register(app: click.Group) -> None:
     )
     @click.option("--top", type=click.IntRange(1), default=None, help="Show only the best N.")
     @request_options
-    def tune(
-        op,
-        alpha,
-        beta,
-        gamma,
-        model,
-        top,
-        topo,
-        root,
-        nbytes,
-        packets,
-        ranks,
-        placement,
-        dests,
-        sources,
-        routing,
-        machine,
-        as_json,
-    ):
+    def tune(op, alpha, beta, gamma, model, top, topo, nbytes, machine, as_json, **req):
         """Rank every applicable algorithm and parameter choice for OP, best first."""
         mach = parse_machine(machine, alpha=alpha, beta=beta, gamma=gamma)
-        kind, t, kw = _common(
-            op, topo, root, nbytes, packets, ranks, placement, dests, routing, mach, sources
-        )
+        kind, t, kw = _common(op, topo, nbytes=nbytes, machine=mach, **req)
         res = _core.tune(kind, t, model=model, **kw)
         cands = [
             {

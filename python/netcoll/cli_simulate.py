@@ -67,24 +67,9 @@ def register(app: click.Group) -> None:
     )
     @collective_options
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def simulate(
-        op,
-        engine,
-        algo,
-        topo,
-        root,
-        nbytes,
-        packets,
-        params,
-        sim,
-        ranks,
-        placement,
-        dests,
-        sources,
-        as_json,
-    ):
+    def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json, **picked):
         """Simulate collective OP by algorithm ALGO on network TOPO with an engine."""
-        _, request = collective_kw(topo, root, ranks, placement, dests, sources)
+        _, request = collective_kw(topo, root, **picked)
         result = load_engine(engine).simulate(
             op=op,
             algo=algo,
