@@ -84,7 +84,11 @@ class FMConfig:
     serialised with its writes; see the module note), ``equal_packets`` (cut messages as
     netcoll's schedules do, for comparisons with the flit engine), ``copy_extra_us`` (NIC
     time a multi-send spends on each copy after the first beyond ``t_xmit``: s5 says the
-    header updates overlap the DMA "for all but the smallest messages", so 0 by default)."""
+    header updates overlap the DMA "for all but the smallest messages", so 0 by default),
+    ``dest_entry_bytes`` (s5: the host writes one entry per extra destination, "the logical
+    node number, the physical node number and the returned credits", after the packet; its
+    size is not printed and s2's formula leaves it out, so 0 by default; each byte costs the
+    host write rate, 0.0301 us)."""
 
     primitive: str = "multisend"  # or "unicast"
     pipeline: bool = True
@@ -95,6 +99,7 @@ class FMConfig:
     host_recv_share: float = 0.5
     equal_packets: bool = False
     copy_extra_us: float = 0.0
+    dest_entry_bytes: int = 0
 
     def check(self) -> None:
         if self.primitive not in ("multisend", "unicast"):
@@ -108,6 +113,10 @@ class FMConfig:
         if not (math.isfinite(self.copy_extra_us) and self.copy_extra_us >= 0.0):
             raise _core.NetcollError(
                 f"copy_extra_us={self.copy_extra_us}: give a NIC time per extra copy >= 0 us"
+            )
+        if not (isinstance(self.dest_entry_bytes, int) and self.dest_entry_bytes >= 0):
+            raise _core.NetcollError(
+                f"dest_entry_bytes={self.dest_entry_bytes}: give a whole number of bytes >= 0"
             )
         if self.unicast_order not in ("message", "packet"):
             raise _core.NetcollError(
@@ -173,6 +182,7 @@ def _node(kids, arrived, recv_host, iv, cfg: FMConfig):
     held = [0.0] * np_
     got = {c: [0.0] * np_ for c in kids}
     nic_recv = [(1.0 - cfg.host_recv_share) * x[2] for x in iv]  # the children's NIC stage
+    list_write = cfg.dest_entry_bytes * _send_per_byte(cfg.write_combining)
     recv_free = dict.fromkeys(kids, 0.0)
     host = nic = 0.0
     r = w = 0  # next reception, next write
@@ -189,7 +199,7 @@ def _node(kids, arrived, recv_host, iv, cfg: FMConfig):
             host = held[r] if recv_host[r] > 0 else host
             r += 1
             continue
-        host = max(host, w_ready) + iv[j][0]
+        host = max(host, w_ready) + iv[j][0] + list_write * (len(writes[w][1]) - 1)
         for i, ci in enumerate(writes[w][1]):
             c = kids[ci]
             # A multi-send's extra copies may cost the NIC more than a plain transmission.
@@ -198,6 +208,12 @@ def _node(kids, arrived, recv_host, iv, cfg: FMConfig):
             recv_free[c] = got[c][j] = max(start, recv_free[c]) + nic_recv[j]
         w += 1
     return held, got
+
+
+def _send_per_byte(write_combining: bool) -> float:
+    """The host's cost per byte written to the NIC (s2: 0.0301 us, 0.0106 with write
+    combining)."""
+    return intervals(1, write_combining)[0] - intervals(0, write_combining)[0]
 
 
 def _write_order(k: int, np_: int, cfg: FMConfig) -> list[tuple[int, list[int]]]:
