@@ -2,6 +2,7 @@
 we pin, the flit engine's agreement with the model, and the files each run writes."""
 
 import csv
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -24,12 +25,18 @@ def test_one_packet_flat_is_the_s2_formula():
 
 
 @settings(max_examples=60, deadline=None)
-@given(m=st.integers(0, 1536), k=st.integers(1, 15), wc=st.booleans())
-def test_flat_one_packet_matches_the_rust_model(m, k, wc):
+@given(
+    m=st.integers(0, 1536),
+    k=st.integers(1, 15),
+    wc=st.booleans(),
+    h=st.floats(0.0, 1.0),
+)
+def test_flat_one_packet_matches_the_rust_model(m, k, wc, h):
     tree = fmtree.flat_tree(k)
+    cfg = {"ack": False, "write_combining": wc, "host_recv_share": h}
     ours = (
-        fmtree.tree_latency(tree, m, FMConfig(ack=False, write_combining=wc)),
-        fmtree.tree_latency(tree, m, FMConfig("unicast", ack=False, write_combining=wc)),
+        fmtree.tree_latency(tree, m, FMConfig(**cfg)),
+        fmtree.tree_latency(tree, m, FMConfig("unicast", **cfg)),
     )
     assert ours == pytest.approx(models.multisend_time(m, k, wc), rel=1e-12)
 
@@ -219,6 +226,8 @@ def test_one_nic_cost_per_copy_would_close_fig5_and_fig9():
     assert ms.implied_copy_extra("9", 16, 16384, 1.30) == pytest.approx(1.011, abs=0.002)
     assert ms.implied_copy_extra("7", 16, 16384, 1.85) == pytest.approx(10.708, abs=0.002)
     assert ms.implied_copy_extra("7", 4, 16384, 1.86) is None  # already as printed at 0
+    assert ms.implied_copy_extra("7", 16, 16384, 1.0) == math.inf  # no cost reaches it
+    assert ms.printed_row("7", "", 16, 16384, 1.0)["implied copy_extra_us"] == "> 20"
 
 
 def test_fig5_and_fig9_by_hand():

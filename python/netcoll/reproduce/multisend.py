@@ -83,15 +83,17 @@ def implied_copy_extra(
     fig: str, n: int, m: int, printed: float, baseline: str = "binomial"
 ) -> float | None:
     """The NIC time per extra multi-send copy (``copy_extra_us``) at which the model gives
-    the printed value, to 0.001 us; ``None`` if none in 0..20 us does (the model is already
-    below it at 0). The factor falls as the copies get dearer, so bisect."""
+    the printed value, to 0.001 us; ``None`` if the model is already below it at 0, ``inf``
+    if 20 us per copy is not enough. The factor falls as the copies get dearer: bisect."""
     lo, hi = 0.0, 20.0
 
     def at(x: float) -> float:
         return printed_model(fig, n, m, baseline, copy_extra_us=x)
 
-    if at(lo) < printed or at(hi) > printed:
+    if at(lo) < printed:
         return None
+    if at(hi) > printed:
+        return math.inf
     while hi - lo > 1e-3:
         mid = (lo + hi) / 2
         if at(mid) > printed:
@@ -99,6 +101,12 @@ def implied_copy_extra(
         else:
             hi = mid
     return round((lo + hi) / 2, 3)
+
+
+def _extra_label(extra: float | None) -> str | float:
+    if extra is None:
+        return "- (model <= paper at 0)"
+    return "> 20" if math.isinf(extra) else extra
 
 
 def as_printed(ours: float, printed: float) -> str:
@@ -143,7 +151,7 @@ def printed_row(
         "as printed": as_printed(ours, printed),
         "h = 0..1": f"{min(sweep):.2f}-{max(sweep):.2f}",
         "FM not pipelined": "" if fm_whole is None else round(fm_whole, 3),
-        "implied copy_extra_us": "none" if extra is None else extra,
+        "implied copy_extra_us": _extra_label(extra),
         "flit engine": "",
     }
 
