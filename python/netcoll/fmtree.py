@@ -11,11 +11,19 @@ FM packets (1,536 bytes each), with the two primitives and the two forwarding mo
 * ``pipeline=True``: a node forwards packet ``j`` as soon as it has it; ``False``: it waits
   for the whole message (s4).
 
-Resources, each serial: a node's host (writes), its NIC (transmissions), and its receive path
-(one ``t_recv`` per packet). Reception runs on the NIC and the host's receive handler and is
-*not* charged to the host's send time: s2 notes that reception pipelines between NIC and host,
-and Fig. 2 overlaps it with transmission. With one packet and a flat tree this is exactly the
-s2 formulas (``t_send + (k-1) t_xmit + t_recv`` and ``k t_send + t_recv``), pinned in tests.
+Resources, each serial: a node's host (writes, and its share of receptions), its NIC
+(transmissions), and its NIC's receive path. ``t_recv`` is, by the Appendix, the NIC's part
+(taking the packet off the network and DMAing it to the host) plus the host's copy to the
+application buffer, and s2 adds that "packet reception can also be pipelined between the NIC
+and the host". So reception is a two-stage pipeline: a NIC stage of ``(1 - h) t_recv`` (one
+packet at a time, from the start of that copy's transmission) and a host stage of
+``h t_recv`` on the host, serialised with its writes. The paper measured the two parts but
+printed only their sum, so ``h`` (``host_recv_share``) is a parameter. Both ends contradict
+the paper: ``h = 0`` (all on the NIC) drops the host's copy, ``h = 1`` (all on the host)
+leaves nothing to pipeline; the default splits the unknown evenly (``h = 0.5``, the
+midpoint, not a fit; docs/multisend.md shows how the results move with ``h``). With one
+packet and a flat tree any ``h`` gives exactly the s2 formulas (``t_send + (k-1) t_xmit +
+t_recv`` and ``k t_send + t_recv``), pinned in tests.
 
 Unicast order (a choice the paper leaves open): ``message`` (default) sends the whole message
 to the first child, then to the next (an FM stream per destination, the "multiple FM sends" of
@@ -72,9 +80,15 @@ class FMConfig:
     """How a multicast runs: ``primitive`` multisend|unicast, ``pipeline`` (packet-wise
     forwarding), ``unicast_order`` message|packet, ``write_combining`` (s2's faster host
     copy), ``ack`` (add the reply to the root), ``packet_bytes`` (FM: 1,536),
-    ``host_recv_share`` (fraction of ``t_recv`` that occupies the receiving host, serialised
-    with its writes; 0 by default, see the module note), ``equal_packets`` (cut messages as
-    netcoll's schedules do, for comparisons with the flit engine)."""
+    ``host_recv_share`` (fraction ``h`` of ``t_recv`` that is the host's stage of reception,
+    serialised with its writes; see the module note), ``equal_packets`` (cut messages as
+    netcoll's schedules do, for comparisons with the flit engine), ``copy_extra_us`` (NIC
+    time a multi-send spends on each copy after the first beyond ``t_xmit``: s5 says the
+    header updates overlap the DMA "for all but the smallest messages", so 0 by default),
+    ``dest_entry_bytes`` (s5: the host writes one entry per extra destination, "the logical
+    node number, the physical node number and the returned credits", after the packet; its
+    size is not printed and s2's formula leaves it out, so 0 by default; each byte costs the
+    host write rate, 0.0301 us)."""
 
     primitive: str = "multisend"  # or "unicast"
     pipeline: bool = True
@@ -82,8 +96,10 @@ class FMConfig:
     write_combining: bool = False
     ack: bool = True
     packet_bytes: int = FM_PACKET_BYTES
-    host_recv_share: float = 0.0
+    host_recv_share: float = 0.5
     equal_packets: bool = False
+    copy_extra_us: float = 0.0
+    dest_entry_bytes: int = 0
 
     def check(self) -> None:
         if self.primitive not in ("multisend", "unicast"):
@@ -93,6 +109,14 @@ class FMConfig:
         if not 0.0 <= self.host_recv_share <= 1.0:
             raise _core.NetcollError(
                 f"host_recv_share={self.host_recv_share}: give a fraction between 0 and 1"
+            )
+        if not (math.isfinite(self.copy_extra_us) and self.copy_extra_us >= 0.0):
+            raise _core.NetcollError(
+                f"copy_extra_us={self.copy_extra_us}: give a NIC time per extra copy >= 0 us"
+            )
+        if not (isinstance(self.dest_entry_bytes, int) and self.dest_entry_bytes >= 0):
+            raise _core.NetcollError(
+                f"dest_entry_bytes={self.dest_entry_bytes}: give a whole number of bytes >= 0"
             )
         if self.unicast_order not in ("message", "packet"):
             raise _core.NetcollError(
@@ -124,7 +148,7 @@ def tree_latency(
     sizes = packet_sizes(nbytes, cfg.packet_bytes, cfg.equal_packets)
     iv = [intervals(s, cfg.write_combining) for s in sizes]
     n, last = len(children), len(sizes) - 1
-    # arrived[v][j]: packet j's reception at v ends, host share aside; the root has it all.
+    # arrived[v][j]: the NIC stage of packet j's reception at v ends; the root has it all.
     arrived: list[list[float] | None] = [None] * n
     arrived[0] = [0.0] * len(sizes)
     order, done = [0], 0.0
@@ -143,42 +167,53 @@ def tree_latency(
 
 
 def _node(kids, arrived, recv_host, iv, cfg: FMConfig):
-    """One node: when it holds each packet, and when each child's reception of each packet
-    ends (from the start of its transmission plus ``t_recv``).
+    """One node: when it holds each packet, and when the NIC stage of each child's reception
+    of each packet ends (``(1 - h) t_recv`` from the start of that copy's transmission, after
+    the child's previous packet's NIC stage).
 
-    The host is one serial resource. Its tasks: the host share of each packet's reception
-    (``recv_host[j]``, ending no earlier than the packet's arrival) and the writes to the NIC,
-    in the primitive's order. It takes whichever task is ready first (receptions win ties);
-    a write is ready when its packet is held (all packets, without pipelining) and the
-    previous write is done. The NIC transmits written packets in order, one copy at a time.
+    The host is one serial resource. Its tasks: the host stage of each packet's reception
+    (``recv_host[j]``, ready when its NIC stage ends) and the writes to the NIC, in the
+    primitive's order. It takes whichever task is ready first (receptions win ties); a write
+    is ready when its packet is held (all packets, without pipelining) and the previous write
+    is done. The NIC transmits written packets in order, one copy at a time.
     """
     np_ = len(arrived)
     writes = _write_order(len(kids), np_, cfg)  # (packet, child indices to transmit to)
     held = [0.0] * np_
     got = {c: [0.0] * np_ for c in kids}
+    nic_recv = [(1.0 - cfg.host_recv_share) * x[2] for x in iv]  # the children's NIC stage
+    list_write = cfg.dest_entry_bytes * _send_per_byte(cfg.write_combining)
     recv_free = dict.fromkeys(kids, 0.0)
     host = nic = 0.0
     r = w = 0  # next reception, next write
     while r < np_ or w < len(writes):
         if r < np_:
-            r_ready = arrived[r] - recv_host[r]
+            r_ready = arrived[r]
         if w < len(writes):
             j = writes[w][0]
             need = j if cfg.pipeline else np_ - 1
             w_ready = held[need] if need < r else None  # None: its packet is not held yet
         if r < np_ and (w >= len(writes) or w_ready is None or r_ready <= max(w_ready, host)):
-            held[r] = max(arrived[r], host + recv_host[r])
-            host = max(host, r_ready) + recv_host[r] if recv_host[r] > 0 else host
+            # A reception with no host stage leaves the host free (h = 0, or the root).
+            held[r] = max(arrived[r], host) + recv_host[r] if recv_host[r] > 0 else arrived[r]
+            host = held[r] if recv_host[r] > 0 else host
             r += 1
             continue
-        host = max(host, w_ready) + iv[j][0]
-        for ci in writes[w][1]:
+        host = max(host, w_ready) + iv[j][0] + list_write * (len(writes[w][1]) - 1)
+        for i, ci in enumerate(writes[w][1]):
             c = kids[ci]
-            start = max(nic, host)
+            # A multi-send's extra copies may cost the NIC more than a plain transmission.
+            start = max(nic, host) + (cfg.copy_extra_us if i else 0.0)
             nic = start + iv[j][1]
-            recv_free[c] = got[c][j] = max(start + iv[j][2], recv_free[c] + iv[j][2])
+            recv_free[c] = got[c][j] = max(start, recv_free[c]) + nic_recv[j]
         w += 1
     return held, got
+
+
+def _send_per_byte(write_combining: bool) -> float:
+    """The host's cost per byte written to the NIC (s2: 0.0301 us, 0.0106 with write
+    combining)."""
+    return intervals(1, write_combining)[0] - intervals(0, write_combining)[0]
 
 
 def _write_order(k: int, np_: int, cfg: FMConfig) -> list[tuple[int, list[int]]]:
