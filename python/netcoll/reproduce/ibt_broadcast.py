@@ -511,12 +511,19 @@ def _round(x):
     return "" if x is None else round(x, 2)
 
 
+#: Per scheme a marker of its own, largest first: schemes that take the same number of steps
+#: at the same N (common on iBT) stay visible as nested markers instead of hiding each other.
+SCHEME_MARKERS = (("o", 10), ("s", 7), ("^", 5), ("D", 4), ("v", 4), ("P", 4))
+
+
 def _scheme_series(rows, col, schemes, keep):
     series = []
-    for b in schemes:
+    for i, b in enumerate(schemes):
         pts = [r for r in rows if r["b"] == f"<{b}>" and keep(r)]
+        marker, size = SCHEME_MARKERS[i % len(SCHEME_MARKERS)]
+        style = {"marker": marker, "ms": size, "mfc": "none", "mew": 1.5}
         if pts:
-            series.append((f"<{b}>", [r["N"] for r in pts], [r[col] for r in pts], {"marker": "o"}))
+            series.append((f"<{b}>", [r["N"] for r in pts], [r[col] for r in pts], style))
     return series
 
 
