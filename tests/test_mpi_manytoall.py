@@ -3,13 +3,16 @@ Python), every algorithm through `Comm.manytoall` on 4 and 8 ranks, and `netcoll
 manytoall` (the CLI contract, schedule files, a wrong XOR caught, bad --sources)."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_mpi import mpirun
+from test_mpi import PROGS, mpirun
 
 from conftest import run_cli
+from netcoll.mpi.launch import mpiexec
 from netcoll.mpi.plan import Layout, ScheduleError, parse
 
 
@@ -130,6 +133,22 @@ def test_a_wrong_xor_in_the_file_is_refused_before_it_runs(hnc_file, tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert f"rank {coded[0]['src']} op" in proc.stderr
     assert "sends xor (5,0)^(6,0) before it holds it" in proc.stderr
+
+
+def test_a_wrong_decode_run_unverified_stops_naming_the_rank(hnc_file, tmp_path):
+    """Past the verifier (Program run directly), a decode that claims a block its inputs do
+    not give stops the job with one line naming the rank and the block."""
+    doc = json.loads(hnc_file.read_text())
+    r, i = next((r, i) for r, ops in enumerate(doc["ranks"]) for i, o in enumerate(ops)
+                if o["op"] == "decode" and o["output"] == [{"block": [5, 0]}])  # fmt: skip
+    doc["ranks"][r][i]["output"] = [{"block": [6, 0]}]
+    path = tmp_path / "wrong-decode.json"
+    path.write_text(json.dumps(doc))
+    proc = subprocess.run([mpiexec(), "-n", "8", sys.executable, str(PROGS / "unverified.py"),
+                           str(path)], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert proc.returncode != 0
+    assert (f"rank {r}: ExecutionError: rank {r}: decode output block (owner 6, idx 0) does "
+            "not follow from its inputs") in proc.stdout  # fmt: skip
 
 
 def test_a_wrong_xor_in_flight_is_caught_by_the_check_with_rank_and_element(hnc_file):
