@@ -65,6 +65,17 @@ class ArgumentError(ValueError):
     """Bad arguments to a collective (raised on every rank, before anything is sent)."""
 
 
+class _Bad(ValueError):
+    """One rank's own finding about its arguments, before the ranks agree on them."""
+
+
+def _flat_or_bad(buf, name: str):
+    out, err = flat(buf, name)
+    if err:
+        raise _Bad(err)
+    return out
+
+
 def check_dtype(dtype: np.dtype, op: str | None) -> str | None:
     if dtype.kind not in "biufc":
         return f"dtype {dtype} is not supported: use a bool, integer, float or complex dtype"
@@ -215,11 +226,12 @@ class Comm:
         non-source passes None and learns them from the sources (one allgather), unless its
         `recvbuf` already says. Returns (sendbuf, recvbuf, n, sources) or raises
         ArgumentError on every rank."""
-        err, srcs = self._m2a_sources(sources, schedule)
-        n = dtype = None
-        sb = rb = None
-        if err is None:
-            err, sb, rb, n, dtype = self._m2a_local(sendbuf, recvbuf, srcs)
+        try:
+            srcs = self._m2a_sources(sources, schedule)
+            sb, rb, n, dtype = self._m2a_local(sendbuf, recvbuf, srcs)
+            err = None
+        except _Bad as e:
+            err, srcs, sb, rb, n, dtype = str(e), None, None, None, None, None
         views = self.comm.allgather((err, srcs, n, None if dtype is None else dtype.str, call))
         for r, (e, *_rest) in enumerate(views):
             if e is not None:
@@ -231,58 +243,51 @@ class Comm:
             rb = np.empty(n * len(srcs), dtype=dtype)
         return sb, rb, n, srcs
 
-    def _m2a_sources(self, sources, schedule):
-        """The source list (an error message instead if it is bad)."""
+    def _m2a_sources(self, sources, schedule) -> list[int]:
+        """The source list: given (a list or the text of --sources) or the schedule's."""
         if sources is None and schedule is not None:
             try:
-                return None, parse(schedule).sources
+                return parse(schedule).sources
             except ValueError as e:
-                return f"the schedule cannot be read: {e}", None
+                raise _Bad(f"the schedule cannot be read: {e}") from None
         if sources is None:
-            return "give sources= (a rank list, 'all' or 'random:COUNT,seed=S')", None
+            raise _Bad("give sources= (a rank list, 'all' or 'random:COUNT,seed=S')")
         spec = sources if isinstance(sources, str) else ",".join(str(s) for s in sources)
         try:
             from .. import _core
 
-            return None, list(_core.parse_sources(spec, self.p))
+            return list(_core.parse_sources(spec, self.p))
         except Exception as e:  # noqa: BLE001 - NetcollError or a bad type: one line
-            return str(e), None
+            raise _Bad(str(e)) from None
 
     def _m2a_local(self, sendbuf, recvbuf, srcs):
-        """(error, sendbuf, recvbuf, n, dtype) of this rank; n/dtype None if unknown here."""
+        """This rank's (sendbuf, recvbuf, n, dtype); n and dtype None if it cannot tell (a
+        non-source without a recvbuf). Raises _Bad for bad arguments."""
         me, S = self.rank, len(srcs)
         sb = n = dtype = None
         if me in srcs:
-            sb, err = flat(sendbuf, "sendbuf")
-            if err:
-                return err, None, None, None, None
+            sb = _flat_or_bad(sendbuf, "sendbuf")
             if len(sb) == 0:
-                return "sendbuf is empty: a source contributes at least one element", *[None] * 4
+                raise _Bad("sendbuf is empty: a source contributes at least one element")
             n, dtype = len(sb), sb.dtype
         elif sendbuf is not None and not (isinstance(sendbuf, np.ndarray) and sendbuf.size == 0):
-            return (f"rank {me} is not a source: pass sendbuf=None (it contributes nothing)",
-                    *[None] * 4)  # fmt: skip
-        rb = None
-        if recvbuf is not None:
-            rb, err = flat(recvbuf, "recvbuf")
-            if err:
-                return err, None, None, None, None
-            if dtype is not None and rb.dtype != dtype:
-                return (f"recvbuf dtype {rb.dtype} differs from sendbuf dtype {dtype}",
-                        *[None] * 4)  # fmt: skip
-            if n is not None and len(rb) != n * S:
-                return (f"recvbuf has {len(rb)} elements, manytoall needs {n * S} "
-                        f"({S} sources x {n})", *[None] * 4)  # fmt: skip
-            if n is None:
-                if len(rb) == 0 or len(rb) % S:
-                    return (f"recvbuf has {len(rb)} elements: manytoall needs {S} sources x "
-                            "n, n >= 1", *[None] * 4)  # fmt: skip
-                n, dtype = len(rb) // S, rb.dtype
-        if dtype is not None:
-            err = check_dtype(dtype, None)
-            if err:
-                return err, None, None, None, None
-        return None, sb, rb, n, dtype
+            raise _Bad(f"rank {me} is not a source: pass sendbuf=None (it contributes nothing)")
+        rb = None if recvbuf is None else _flat_or_bad(recvbuf, "recvbuf")
+        if rb is not None and dtype is not None:
+            if rb.dtype != dtype:
+                raise _Bad(f"recvbuf dtype {rb.dtype} differs from sendbuf dtype {dtype}")
+            if len(rb) != n * S:
+                raise _Bad(
+                    f"recvbuf has {len(rb)} elements, manytoall needs {n * S} ({S} sources x {n})"
+                )
+        elif rb is not None:  # a non-source's recvbuf tells n and the dtype
+            if len(rb) == 0 or len(rb) % S:
+                raise _Bad(f"recvbuf has {len(rb)} elements: manytoall needs {S} sources x n")
+            n, dtype = len(rb) // S, rb.dtype
+        err = None if dtype is None else check_dtype(dtype, None)
+        if err:
+            raise _Bad(err)
+        return sb, rb, n, dtype
 
     def _local_args(self, kind, sendbuf, recvbuf, root, op):
         """This rank's view of the call: an error or None, and a signature all must share."""
