@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ._core import NetcollError
+from .cli_algos import sources_option
 
 KINDS = {
     "bcast": "broadcast",
@@ -22,6 +23,21 @@ KINDS = {
     "allreduce": "allreduce",
     "reduce-scatter": "reduce_scatter",
     "reduce_scatter": "reduce_scatter",
+    "manytoall": "many_to_all",
+    "many-to-all": "many_to_all",
+    "many_to_all": "many_to_all",
+    "m2a": "many_to_all",
+}
+# The MPI library's collective that --compare-native races (same buffers).
+NATIVE = {
+    "broadcast": "MPI_Bcast",
+    "scatter": "MPI_Scatter",
+    "gather": "MPI_Gather",
+    "allgather": "MPI_Allgather",
+    "reduce": "MPI_Reduce",
+    "allreduce": "MPI_Allreduce",
+    "reduce_scatter": "MPI_Reduce_scatter_block",
+    "many_to_all": "MPI_Allgatherv",  # the non-sources contribute 0 bytes
 }
 UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20,
          "MB": 1 << 20, "MIB": 1 << 20, "G": 1 << 30, "GIB": 1 << 30}  # fmt: skip
@@ -100,6 +116,7 @@ def register(app: click.Group) -> None:
     )
     @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
     @click.option("--root", type=int, default=0, show_default=True)
+    @sources_option
     @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
     @click.option(
         "--packets",
@@ -158,15 +175,26 @@ def register(app: click.Group) -> None:
         metavar="RANK",
         help="Self-test: this rank exits abruptly.",
     )
+    @click.option(
+        "--inject-xor-fault",
+        type=int,
+        default=None,
+        hidden=True,
+        metavar="RANK",
+        help="Self-test: this rank's XOR encodings have their first byte flipped.",
+    )
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, params, packets, sizes,
-                dtype, red_op, compare_native, iters, warmup, timeout, no_check, tune, tune_out,
-                plot, inject_fault, inject_crash, as_json):  # fmt: skip
-        """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter)
-        on NP real MPI ranks: build the schedule, run it with real buffers, check every
-        byte, and time it (warm-up, barrier-separated iterations, the maximum over ranks of
-        the mean). SIZE counts the root's vector (bcast, scatter, reduce), each rank's
-        contribution (gather, allgather) or the whole vector (allreduce, reduce-scatter)."""
+    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, params,
+                packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
+                tune, tune_out, plot, inject_fault, inject_crash, inject_xor_fault,
+                as_json):  # fmt: skip
+        """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
+        manytoall) on NP real MPI ranks: build the schedule, run it with real buffers, check
+        every byte, and time it (warm-up, barrier-separated iterations, the maximum over ranks
+        of the mean). SIZE counts the root's vector (bcast, scatter, reduce), each rank's
+        contribution (gather, allgather), each source's contribution (manytoall, whose
+        --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
+        (allreduce, reduce-scatter)."""
         from .mpi.launch import RunError, launch
 
         kind = KINDS.get(op.lower())
@@ -186,11 +214,14 @@ def register(app: click.Group) -> None:
             "placement": [int(x) for x in placement.split(",")] if placement else None,
         }  # fmt: skip
         _check_dtype(cfg["dtype"])
+        cfg["sources"] = _sources(kind, sources, schedule, np_)
         if inject_fault:
             r, _, e = inject_fault.partition(":")
             cfg["fault"] = [int(r), int(e or 0)]
         if inject_crash is not None:
             cfg["crash"] = inject_crash
+        if inject_xor_fault is not None:
+            cfg["xor_fault"] = inject_xor_fault
         if tune:
             cfg["candidates"] = _tune_candidates(kind, algo)
             cfg["tune"] = True
@@ -208,6 +239,10 @@ def register(app: click.Group) -> None:
         verified = all(r["verified"] is True for r in rows) if cfg["check"] else None
         doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"],
                "verified": verified, "results": rows}  # fmt: skip
+        if cfg["sources"]:
+            doc["sources"] = cfg["sources"]
+        if compare_native:
+            doc["native"] = NATIVE[kind]
         if plot:
             _plot(plot, kind, np_, {name: rows}, compare_native)
         if as_json:
@@ -218,6 +253,37 @@ def register(app: click.Group) -> None:
         if bad:
             print(f"netcoll: error: {bad[0]['error']}", file=sys.stderr)
             sys.exit(1)
+
+
+def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> list[int] | None:
+    """The many-to-all sources: parsed as `netcoll schedule --sources` parses them (the
+    core's parse_sources), or read from the schedule file (which must then agree)."""
+    if kind != "many_to_all":
+        if spec is not None:
+            raise NetcollError(f"--sources applies to manytoall only, not {kind}: drop it")
+        return None
+    from . import _core
+    from .mpi.plan import ScheduleError, parse
+
+    given = None if spec is None else list(_core.parse_sources(spec, np_))
+    if schedule:
+        try:
+            plan = parse(Path(schedule).read_text())
+        except (ScheduleError, ValueError) as e:
+            raise NetcollError(f"{schedule}: {e}") from None
+        if plan.kind != "many_to_all":
+            raise NetcollError(f"{schedule} is a {plan.kind} schedule, not a many_to_all")
+        if given is not None and given != plan.sources:
+            raise NetcollError(
+                f"--sources {spec} names {given}, but the schedule's sources are "
+                f"{plan.sources}: drop --sources or give the same list"
+            )
+        return plan.sources
+    if given is None:
+        raise NetcollError(
+            "manytoall needs --sources: a rank list 0,5,9, all, or random:COUNT,seed=S"
+        )
+    return given
 
 
 def _check_dtype(name: str) -> None:
@@ -286,8 +352,12 @@ def _table(doc: dict, native: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"{doc['op']} by {doc['algo']} on {doc['np']} ranks")
-    for col in ("bytes", "netcoll us", *(("native us", "netcoll/native") if native else ()),
+    title = f"{doc['op']} by {doc['algo']} on {doc['np']} ranks"
+    if doc.get("sources"):
+        title += f", sources {','.join(map(str, doc['sources']))}"
+    t = Table(title=title)
+    ncol = f"{NATIVE[doc['op']]} us"
+    for col in ("bytes", "netcoll us", *((ncol, "netcoll/native") if native else ()),
                 "verified"):  # fmt: skip
         t.add_column(col, justify="right")
     for r in doc["results"]:
@@ -311,7 +381,7 @@ def _plot(path: str, kind: str, np_: int, series: dict, native: bool) -> None:
     if native:
         rows = next(iter(series.values()))
         ax.plot([r["bytes"] for r in rows], [r["native_time"] * 1e6 for r in rows], "k--",
-                label="native MPI")  # fmt: skip
+                label=f"native ({NATIVE[kind]})")  # fmt: skip
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("bytes")

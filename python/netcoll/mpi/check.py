@@ -12,9 +12,11 @@ class MismatchError(AssertionError):
     """The executed schedule produced a wrong result."""
 
 
-def expected(kind: str, comm, root: int, targets, sendbuf, n: int, dtype, ufunc):
+def expected(kind: str, comm, root: int, targets, sendbuf, n: int, dtype, ufunc, sources=()):
     """This rank's reference output (None where the collective leaves it nothing)."""
     p, me = comm.Get_size(), comm.Get_rank()
+    if kind == "many_to_all":
+        return many_to_all_reference(comm, sources, sendbuf, n, dtype)
     if kind in ("broadcast", "multicast"):
         ref = np.empty(n, dtype=dtype)
         if me == root:
@@ -46,6 +48,27 @@ def expected(kind: str, comm, root: int, targets, sendbuf, n: int, dtype, ufunc)
     return total
 
 
+def many_to_all_reference(comm, sources, sendbuf, n: int, dtype) -> np.ndarray:
+    """MPI_Allgatherv of the sources' inputs: a non-source contributes 0 bytes, and the
+    displacements put source `sources[i]` at slot `i` (the list's order, not rank order)."""
+    item = np.dtype(dtype).itemsize
+    counts, displs = allgatherv_layout(comm.Get_size(), sources, n * item)
+    ref = np.empty(n * len(sources), dtype=dtype)
+    mine = sendbuf if comm.Get_rank() in sources else np.empty(0, dtype=dtype)
+    comm.Allgatherv(
+        [mine.view(np.uint8), MPI.BYTE], [ref.view(np.uint8), (counts, displs), MPI.BYTE]
+    )
+    return ref
+
+
+def allgatherv_layout(p: int, sources, nbytes: int) -> tuple[list[int], list[int]]:
+    """Byte counts and displacements of a many-to-all as an Allgatherv."""
+    counts, displs = [0] * p, [0] * p
+    for i, s in enumerate(sources):
+        counts[s], displs[s] = nbytes, i * nbytes
+    return counts, displs
+
+
 def first_wrong(got: np.ndarray, ref: np.ndarray, inexact: bool, p: int) -> int | None:
     """Index of the first element that differs (floats of a reduction: beyond rounding)."""
     if inexact and got.dtype.kind in "fc":
@@ -61,9 +84,11 @@ def first_wrong(got: np.ndarray, ref: np.ndarray, inexact: bool, p: int) -> int 
     return int(bad[0]) if len(bad) else None
 
 
-def verify(kind, comm, root, targets, sendbuf, recvbuf, n, dtype, ufunc, what: str) -> None:
+def verify(
+    kind, comm, root, targets, sendbuf, recvbuf, n, dtype, ufunc, what: str, sources=()
+) -> None:
     """Checks this rank's output, agrees with the others, raises MismatchError everywhere."""
-    ref = expected(kind, comm, root, targets, sendbuf, n, dtype, ufunc)
+    ref = expected(kind, comm, root, targets, sendbuf, n, dtype, ufunc, sources)
     finding = None
     if ref is not None:
         got = recvbuf

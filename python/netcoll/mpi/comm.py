@@ -8,7 +8,9 @@ reference unless ``check=False``.
 
 Buffer conventions are MPI's: ``bcast`` is in place; ``scatter``/``gather``/``allgather``/
 ``reduce_scatter`` move ``n`` elements per rank (``reduce_scatter`` is MPI_Reduce_scatter_block);
-``reduce``/``allreduce`` reduce a vector element-wise. Buffers are contiguous numpy arrays of
+``reduce``/``allreduce`` reduce a vector element-wise; ``manytoall`` is an Allgatherv in which
+only the sources contribute (``n`` elements each) and every rank receives the sources' blocks
+in the order of the ``sources`` list. Buffers are contiguous numpy arrays of
 one numeric dtype (bool, int, uint, float, complex); they are used flat.
 """
 
@@ -52,11 +54,26 @@ KIND_OF = {
     "allreduce": "allreduce",
     "reduce_scatter": "reduce_scatter",
     "reduce-scatter": "reduce_scatter",
+    "manytoall": "many_to_all",
+    "many_to_all": "many_to_all",
+    "many-to-all": "many_to_all",
 }
+M2A = "many_to_all"
 
 
 class ArgumentError(ValueError):
     """Bad arguments to a collective (raised on every rank, before anything is sent)."""
+
+
+class _Bad(ValueError):
+    """One rank's own finding about its arguments, before the ranks agree on them."""
+
+
+def _flat_or_bad(buf, name: str):
+    out, err = flat(buf, name)
+    if err:
+        raise _Bad(err)
+    return out
 
 
 def check_dtype(dtype: np.dtype, op: str | None) -> str | None:
@@ -126,21 +143,38 @@ class Comm:
     def reduce_scatter(self, sendbuf, recvbuf=None, op="sum", algo="auto", **kw):
         return self._run("reduce_scatter", sendbuf, recvbuf, 0, op, algo, **kw)
 
+    def manytoall(self, sendbuf, recvbuf=None, sources=None, algo="auto", **kw):
+        """Many-to-all multicast (seed 000 s6.3): every source contributes its `n`-element
+        `sendbuf`; a non-source passes ``None`` (it contributes nothing). Every rank's
+        `recvbuf` (allocated if missing: `len(sources) * n` elements of the sources' dtype)
+        gets the sources' blocks in the order of `sources`: a rank list, ``"all"`` or
+        ``"random:COUNT,seed=S"`` (as ``netcoll schedule manytoall --sources``); with
+        ``schedule=`` it defaults to the schedule's own sources."""
+        return self._run(M2A, sendbuf, recvbuf, 0, None, algo, sources=sources, **kw)
+
     # ------------------------------------------------------------------ machinery
 
-    def prepare(self, kind, sendbuf, recvbuf, root, op, algo, packets=1, params=(), schedule=None):
+    def prepare(
+        self, kind, sendbuf, recvbuf, root, op, algo, packets=1, params=(), schedule=None,
+        sources=None,
+    ):  # fmt: skip
         """Checks and agrees on the arguments, allocates a missing output, and returns
         ``(program, sendbuf, recvbuf)`` ready for :meth:`Program.run` (used by benchmarks
         to time the run alone)."""
         kind = KIND_OF.get(kind, kind)
-        err, sig, sendbuf, recvbuf, n = self._local_args(kind, sendbuf, recvbuf, root, op)
-        self._agree(kind, err, (sig, algo, packets, tuple(params), schedule is None))
+        call = (algo, packets, tuple(params), schedule is None)
+        if kind == M2A:
+            sendbuf, recvbuf, n, sources = self._m2a_args(sendbuf, recvbuf, sources, schedule, call)
+        else:
+            err, sig, sendbuf, recvbuf, n = self._local_args(kind, sendbuf, recvbuf, root, op)
+            self._agree(kind, err, (sig, *call))
         if algo == "auto" and schedule is None:
             try:
                 algo = tuning.choose(kind, self.p, n * sendbuf.dtype.itemsize, self.tuning_file)
             except ValueError as e:  # no algorithm, or an unreadable table: same on all ranks
                 raise ArgumentError(str(e)) from None
-        key = (kind, algo, root, n, sendbuf.dtype.str, op, packets, tuple(params), schedule)
+        key = (kind, algo, root, n, sendbuf.dtype.str, op, packets, tuple(params), schedule,
+               tuple(sources or ()))  # fmt: skip
         prog = self._programs.get(key)
         if prog is None:
             text = schedule
@@ -148,13 +182,17 @@ class Comm:
                 self._verify(text)
             else:
                 nbytes = n * sendbuf.dtype.itemsize
-                text = self._schedule(kind, algo, root, nbytes, packets, params)
+                text = self._schedule(kind, algo, root, nbytes, packets, params, sources)
             plan = parse(text)
             want_root = root if kind in ROOTED else 0
             if plan.p != self.p or plan.kind != kind or plan.root != want_root:
                 raise ArgumentError(
                     f"the schedule is a {plan.kind} on {plan.p} ranks with root {plan.root}; "
                     f"this call is a {kind} on {self.p} ranks with root {root}"
+                )
+            if kind == M2A and plan.sources != sources:
+                raise ArgumentError(
+                    f"the schedule's sources are {plan.sources}; this call's are {sources}"
                 )
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
             prog.oversubscribed = self.oversubscribed
@@ -179,8 +217,77 @@ class Comm:
                 prog.dtype,
                 OPS.get(op),
                 what,
+                prog.plan.sources,
             )
         return recvbuf
+
+    def _m2a_args(self, sendbuf, recvbuf, sources, schedule, call):
+        """A many-to-all's buffers: a source's `sendbuf` sets `n` and the dtype; a
+        non-source passes None and learns them from the sources (one allgather), unless its
+        `recvbuf` already says. Returns (sendbuf, recvbuf, n, sources) or raises
+        ArgumentError on every rank."""
+        try:
+            srcs = self._m2a_sources(sources, schedule)
+            sb, rb, n, dtype = self._m2a_local(sendbuf, recvbuf, srcs)
+            err = None
+        except _Bad as e:
+            err, srcs, sb, rb, n, dtype = str(e), None, None, None, None, None
+        views = self.comm.allgather((err, srcs, n, None if dtype is None else dtype.str, call))
+        for r, (e, *_rest) in enumerate(views):
+            if e is not None:
+                raise ArgumentError(f"manytoall: rank {r}: {e}")
+        n, dtype = _m2a_agree(views)
+        if sb is None:  # a non-source: nothing to send
+            sb = np.empty(0, dtype=dtype)
+        if rb is None:
+            rb = np.empty(n * len(srcs), dtype=dtype)
+        return sb, rb, n, srcs
+
+    def _m2a_sources(self, sources, schedule) -> list[int]:
+        """The source list: given (a list or the text of --sources) or the schedule's."""
+        if sources is None and schedule is not None:
+            try:
+                return parse(schedule).sources
+            except ValueError as e:
+                raise _Bad(f"the schedule cannot be read: {e}") from None
+        if sources is None:
+            raise _Bad("give sources= (a rank list, 'all' or 'random:COUNT,seed=S')")
+        spec = sources if isinstance(sources, str) else ",".join(str(s) for s in sources)
+        try:
+            from .. import _core
+
+            return list(_core.parse_sources(spec, self.p))
+        except Exception as e:  # noqa: BLE001 - NetcollError or a bad type: one line
+            raise _Bad(str(e)) from None
+
+    def _m2a_local(self, sendbuf, recvbuf, srcs):
+        """This rank's (sendbuf, recvbuf, n, dtype); n and dtype None if it cannot tell (a
+        non-source without a recvbuf). Raises _Bad for bad arguments."""
+        me, S = self.rank, len(srcs)
+        sb = n = dtype = None
+        if me in srcs:
+            sb = _flat_or_bad(sendbuf, "sendbuf")
+            if len(sb) == 0:
+                raise _Bad("sendbuf is empty: a source contributes at least one element")
+            n, dtype = len(sb), sb.dtype
+        elif sendbuf is not None and not (isinstance(sendbuf, np.ndarray) and sendbuf.size == 0):
+            raise _Bad(f"rank {me} is not a source: pass sendbuf=None (it contributes nothing)")
+        rb = None if recvbuf is None else _flat_or_bad(recvbuf, "recvbuf")
+        if rb is not None and dtype is not None:
+            if rb.dtype != dtype:
+                raise _Bad(f"recvbuf dtype {rb.dtype} differs from sendbuf dtype {dtype}")
+            if len(rb) != n * S:
+                raise _Bad(
+                    f"recvbuf has {len(rb)} elements, manytoall needs {n * S} ({S} sources x {n})"
+                )
+        elif rb is not None:  # a non-source's recvbuf tells n and the dtype
+            if len(rb) == 0 or len(rb) % S:
+                raise _Bad(f"recvbuf has {len(rb)} elements: manytoall needs {S} sources x n")
+            n, dtype = len(rb) // S, rb.dtype
+        err = None if dtype is None else check_dtype(dtype, None)
+        if err:
+            raise _Bad(err)
+        return sb, rb, n, dtype
 
     def _local_args(self, kind, sendbuf, recvbuf, root, op):
         """This rank's view of the call: an error or None, and a signature all must share."""
@@ -280,7 +387,7 @@ class Comm:
         if err is not None:
             raise ArgumentError(err)
 
-    def _schedule(self, kind, algo, root, nbytes, packets, params) -> str:
+    def _schedule(self, kind, algo, root, nbytes, packets, params, sources=None) -> str:
         """Rank 0 builds (and the registry verifies) the schedule; every rank gets its JSON
         or the same error."""
         text, err = None, None
@@ -301,6 +408,7 @@ class Comm:
                     packets=packets,
                     params=list(params),
                     placement=self.placement,
+                    sources=None if sources is None else ",".join(map(str, sources)),
                 )
                 text = s.to_json()
             except Exception as e:  # noqa: BLE001 - forwarded to every rank as one line
@@ -319,6 +427,30 @@ def _oversubscribed(comm) -> bool:
     local = node.Get_size()
     node.Free()
     return local > (os.cpu_count() or 1)
+
+
+def _m2a_agree(views) -> tuple[int, np.dtype]:
+    """The count and dtype every rank must share (a rank that does not know them yet takes
+    the sources'); the same ArgumentError on every rank if they differ."""
+    srcs, call = views[0][1], views[0][4]
+    known = [(r, n, dt) for r, (_, _, n, dt, _) in enumerate(views) if n is not None]
+    for r, (_, s, _, _, c) in enumerate(views):
+        if s != srcs or c != call:
+            what = "sources" if s != srcs else "algorithm, packets, params or schedule"
+            raise ArgumentError(
+                f"manytoall: ranks disagree on the call: rank 0 and rank {r} pass different "
+                f"{what} ({srcs if s != srcs else call} vs {s if s != srcs else c})"
+            )
+    if not known:
+        raise ArgumentError("manytoall: no rank knows the size: a source passes its sendbuf")
+    r0, n0, dt0 = known[0]
+    for r, n, dt in known:
+        if (n, dt) != (n0, dt0):
+            raise ArgumentError(
+                f"manytoall: ranks disagree on the call: rank {r0} passes {n0} x "
+                f"{np.dtype(dt0)}, rank {r} passes {n} x {np.dtype(dt)} per source"
+            )
+    return n0, np.dtype(dt0)
 
 
 def _describe(sig) -> str:

@@ -65,6 +65,9 @@ class Program:
         # More ranks than cores on this node: waits must give the core up (see _wait_some).
         # Comm sets it from the node's real rank count; NETCOLL_OVERSUBSCRIBED=0/1 overrides.
         self.oversubscribed = False
+        # Self-test of the checker (`netcoll run --inject-xor-fault RANK`): this rank's XOR
+        # encodings come out with their first byte flipped, a wrong XOR in flight.
+        self.corrupt_xor = False
 
     # ---------------------------------------------------------------- precomputation
 
@@ -478,9 +481,10 @@ class _Run:
                     "follow from its inputs"
                 )
             length = self.prog.layout.key_len(key) * self.prog.item
-            self.held[key] = gf2.xor_values(
-                [inputs[k] for k in combo], length, out=self.home_view(key)
-            )
+            v = gf2.xor_values([inputs[k] for k in combo], length, out=self.home_view(key))
+            if self.prog.corrupt_xor and op.kind == "xor_encode" and len(v):
+                v[0] ^= 0xFF
+            self.held[key] = v
 
     def reduce(self, op) -> None:
         by_index: dict[int, list] = {}

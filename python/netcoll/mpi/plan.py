@@ -7,6 +7,10 @@ Piece keys are hashable and cheap to compare:
 - movement collectives: an ``int`` bit mask over dense block ids (``Block`` = one bit,
   ``Xor`` = several bits), so a GF(2) combination *is* its key;
 - reduction collectives: ``(index, over)`` with ``over`` a bit mask of contributor ranks.
+
+A many-to-all multicast (seed 000 s6.3) numbers its blocks as `Collective::block_id` does:
+only the ranks in ``sources`` own blocks, block ``(source, idx)`` is bit
+``position(source) * blocks + idx``, where ``position`` is the index in the ``sources`` list.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ ROOT_OWNS_ALL = {"broadcast", "multicast", "scatter"}
 REDUCTIONS = {"reduce", "allreduce", "reduce_scatter"}
 CHUNKED = {"scatter", "reduce_scatter"}
 ROOTED = {"broadcast", "multicast", "scatter", "gather", "reduce"}
-KINDS = ROOT_OWNS_ALL | REDUCTIONS | {"gather", "allgather", "alltoall_broadcast"}
+MANY_TO_ALL = "many_to_all"
+PER_OWNER = {"gather", "allgather", "alltoall_broadcast", MANY_TO_ALL}
+KINDS = ROOT_OWNS_ALL | REDUCTIONS | PER_OWNER
 ALL_PACKETS = (0, None)
 
 
@@ -57,6 +63,10 @@ class Plan:
     messages: list[Message]
     ranks: list[list[Op]]
     text: str = ""
+    sources: list[int] = field(default_factory=list)  # many_to_all: the owners, in block order
+
+    def __post_init__(self):
+        self.source_pos = {s: i for i, s in enumerate(self.sources)}
 
     @property
     def is_reduction(self) -> bool:
@@ -70,17 +80,30 @@ class Plan:
             if owner != self.root:
                 raise ScheduleError(f"block ({owner}, {idx}): only the root owns blocks")
             return idx
+        if self.kind == MANY_TO_ALL:
+            if owner not in self.source_pos:
+                raise ScheduleError(f"block ({owner}, {idx}): rank {owner} is not a source")
+            return self.source_pos[owner] * self.blocks + idx
         return owner * self.blocks + idx
 
     def block_of(self, bit: int) -> tuple[int, int]:
         if self.kind in ROOT_OWNS_ALL:
             return self.root, bit
+        if self.kind == MANY_TO_ALL:
+            at, idx = divmod(bit, self.blocks)
+            return self.sources[at], idx
         return divmod(bit, self.blocks)
+
+    def owners(self) -> int:
+        """How many ranks own original blocks (movement collectives)."""
+        if self.kind in ROOT_OWNS_ALL:
+            return 1
+        return len(self.sources) if self.kind == MANY_TO_ALL else self.p
 
     def num_blocks(self) -> int:
         if self.is_reduction:
             return self.blocks
-        return self.blocks * (1 if self.kind in ROOT_OWNS_ALL else self.p)
+        return self.blocks * self.owners()
 
     def packet_range(self, op: Op) -> tuple[int, int]:
         a, b = op.packets
@@ -105,7 +128,10 @@ def _parse(doc: dict, text: str) -> Plan:
     kind = c["kind"]
     if kind not in KINDS:
         raise ScheduleError(f"unknown collective kind '{kind}'")
-    plan = Plan(kind, c["p"], c.get("root", 0), c["blocks"], c.get("targets", []), [], [], text)
+    sources = _sources(kind, c)
+    plan = Plan(
+        kind, c["p"], c.get("root", 0), c["blocks"], c.get("targets", []), [], [], text, sources
+    )
     if len(doc["ranks"]) > plan.p:
         raise ScheduleError(f"the schedule lists ops for {len(doc['ranks'])} ranks, p = {plan.p}")
     bpb, pb = doc["bytes_per_block"], doc["packet_bytes"]
@@ -124,6 +150,26 @@ def _parse(doc: dict, text: str) -> Plan:
         plan.ranks.append([_op(plan, o) for o in ops])
     plan.ranks += [[] for _ in range(plan.p - len(plan.ranks))]
     return plan
+
+
+def _sources(kind: str, c: dict) -> list[int]:
+    """The many-to-all sources (checked as `check_sources` does); none for other kinds."""
+    sources = c.get("sources") or []
+    if kind != MANY_TO_ALL:
+        if sources:
+            raise ScheduleError(f"only a many_to_all has sources, not a {kind}")
+        return []
+    p = c["p"]
+    if not sources:
+        raise ScheduleError('a many_to_all schedule needs its collective\'s "sources"')
+    seen = set()
+    for s in sources:
+        if not isinstance(s, int) or not 0 <= s < p:
+            raise ScheduleError(f"many_to_all source {s!r} is not a rank (0..{p - 1})")
+        if s in seen:
+            raise ScheduleError(f"many_to_all source {s} is listed twice")
+        seen.add(s)
+    return list(sources)
 
 
 def _piece(plan: Plan, x: dict):
@@ -164,10 +210,12 @@ class Layout:
     """Where each block lives, in elements of the collective's *global vector*.
 
     The global vector is the root's vector (broadcast, multicast, scatter: `p*m`), the
-    concatenation of all contributions in rank order (gather, allgather: `p*n`) or the vector
-    being reduced (reduce, allreduce: `n`; reduce_scatter: `p*m`). `n` is the per-call count:
-    the vector length for broadcast/reduce/allreduce, each rank's contribution for
-    gather/allgather, each rank's chunk `m` for scatter/reduce_scatter. Blocks cut their part
+    concatenation of all contributions in rank order (gather, allgather: `p*n`), the sources'
+    contributions in the order of the `sources` list (many_to_all: `S*n`; a non-source
+    contributes nothing) or the vector being reduced (reduce, allreduce: `n`;
+    reduce_scatter: `p*m`). `n` is the per-call count: the vector length for
+    broadcast/reduce/allreduce, each owner's contribution for gather/allgather/many_to_all,
+    each rank's chunk `m` for scatter/reduce_scatter. Blocks cut their part
     near-equally: block `k` of `B` covers `[k*n//B, (k+1)*n//B)`; chunked kinds cut each rank's
     chunk into its `B/p` blocks the same way, so chunk boundaries are rank boundaries.
     """
@@ -176,8 +224,13 @@ class Layout:
         self.plan, self.n = plan, n
         p, kind = plan.p, plan.kind
         self.chunked = kind in CHUNKED
-        self.per_owner = kind in ("gather", "allgather", "alltoall_broadcast")
-        self.global_len = n * p if (self.chunked or self.per_owner) else n
+        self.per_owner = kind in PER_OWNER
+        owners = plan.owners() if self.per_owner else p
+        self.global_len = n * owners if (self.chunked or self.per_owner) else n
+
+    def owner_slot(self, owner: int) -> int:
+        """Where an owner's contribution sits among the contributions (per-owner kinds)."""
+        return self.plan.source_pos[owner] if self.plan.kind == MANY_TO_ALL else owner
 
     def block_range(self, owner: int, idx: int) -> tuple[int, int]:
         """Global element range of block (owner, idx) or of reduction index `idx`."""
@@ -189,7 +242,8 @@ class Layout:
             return c * n + a, c * n + b
         a, b = split(n, plan.blocks, idx)
         if self.per_owner:
-            return owner * n + a, owner * n + b
+            at = self.owner_slot(owner) * n
+            return at + a, at + b
         return a, b
 
     def key_range(self, key) -> tuple[int, int]:
@@ -218,6 +272,9 @@ class Layout:
         kind, plan = self.plan.kind, self.plan
         if kind in ROOT_OWNS_ALL:
             return 0 if rank == plan.root else None
+        if kind == MANY_TO_ALL:
+            at = plan.source_pos.get(rank)
+            return None if at is None else at * self.n
         if self.per_owner:
             return rank * self.n
         return 0  # reductions: every rank's contribution spans the whole vector
@@ -239,6 +296,8 @@ class Layout:
             return [(j, 1 << rank) for j in range(plan.blocks)]
         if plan.kind in ROOT_OWNS_ALL:
             return [1 << k for k in range(plan.blocks)] if rank == plan.root else []
+        if plan.kind == MANY_TO_ALL and rank not in plan.source_pos:
+            return []  # a non-source owns nothing
         return [1 << plan.block_bit(rank, k) for k in range(plan.blocks)]
 
     def required_keys(self, rank: int) -> list:

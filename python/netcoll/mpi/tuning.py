@@ -29,6 +29,8 @@ PREFERENCE = {
     "reduce": ["rabenseifner", "binomial"],
     "allreduce": ["rabenseifner", "ring", "recursive-doubling"],
     "reduce_scatter": ["ring", "recursive-halving"],
+    # hnc has the strictest preconditions (>= 2 groups of >= 2 nodes): the tree first.
+    "many_to_all": ["tree-multicast", "hnc", "all-at-once"],
 }
 
 

@@ -20,16 +20,18 @@ import traceback
 import numpy as np
 from mpi4py import MPI
 
-from .check import MismatchError
+from .check import MismatchError, allgatherv_layout
 from .comm import MPI_OPS, ArgumentError, Comm
 from .plan import ScheduleError
 
 REDUCTIONS = ("reduce", "allreduce", "reduce_scatter")
 
 
-def buffers(kind: str, nbytes: int, dtype: np.dtype, p: int, me: int, root: int, seed: int):
+def buffers(
+    kind: str, nbytes: int, dtype: np.dtype, p: int, me: int, root: int, seed: int, sources=()
+):
     """Seeded inputs and garbage-filled outputs for `nbytes` (see docs/mpi.md for what the
-    size counts), or an error message."""
+    size counts), or an error message. A many-to-all's non-source has no input (None)."""
     item = dtype.itemsize
     count = nbytes // item
     chunked = kind in ("scatter", "reduce_scatter")
@@ -42,6 +44,8 @@ def buffers(kind: str, nbytes: int, dtype: np.dtype, p: int, me: int, root: int,
     send = rng.integers(0, 50, total).astype(dtype)
     if kind == "broadcast" and me != root:
         send[:] = 0  # garbage: the broadcast must overwrite it
+    if kind == "many_to_all":
+        return (send if me in sources else None, np.full(n * len(sources), 77, dtype)), None
     out = {
         "broadcast": None,
         "scatter": n,
@@ -55,9 +59,16 @@ def buffers(kind: str, nbytes: int, dtype: np.dtype, p: int, me: int, root: int,
     return (send, recv), None
 
 
-def native(kind, comm, send, recv, root, op):
-    """The MPI library's own collective on the same buffers."""
-    if kind == "broadcast":
+def native(kind, comm, send, recv, root, op, sources=()):
+    """The MPI library's own collective on the same buffers (a many-to-all: MPI_Allgatherv,
+    the non-sources contributing 0 bytes)."""
+    if kind == "many_to_all":
+        per = recv.nbytes // len(sources)  # a non-source's send is empty: count from recv
+        counts, displs = allgatherv_layout(comm.Get_size(), sources, per)
+        comm.Allgatherv(
+            [send.view(np.uint8), MPI.BYTE], [recv.view(np.uint8), (counts, displs), MPI.BYTE]
+        )
+    elif kind == "broadcast":
         comm.Bcast(send, root=root)
     elif kind == "scatter":
         comm.Scatter(send, recv, root=root)
@@ -105,7 +116,8 @@ def inject_fault(cfg: dict, me: int, recv) -> None:
 def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     kind, root, op = cfg["kind"], cfg["root"], cfg.get("op")
     dtype = np.dtype(cfg["dtype"])
-    bufs, err = buffers(kind, nbytes, dtype, c.p, c.rank, root, cfg.get("seed", 1))
+    sources = cfg.get("sources") or []
+    bufs, err = buffers(kind, nbytes, dtype, c.p, c.rank, root, cfg.get("seed", 1), sources)
     if err:
         raise ArgumentError(err)
     send, recv = bufs
@@ -113,6 +125,8 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     kw = {"packets": cfg.get("packets", 1), "params": cfg.get("params", [])}
     if cand.get("schedule"):
         kw["schedule"] = cand["schedule"]
+    if kind == "many_to_all":
+        kw["sources"] = sources
     prog, send, out = c.prepare(kind, send, out, root, op, cand.get("algo", "auto"), **kw)
     has_in = prog.layout.input_offset(c.rank) is not None
     inp = send if has_in else None
@@ -123,15 +137,18 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     inject_crash(cfg, c.rank)
     row = {"bytes": nbytes, "verified": None}
     if cfg.get("check", True):
+        prog.corrupt_xor = cfg.get("xor_fault") == c.rank
         run()
+        prog.corrupt_xor = False
         inject_fault(cfg, c.rank, out)
         from .check import verify
 
         what = f"{kind} of {nbytes} bytes on {c.p} ranks"
         try:
             verify(
-                kind, c.comm, root, prog.plan.targets, send, out, prog.n, dtype, prog.ufunc, what
-            )
+                kind, c.comm, root, prog.plan.targets, send, out, prog.n, dtype, prog.ufunc,
+                what, prog.plan.sources,
+            )  # fmt: skip
             row["verified"] = True
         except MismatchError as e:
             row["verified"], row["error"] = False, str(e)
@@ -140,7 +157,7 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     if cfg.get("native"):
         nrecv = None if recv is None else recv.copy()
         row["native_time"] = timed(
-            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op), warmup, iters
+            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op, sources), warmup, iters
         )
     return row
 
