@@ -299,13 +299,20 @@ def fig11(quick: bool) -> Outcome:
     best = fastest[READING]
 
     def plot(png: Path):
-        lines = [
-            (label, [r["group_size"] for r in hnc], [r[key] for r in hnc], {"marker": "o"})
-            for key, label in MEASURES.items()
-        ]
-        for key, label in MEASURES.items():
-            xs = [hnc[0]["group_size"], hnc[-1]["group_size"]]
-            lines.append((f"tree, {label}", xs, [tree[key]] * 2, {"linestyle": "--"}))
+        # One colour per measure: HNC solid, the tree-based baseline dashed.
+        sizes = [r["group_size"] for r in hnc]
+        lines = []
+        for i, (key, label) in enumerate(MEASURES.items()):
+            color = f"C{i}"
+            lines.append((label, sizes, [r[key] for r in hnc], {"marker": "o", "color": color}))
+            lines.append(
+                (
+                    f"tree, {label}",
+                    [sizes[0], sizes[-1]],
+                    [tree[key]] * 2,
+                    {"linestyle": "--", "color": color},
+                )
+            )
         return series_panels(
             png,
             f"Fig. 11: execution time by group size, {k}-ary 2-mesh (s4.3's shape per size)",
