@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from conftest import cli_json
 from netcoll._core import NetcollError, Topology, build_schedule, simulate_schedule
-from netcoll.reproduce.netcoding_flit import FREE, OP, PAPER, cycles
+from netcoll.reproduce.netcoding_flit import FREE, HNC, MEASURES, OP, PAPER, cycles
 
 
 def _run(spec, algo, params=(), extra=()):
@@ -58,3 +58,60 @@ def test_bad_step_keys_are_one_line_errors():
 def test_bench_flit_schedule_prints_its_figures():
     rows = cli_json("bench", "flit-schedule", "--k", "4", "--algo", "hnc")
     assert rows[0]["cycles"] > 0 and rows[0]["cycles_per_s"] > 0 and rows[0]["peak_rss_mb"] > 0
+
+
+def test_per_step_latencies_read_the_papers_measure_three_ways():
+    # HNC as the paper sets it up on the 4x4 mesh: four steps (b, d, e, f), each reported
+    # with its maximum packet latency (from creation) and network latency (from injection).
+    r = _run("mesh:4x4", "hnc", HNC)
+    steps = r["step_latency"]
+    assert [s["step"] for s in steps] == [0, 1, 2, 3]
+    assert sum(s["packets"] for s in steps) == r["packets"] == 16 * 15
+    assert r["sum_step_max_packet_latency"] == sum(s["max_packet_latency"] for s in steps)
+    assert r["sum_step_max_network_latency"] == sum(s["max_network_latency"] for s in steps)
+    c = cycles(4, "hnc", HNC)
+    assert set(c) == set(MEASURES)
+    assert c["max_network"] <= c["max_packet"] <= c["cycles"]
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.sampled_from([(4, 2), (2, 4), (4, 4), (6, 2), (8, 4)]),
+    st.sampled_from(
+        [
+            ("tree-multicast", []),
+            ("hnc", []),
+            ("hnc", HNC),
+            ("hnc", HNC + ["base=all-at-once"]),
+            ("hnc", HNC + ["mode=combine"]),
+        ]
+    ),
+)
+def test_step_maxima_never_exceed_the_barrier_time(dims, method):
+    algo, params = method
+    r = _run(f"mesh:{dims[0]}x{dims[1]}", algo, params)
+    assert r["verified"] and r["deadlock"] is None
+    assert sum(s["packets"] for s in r["step_latency"]) == r["packets"]
+    for s in r["step_latency"]:
+        assert s["max_network_latency"] <= s["max_packet_latency"]
+        assert s["max_packet_latency"] <= s["last_arrival"] - s["first_created"]
+    assert r["sum_step_max_network_latency"] <= r["sum_step_max_packet_latency"] <= r["cycles"]
+
+
+def test_paper_groups_and_phase_steps():
+    f = cli_json(
+        "analyze",
+        "alltoall-broadcast",
+        "--algo",
+        "hnc",
+        "--topo",
+        "mesh:16x16",
+        "--set",
+        "group=paper",
+        "--set",
+        "steps=phase",
+        "--json",
+    )
+    assert f["group"] == "8x4" and f["group_size"] == 32 and f["steps"] == 4
+    with pytest.raises(NetcollError, match="steps=ring is unknown"):
+        _run("mesh:4x4", "hnc", ["steps=ring"])

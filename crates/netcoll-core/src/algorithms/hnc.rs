@@ -21,6 +21,8 @@ mod closed;
 mod grid;
 mod hops;
 mod many;
+#[cfg(test)]
+mod phase_tests;
 mod plan;
 mod steps;
 #[cfg(test)]
@@ -159,20 +161,35 @@ fn plan(req: &AlgoRequest) -> Result<(Region, Request, Calc, plan::Level)> {
     Ok((region, request, calc, level))
 }
 
+/// `steps=phase`: one communication step per HNC phase (see `Builder::hnc`).
+fn by_phase(req: &AlgoRequest) -> Result<bool> {
+    match req.params.text("steps", "level") {
+        "level" => Ok(false),
+        "phase" => Ok(true),
+        v => spec_err!("steps={v} is unknown: use level or phase"),
+    }
+}
+
 fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
+    let phase = by_phase(req)?;
     let (region, request, mut calc, level) = plan(req)?;
     let net = Net::with_ranks(req.topo, &req.placement)?;
     let mut b = Builder::new(schedule_builder(req), &net, request.opts);
+    b.by_phase = phase;
     b.hnc(&region, &level, 0, &mut calc);
     b.b.build()
 }
 
 fn hnc_closed(req: &AlgoRequest) -> Result<serde_json::Value> {
+    let phase = by_phase(req)?;
     let (region, _, mut calc, level) = plan(req)?;
     let phases = calc.hnc_phases(&region, &level);
-    let total = phases
+    let mut total = phases
         .iter()
         .fold(closed::Fig::default(), |acc, (_, f)| acc.then(*f));
+    if phase {
+        total.steps = phases.iter().filter(|(_, f)| f.steps > 0).count() as u32;
+    }
     let mut out = total.json();
     let m: usize = level.shape.iter().product();
     let obj = out.as_object_mut().expect("an object");

@@ -15,6 +15,11 @@ pub struct Builder<'a> {
     net: &'a Net,
     pub(super) opts: Opts,
     edges: Vec<(usize, usize, u32)>,
+    /// `steps=phase`: every op of one phase of HNC (b, d, e, f) gets one step, the phase's
+    /// number, instead of one step per tree level (see `Builder::hnc`).
+    pub(super) by_phase: bool,
+    /// The phase being built when `by_phase` (None outside HNC's top level).
+    pub(super) phase: Option<u32>,
 }
 
 pub(super) type Holds = Vec<Option<OpRef>>;
@@ -26,6 +31,8 @@ impl<'a> Builder<'a> {
             net,
             opts,
             edges: Vec::new(),
+            by_phase: false,
+            phase: None,
         }
     }
 
@@ -49,7 +56,7 @@ impl<'a> Builder<'a> {
         deps: &[OpRef],
         step: u32,
     ) -> OpRef {
-        self.b.set_round(Some(step));
+        self.b.set_round(Some(self.phase.unwrap_or(step)));
         let s = self.b.send(from, &[to], payload, deps);
         let r = self.b.recv(to, s, &[]);
         self.b.set_round(None);

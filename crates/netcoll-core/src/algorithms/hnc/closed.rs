@@ -243,7 +243,7 @@ impl Calc {
                 check_shape(region, s, "group")?;
                 vec![s.clone()]
             }
-            Choice::Auto => {
+            Choice::Auto | Choice::Paper => {
                 let all = valid_shapes(region);
                 if all.is_empty() {
                     // Under 4 nodes (or a prime line under 4) no tiling has two groups of two:
@@ -259,15 +259,38 @@ impl Calc {
                 all
             }
         };
-        let mut best: Option<(Fig, Level)> = None;
+        let mut tried = Vec::with_capacity(shapes.len());
         for shape in shapes {
             let level = self.level_for(region, shape, req)?;
-            let fig = self.hnc(region, &level);
-            if best.as_ref().is_none_or(|(b, _)| better(&fig, b)) {
-                best = Some((fig, level));
+            tried.push((self.hnc(region, &level), level));
+        }
+        let mut best = 0;
+        for (i, (fig, _)) in tried.iter().enumerate() {
+            if better(fig, &tried[best].0) {
+                best = i;
             }
         }
-        Ok(best.expect("at least one shape").1)
+        if req.group == Choice::Paper {
+            // s4.3: "our recommendation is to reduce the longest path count for the
+            // communication inside the group": among the shapes of the best size, the one
+            // with the shortest longest path (ties: fewest hops, then the first).
+            let size: usize = tried[best].1.shape.iter().product();
+            let key = |(fig, level): &(Fig, Level)| {
+                (
+                    longest_path(region, &level.shape),
+                    fig.hops,
+                    fig.packet_hops,
+                )
+            };
+            let same = tried
+                .iter()
+                .filter(|(_, l)| l.shape.iter().product::<usize>() == size);
+            let pick = same
+                .min_by_key(|t| key(t))
+                .expect("the best shape has its size");
+            return Ok(pick.1.clone());
+        }
+        Ok(tried.swap_remove(best).1)
     }
 
     /// The level with group shape `shape`: its placement and inner level.
@@ -304,7 +327,7 @@ impl Calc {
         };
         match choice {
             Choice::Fixed(_) => Ok(Some(Box::new(self.resolve(group, &sub)?))),
-            Choice::Auto => {
+            Choice::Auto | Choice::Paper => {
                 if valid_shapes(group).is_empty() {
                     return Ok(None);
                 }
@@ -353,6 +376,20 @@ impl Calc {
 /// Fewer hops first (the paper's measure), then fewer packet hops.
 fn better(a: &Fig, b: &Fig) -> bool {
     (a.hops, a.packet_hops) < (b.hops, b.packet_hops)
+}
+
+/// The longest DOR path between two nodes of a group of `shape` in `region`: per dimension
+/// the group's extent, or half of it if the group closes a torus ring.
+pub fn longest_path(region: &Region, shape: &[usize]) -> u64 {
+    region
+        .lines
+        .iter()
+        .zip(shape)
+        .map(|(l, &a)| {
+            let ring = l.torus && a * l.stride == l.k;
+            (if ring { a / 2 } else { a - 1 }) as u64
+        })
+        .sum()
 }
 
 fn divisors(n: usize) -> Vec<usize> {

@@ -312,6 +312,12 @@ fn plan(req: &AlgoRequest, setup: &Setup) -> Result<(Request, Level)> {
     let shapes = match &request.group {
         Choice::Fixed(_) => return Ok((request.clone(), calc.resolve(&setup.region, &request)?)),
         Choice::Auto => valid_shapes(&setup.region),
+        Choice::Paper => {
+            return spec_err!(
+                "group=paper is for the all-to-all broadcast: use auto or a shape AxB.. for a \
+                 many-to-all multicast"
+            )
+        }
     };
     if shapes.is_empty() {
         let level = calc.resolve(&setup.region, &request)?; // one group: tiny networks

@@ -10,7 +10,9 @@ pub const PARAMS: &[ParamDoc] = &[
         name: "group",
         default: "auto",
         help: "group shape AxB.. (nodes per dimension, dimension 0 first; each divides the \
-               radix; 2 <= group size <= N/2), or auto: the shape with the fewest aggregate hops",
+               radix; 2 <= group size <= N/2), auto: the shape with the fewest aggregate hops, \
+               or paper: the group size of the auto shape, in the shape of that size with the \
+               shortest longest path inside a group (s4.3: 8x4 or 4x8 for 32 nodes)",
     },
     ParamDoc {
         name: "place",
@@ -48,6 +50,13 @@ pub const PARAMS: &[ParamDoc] = &[
         default: "none",
         help: "recursive HNC (s6.4): sub-group shape AxB.. inside each group for step (b), \
                auto (best sub-grouping, or none if none helps), or none",
+    },
+    ParamDoc {
+        name: "steps",
+        default: "level",
+        help: "how ops are numbered into communication steps (for per-step VCs and barriers): \
+               level (every tree level of every phase its own step) or phase (one step per \
+               phase b, d, e, f of Fig. 4: s3's four VCs for four steps)",
     },
 ];
 
@@ -88,6 +97,8 @@ pub struct Opts {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Choice {
     Auto,
+    /// s4.3: the best group size by hops, in the shape with the shortest longest path.
+    Paper,
     Fixed(Vec<usize>),
 }
 
@@ -147,6 +158,7 @@ impl Request {
         }
         let group = match p.text("group", "auto") {
             "auto" => Choice::Auto,
+            "paper" => Choice::Paper,
             v => Choice::Fixed(parse_shape("group", v, ndims)?),
         };
         let place = match p.text("place", "auto") {

@@ -91,8 +91,37 @@ impl Builder<'_> {
         }
     }
 
-    /// HNC inside `region` at `level` from step `step0`.
+    /// HNC inside `region` at `level` from step `step0`. With `by_phase` the top level
+    /// numbers its phases 0, 1, .. (in the order they are built) and every op of a phase,
+    /// including those of a recursive HNC inside step (b), takes its phase's number: seed
+    /// 000 s3's "four virtual channels are needed for four communication steps".
     pub fn hnc(&mut self, region: &Region, level: &Level, step0: u32, calc: &mut Calc) -> Holds {
+        let own = self.by_phase && self.phase.is_none();
+        if own {
+            self.phase = Some(0);
+        }
+        let holds = self.hnc_phases(region, level, step0, calc, own);
+        if own {
+            self.phase = None;
+        }
+        holds
+    }
+
+    /// The next phase begins (only at the level that owns the phase numbering).
+    fn next_phase(&mut self, own: bool) {
+        if own {
+            self.phase = self.phase.map(|p| p + 1);
+        }
+    }
+
+    fn hnc_phases(
+        &mut self,
+        region: &Region,
+        level: &Level,
+        step0: u32,
+        calc: &mut Calc,
+        own: bool,
+    ) -> Holds {
         let phases = calc.hnc_phases(region, level);
         let steps = |name: &str| {
             phases
@@ -108,7 +137,9 @@ impl Builder<'_> {
         }
         let mut step = step0 + steps("b");
         if self.opts.mode == Mode::Combine {
+            self.next_phase(own);
             let got = self.combined_exchange(&lay, &holds, step);
+            self.next_phase(own);
             self.deliver_combined(&lay, &got, step + steps("d"), &mut holds);
             return holds;
         }
@@ -117,6 +148,7 @@ impl Builder<'_> {
         let ng = lay.ng();
         let mut what: PerNode = vec![vec![vec![Vec::new(); lay.m]; ng]; ng];
         let mut raw: PerNode = what.clone();
+        self.next_phase(own);
         if self.opts.encode == Encode::All {
             self.send_encoded_to_corresponding(&lay, &enc, &enc_ops, step, &mut what);
             step += steps("d");
@@ -124,16 +156,19 @@ impl Builder<'_> {
             let got = self.exchange_encoded(&lay, &enc, &enc_ops, step);
             step += steps("d");
             let direct = if self.opts.receiver == Receiver::Intermediate {
+                self.next_phase(own);
                 let direct = self.raw_to_intermediates(&lay, step);
                 step += steps("f");
                 direct
             } else {
                 vec![vec![None; ng]; ng]
             };
+            self.next_phase(own);
             self.deliver_encoded(&lay, &enc, &got, &direct, step, &mut what, &mut raw);
             step += steps("e");
         }
         if self.opts.receiver == Receiver::Corresponding {
+            self.next_phase(own);
             self.raw_to_corresponding(&lay, step, &mut raw);
         }
         self.decode_all(&lay, &enc, &what, &raw, &mut holds);

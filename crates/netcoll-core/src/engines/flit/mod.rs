@@ -23,6 +23,7 @@ mod router;
 pub mod schedule;
 pub mod sim;
 pub mod stats;
+pub mod steplat;
 mod sw_alloc;
 mod torus;
 mod traffic;
@@ -36,11 +37,14 @@ pub use config::{
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
 pub use sim::{simulate_on, simulate_traffic, FlitResult};
+pub use steplat::StepLatency;
 
 #[cfg(test)]
 mod alloc_tests;
 #[cfg(test)]
 mod schedule_tests;
+#[cfg(test)]
+mod steplat_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -182,6 +182,10 @@ pub struct Network<'t> {
     /// When set, every delivered packet's (tag, cycle) is logged here for the caller.
     pub log_arrivals: bool,
     pub arrivals: Vec<(u32, u64)>,
+    /// When set (with `log_arrivals`), every delivered packet's (packet latency, network
+    /// latency) is logged here, in the order of `arrivals`.
+    pub log_latency: bool,
+    pub arrival_lat: Vec<(u64, u64)>,
     /// Switch replication of multidestination worms (replicate.rs).
     pub rep: super::replicate::Replication,
 }
@@ -324,6 +328,8 @@ impl<'t> Network<'t> {
             delivered: 0,
             log_arrivals: false,
             arrivals: Vec::new(),
+            log_latency: false,
+            arrival_lat: Vec::new(),
             rep: super::replicate::Replication::new(np * nv, max_ports, cfg.chunk_flits),
             pstart,
             port_router,

@@ -112,6 +112,9 @@ impl Network<'_> {
             self.arrivals.push((p.tag, self.now));
         }
         let net = self.now - p.itime;
+        if self.log_latency {
+            self.arrival_lat.push((lat, net));
+        }
         for w in in_period
             .then_some(&mut self.period)
             .into_iter()

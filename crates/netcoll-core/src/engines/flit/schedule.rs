@@ -26,6 +26,7 @@
 use super::config::{FlitConfig, FlowControl};
 use super::deadlock::Deadlock;
 use super::network::{Network, NONE};
+use super::steplat::{StepLatency, StepLog};
 use super::worms::load_worms;
 use crate::error::Result;
 use crate::schedule::{ComputeOp, OpKind, Schedule};
@@ -173,6 +174,13 @@ pub struct ScheduleResult {
     /// Messages that travelled as switch-replicated worms.
     pub worm_messages: u64,
     pub deadlock: Option<Deadlock>,
+    /// Per step with packets: their count and maximum packet / network latency (steplat.rs).
+    pub step_latency: Vec<StepLatency>,
+    /// Seed 000 s5.1's "sum of the maximum latency of all sequential steps", with BookSim's
+    /// packet latency (creation to arrival) and with its network latency (injection to
+    /// arrival).
+    pub sum_step_max_packet_latency: u64,
+    pub sum_step_max_network_latency: u64,
 }
 
 /// Lists of u32 per key in one flat array (no allocation per op on million-op schedules).
@@ -267,6 +275,7 @@ struct Exec<'s> {
     /// Step VC classes in use (1: every packet on class 0).
     step_classes: u32,
     barrier: Barrier,
+    steplog: StepLog,
 }
 
 /// `sync_steps = 1`: ops of step `s` wait until every op of the earlier steps is done.
@@ -477,6 +486,7 @@ impl<'s> Exec<'s> {
             done_at: vec![0; n],
             step_classes: 1,
             barrier: Barrier::new(s, par.sync_steps == 1),
+            steplog: StepLog::new(tags as usize),
         })
     }
 
@@ -672,12 +682,17 @@ impl<'s> Exec<'s> {
         for pkt in a..b {
             if root != NONE {
                 let tag = self.base[msg as usize] + pkt;
+                // Every destination's copy carries `tag + dest_index * packets` (worms.rs).
+                for di in 0..dests.len() as u32 {
+                    self.steplog.created(tag + di * np, op.step, net.now);
+                }
                 net.create_worm(src, root, self.flits[msg as usize], tag);
                 continue;
             }
             for (di, &d) in dests.iter().enumerate() {
                 let tag = self.base[msg as usize] + di as u32 * np + pkt;
                 let (to, f) = (pl[d as usize] as usize, self.flits[msg as usize]);
+                self.steplog.created(tag, op.step, net.now);
                 net.create_in_class(src, to, f, tag, vclass);
             }
         }
@@ -756,6 +771,7 @@ pub fn run_schedule(
     cfg.injection_rate = 0.0;
     let mut net = Network::new(topo, &cfg)?;
     net.log_arrivals = true;
+    net.log_latency = true;
     net.measuring = true;
     let vct = (cfg.flow_control == FlowControl::CutThrough).then_some(cfg.vc_buf_size);
     let roots = load_worms(&mut net, s)?;
@@ -776,15 +792,18 @@ pub fn run_schedule(
     }
     let n = s.num_ops();
     let mut deadlock = None;
-    let mut arrivals = Vec::new();
+    let (mut arrivals, mut lats) = (Vec::new(), Vec::new());
     loop {
         // Arrivals first, so that an op can react in the cycle its packets arrive.
         net.deliver();
         std::mem::swap(&mut arrivals, &mut net.arrivals);
-        for &(tag, t) in &arrivals {
+        std::mem::swap(&mut lats, &mut net.arrival_lat);
+        for (&(tag, t), &lat) in arrivals.iter().zip(&lats) {
+            ex.steplog.arrived(tag, t, lat);
             ex.arrival(tag, t);
         }
         arrivals.clear();
+        lats.clear();
         while let Some(&Reverse((t, due))) = ex.heap.peek() {
             if t > net.now {
                 break;
@@ -844,6 +863,7 @@ pub fn run_schedule(
         }
     }
     let steps: Vec<(u32, u64)> = steps.into_iter().collect();
+    let (step_latency, sum_p, sum_n) = ex.steplog.finish();
     Ok(ScheduleResult {
         cycles: ex.finish,
         verified: s.verify().ok,
@@ -854,5 +874,8 @@ pub fn run_schedule(
         step_times: steps,
         worm_messages,
         deadlock,
+        step_latency,
+        sum_step_max_packet_latency: sum_p,
+        sum_step_max_network_latency: sum_n,
     })
 }
