@@ -70,7 +70,7 @@ def test_per_step_latencies_read_the_papers_measure_three_ways():
     assert r["sum_step_max_packet_latency"] == sum(s["max_packet_latency"] for s in steps)
     assert r["sum_step_max_network_latency"] == sum(s["max_network_latency"] for s in steps)
     c = cycles(4, "hnc", HNC)
-    assert set(c) == set(MEASURES)
+    assert set(c) == {*MEASURES, "flit_hops"} and c["flit_hops"] > 0
     assert c["max_network"] <= c["max_packet"] <= c["cycles"]
 
 

@@ -91,6 +91,7 @@ def cycles(
         "max_packet": paper["sum_step_max_packet_latency"],
         "max_network": paper["sum_step_max_network_latency"],
         "free_cycles": free["cycles"],
+        "flit_hops": free["flit_hops"],
     }
 
 
