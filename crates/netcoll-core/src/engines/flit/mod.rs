@@ -15,6 +15,8 @@ mod allocator;
 mod channel;
 pub mod config;
 pub mod deadlock;
+mod exec;
+pub mod mcload;
 pub mod multicast;
 mod network;
 mod ni;
@@ -35,7 +37,7 @@ pub use config::{
 };
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
-pub use sim::{simulate_on, simulate_traffic, FlitResult};
+pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_with, FlitResult};
 
 #[cfg(test)]
 mod alloc_tests;
@@ -43,6 +45,8 @@ mod alloc_tests;
 mod schedule_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_mcload;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]
