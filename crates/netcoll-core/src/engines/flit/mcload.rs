@@ -18,7 +18,7 @@
 //! packet_size)`. A message has `multicast_packets` packets of `packet_size` payload flits
 //! (`packet_size * flit_bytes` bytes; headers come on top, as in the single runs).
 //!
-//! Run: `warmup_cycles` unmeasured; the multicasts created in the next `sim_cycles` are
+//! Run (always the `fixed` mode; `sim_type = batch` is refused): `warmup_cycles` unmeasured; the multicasts created in the next `sim_cycles` are
 //! measured, and the run goes on (still loading the network) until they have all completed.
 //! A multicast's latency runs from its creation to the cycle its last op is done, i.e. the
 //! last destination's receive with `t_nr + t_hr` (and the I/O bus) at its host, as the
@@ -104,6 +104,12 @@ impl<'t> PlanLoad<'t> {
         let Some(algo) = scheme.plan_algorithm() else {
             return spec_err!("the multicast load runner needs multicast_scheme = ni-kbinomial, worm-path or worm-tree");
         };
+        if cfg.sim_type == super::SimType::Batch {
+            return spec_err!(
+                "sim_type = batch is not supported with multicast_scheme = {algo}: these runs \
+                 warm up for warmup_cycles and measure sim_cycles (fixed)"
+            );
+        }
         let mut par = par.clone();
         if par.ni_fpfs == 1 && scheme != McScheme::NiKbinomial {
             return spec_err!(
@@ -490,7 +496,7 @@ impl<'t> PlanLoad<'t> {
         FlitResult {
             topology: n.topo.name().to_string(),
             nodes,
-            sim_type: n.cfg.sim_type,
+            sim_type: super::SimType::Fixed,
             cycles: n.now,
             measured_cycles: measured,
             offered_rate: mc.effective_load,
