@@ -17,8 +17,10 @@
 //! depends on a receive at the same rank an NI forward (First-Packet-First-Served, s4.2.2):
 //! it starts when the NI holds the packet (`t_nr` after its arrival) and pays only `t_ns`;
 //! `ni_serial = 1` makes each rank's host and NI serial: sends occupy the host for `t_hs`
-//! (+ DMA) and the NI's sending side for `t_ns` per packet copy, arriving packets its
-//! receiving side for `t_nr` each (the two sides overlap, as in s4.3.2's step model).
+//! (+ DMA) and receives for DMA + `t_hr`, the NI's sending side for `t_ns` per packet copy,
+//! arriving packets its receiving side for `t_nr` each (the two sides overlap, as in
+//! s4.3.2's step model). The ops run on the executor of exec.rs, which mcload.rs also uses
+//! to run many schedules at once.
 //!
 //! The execution time is the cycle the last op is done. Messages split into the schedule's
 //! packets; a packet of `b` bytes is `ceil(b / flit_bytes)` flits (at least one).
