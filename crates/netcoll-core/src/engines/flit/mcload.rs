@@ -85,6 +85,7 @@ pub struct PlanLoad<'t> {
     next_gen: Vec<u64>,
     rate: f64,
     vct: Option<usize>,
+    step_classes: u32,
     /// Measurement.
     counting: bool,
     counted_left: u64,
@@ -138,6 +139,16 @@ impl<'t> PlanLoad<'t> {
                 topo.name()
             );
         }
+        // Per-step VC classes as the single runs (`vc_per_step = 1`).
+        let mut step_classes = 1;
+        if par.vc_per_step == 1 {
+            let k = match par.step_vc_classes {
+                0 => (net.nv / net.route_classes.max(1) as usize).max(1),
+                k => k as usize,
+            };
+            net.set_step_classes(k)?;
+            step_classes = k as u32;
+        }
         let rate = cfg.multicast_rate();
         let traffic = Traffic::new(&cfg.traffic, nodes, topo.shape(), rate)?;
         let vct = (cfg.flow_control == super::FlowControl::CutThrough).then_some(cfg.vc_buf_size);
@@ -166,6 +177,7 @@ impl<'t> PlanLoad<'t> {
             next_gen: vec![u64::MAX; nodes],
             rate,
             vct,
+            step_classes,
             counting: false,
             counted_left: 0,
             measure_from: 0,
@@ -239,6 +251,7 @@ impl<'t> PlanLoad<'t> {
             roots,
             cfg.vc_buf_size,
         )?;
+        ex.set_step_classes(self.step_classes);
         if ex.tags() > self.block {
             return spec_err!(
                 "{} planned {} packet copies for {} destinations (a netcoll bug)",

@@ -90,6 +90,10 @@ fn one_multicast_under_the_load_runner_takes_exactly_the_single_run_cycles() {
                 ("multicast_packets", packets),
             ];
             extra.push(("injection_rate", "0"));
+            if packets == "4" {
+                // Step barriers and per-step VCs apply per multicast as in the single run.
+                extra.extend([("sync_steps", "1"), ("vc_per_step", "1"), ("num_vcs", "2")]);
+            }
             let pairs = s62(t_hs, t_ns, &extra);
             let want = single(&topo, algo, 5, &dests, &pairs);
             for t0 in [0, 12_345] {
