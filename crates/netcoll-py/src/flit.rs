@@ -4,7 +4,7 @@ use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::engines::flit::{
-    config::KEYS, parse_settings, run_schedule, simulate_traffic as run, FlitConfig,
+    config::KEYS, parse_settings, run_schedule, simulate_traffic_with as run, FlitConfig,
 };
 use pyo3::prelude::*;
 
@@ -30,13 +30,16 @@ fn simulate_schedule(
 
 /// Simulates synthetic traffic. `config` maps BookSim keys (see `flit_keys()`) to their
 /// values as text (`"8"`, `"mesh"`, `"hotspot({0,5})"`); unset keys take netcoll's defaults.
+/// With `traffic = multicast` and `multicast_scheme = ni-kbinomial | worm-path | worm-tree`
+/// it also takes the schedule keys (t_hs, t_ns, t_hr, t_nr, io_bus_mb_s, ni_serial, ...):
+/// every multicast then runs that algorithm's schedule with the host/NI overheads.
 /// Returns the result as a dict (`avg_packet_latency`, `accepted_rate`, `cycles`,
-/// `deadlock`, ...).
+/// `deadlock`, `multicast`, ...).
 #[pyfunction]
 fn simulate_traffic(py: Python<'_>, config: Vec<(String, String)>) -> PyResult<PyObject> {
     let r = guarded(py, move || {
-        let cfg = FlitConfig::from_pairs(config.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
-        run(&cfg)
+        let (cfg, par) = parse_settings(config.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+        run(&cfg, &par)
     })?;
     to_py(py, &r)
 }

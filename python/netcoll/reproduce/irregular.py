@@ -277,12 +277,15 @@ def _figure(fig: int, quick: bool) -> Outcome:
     )
     if fig in (24, 25) and held < len(trends):
         summary += (
-            ". Why the NI-vs-path trend differs: with the s6.2 overheads at R = 1 every packet "
-            "costs t_ns = 1000 cycles at each sending NI and t_nr = 1000 at each receiving NI "
-            "in our model (serial NI, sending and receiving sides overlapping), so the FPFS "
-            "pipeline moves one packet per 1000 cycles per tree edge, while a path-based "
-            "phase also streams its packets at one per t_ns; the paper's simulator "
-            "evidently charged the NI less per packet, which its text does not specify"
+            ". Why the NI-vs-path trend differs: our NI runs follow s4.3's pipelined model "
+            "step for step (8 packets to 15 destinations: k = 2 by Theorem 3, L1 + (m - 1) k "
+            "= 5 + 7 * 2 = 19 steps), so each extra packet costs delta_r = 2 NI sends of "
+            "t_ns at the root; a path-based phase streams its packets at one t_ns each, and "
+            "Less-Greedy needs 2 phases for 15 destinations on these 8-switch networks, so "
+            "both grow by 2 t_ns per packet and never cross. With 3 phases (16 switches) the "
+            "NI scheme does overtake at 8 packets (26.9k vs 30.7k cycles). Overtaking on 8 "
+            "switches would need host overheads per packet at the path scheme's forwarders, "
+            "which s6.2 does not state (t_hs, t_hr are per message there)"
         )
     return Outcome(
         status=status,

@@ -45,6 +45,30 @@ pub enum McScheme {
     Unicast,
     /// One multidestination worm replicated at the switches along the routing's paths.
     Tree,
+    /// Seed 003's three schemes with their software overheads (mcload.rs): every multicast
+    /// runs the schedule of the multicast algorithm of that name (the NI-based FPFS
+    /// k-binomial tree, the multi-phase path-based worms, the single tree-based worm) on
+    /// the schedule runner's host/NI model (`t_hs`, `t_ns`, `t_hr`, `t_nr`, `io_bus_mb_s`,
+    /// `ni_serial`, ...; `ni_fpfs` is on for `ni-kbinomial`).
+    #[serde(rename = "ni-kbinomial")]
+    NiKbinomial,
+    #[serde(rename = "worm-path")]
+    WormPath,
+    #[serde(rename = "worm-tree")]
+    WormTree,
+}
+
+impl McScheme {
+    /// The multicast algorithm whose schedule a multicast of this scheme runs (None: the
+    /// network-level schemes of multicast.rs).
+    pub fn plan_algorithm(self) -> Option<&'static str> {
+        match self {
+            McScheme::Unicast | McScheme::Tree => None,
+            McScheme::NiKbinomial => Some("ni-kbinomial"),
+            McScheme::WormPath => Some("worm-path"),
+            McScheme::WormTree => Some("worm-tree"),
+        }
+    }
 }
 
 /// The VC allocator.
@@ -151,6 +175,8 @@ pub struct FlitConfig {
     /// Destinations per multicast (`traffic = multicast`).
     pub multicast_dests: usize,
     pub multicast_scheme: McScheme,
+    /// Packets per multicast message (`packet_size` flits each) under the schedule schemes.
+    pub multicast_packets: u32,
 }
 
 impl Default for FlitConfig {
@@ -199,6 +225,7 @@ impl Default for FlitConfig {
             max_cycles: 10_000_000,
             multicast_dests: 3,
             multicast_scheme: McScheme::Tree,
+            multicast_packets: 1,
         }
     }
 }
@@ -249,6 +276,7 @@ pub const KEYS: &[&str] = &[
     "alloc_iters",
     "multicast_dests",
     "multicast_scheme",
+    "multicast_packets",
 ];
 
 fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T> {
@@ -407,9 +435,18 @@ impl FlitConfig {
                 self.multicast_scheme = match unquote(v) {
                     "unicast" | "ni" => McScheme::Unicast,
                     "tree" => McScheme::Tree,
-                    o => return spec_err!("multicast_scheme = {o}: use unicast or tree"),
+                    "ni-kbinomial" => McScheme::NiKbinomial,
+                    "worm-path" => McScheme::WormPath,
+                    "worm-tree" => McScheme::WormTree,
+                    o => {
+                        return spec_err!(
+                            "multicast_scheme = {o}: use unicast or tree (network only), or \
+                             ni-kbinomial, worm-path or worm-tree (with host/NI overheads)"
+                        )
+                    }
                 }
             }
+            "multicast_packets" => self.multicast_packets = num(key, v)?,
             "alloc_iters" => {
                 if num::<u32>(key, v)? != 1 {
                     return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
@@ -457,8 +494,10 @@ impl FlitConfig {
     /// Multicast-generation probability per node per cycle under `traffic = multicast`: the
     /// offered rate is seed 003's *effective applied load* `m * B_i` (s6.2), so a node starts
     /// a multicast with probability `B_i = packet_rate / m`.
+    /// A message of the schedule schemes has `multicast_packets` packets, so then
+    /// `B_i = packet_rate / (m * multicast_packets)`.
     pub fn multicast_rate(&self) -> f64 {
-        self.packet_rate() / self.multicast_dests.max(1) as f64
+        self.packet_rate() / (self.multicast_dests.max(1) as f64 * self.multicast_packets as f64)
     }
 
     /// Packet-generation probability per node per cycle.
@@ -492,6 +531,15 @@ impl FlitConfig {
         if self.traffic == Pattern::Multicast {
             if self.multicast_dests == 0 {
                 return spec_err!("multicast_dests = 0: a multicast needs at least 1 destination");
+            }
+            if self.multicast_packets == 0
+                || (self.multicast_packets > 1 && self.multicast_scheme.plan_algorithm().is_none())
+            {
+                return spec_err!(
+                    "multicast_packets = {}: use 1..; more than 1 only with multicast_scheme = \
+                     ni-kbinomial, worm-path or worm-tree",
+                    self.multicast_packets
+                );
             }
             let b = self.multicast_rate();
             if !(0.0..=1.0).contains(&b) || b.is_nan() {

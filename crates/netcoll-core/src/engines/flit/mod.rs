@@ -15,6 +15,8 @@ mod allocator;
 mod channel;
 pub mod config;
 pub mod deadlock;
+mod exec;
+pub mod mcload;
 pub mod multicast;
 mod network;
 mod ni;
@@ -36,7 +38,7 @@ pub use config::{
 };
 pub use deadlock::{Deadlock, WaitLink};
 pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
-pub use sim::{simulate_on, simulate_traffic, FlitResult};
+pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_with, FlitResult};
 pub use steplat::StepLatency;
 
 #[cfg(test)]
@@ -47,6 +49,8 @@ mod schedule_tests;
 mod steplat_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_mcload;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]

@@ -101,6 +101,11 @@ impl Multicast {
                 nodes.saturating_sub(1)
             );
         }
+        if let Some(algo) = scheme.plan_algorithm() {
+            return spec_err!(
+                "multicast_scheme = {algo} runs on the schedule executor (mcload.rs)"
+            );
+        }
         let mut region_visits = 1;
         if scheme == McScheme::Tree {
             check_tree_network(net)?;
@@ -190,7 +195,8 @@ impl Multicast {
                     net.create_tagged(src, d, self.size, tag + k as u32);
                 }
             }
-            McScheme::Tree => {
+            // (`new` refuses the schedule schemes.)
+            _ => {
                 let root = self.build_tree(net, id, src);
                 net.create_worm(src, root, self.size, tag);
             }

@@ -18,6 +18,7 @@ use super::config::{FlitConfig, SimType};
 use super::deadlock::Deadlock;
 use super::multicast::{Multicast, MulticastResult};
 use super::network::Network;
+use super::schedule::ScheduleParams;
 use super::stats::{LatencySummary, Window};
 use super::traffic::Traffic;
 use crate::error::Result;
@@ -444,11 +445,41 @@ fn rel_change(now: f64, before: f64) -> f64 {
 
 /// Simulates synthetic traffic on the network the config describes.
 pub fn simulate_traffic(cfg: &FlitConfig) -> Result<FlitResult> {
+    simulate_traffic_with(cfg, &ScheduleParams::default())
+}
+
+/// [`simulate_traffic`] with the schedule runner's host/NI keys, which the multicast
+/// schemes with overheads use (`multicast_scheme = ni-kbinomial | worm-path | worm-tree`,
+/// mcload.rs).
+pub fn simulate_traffic_with(cfg: &FlitConfig, par: &ScheduleParams) -> Result<FlitResult> {
     let topo = cfg.build_topology()?;
-    simulate_on(&topo, cfg)
+    simulate_on_with(&topo, cfg, par)
 }
 
 /// Simulates synthetic traffic on a given network (the config's topology keys are ignored).
 pub fn simulate_on(topo: &Topology, cfg: &FlitConfig) -> Result<FlitResult> {
+    simulate_on_with(topo, cfg, &ScheduleParams::default())
+}
+
+/// [`simulate_on`] with the schedule runner's host/NI keys (see [`simulate_traffic_with`]).
+pub fn simulate_on_with(
+    topo: &Topology,
+    cfg: &FlitConfig,
+    par: &ScheduleParams,
+) -> Result<FlitResult> {
+    if let Some(algo) = cfg.multicast_scheme.plan_algorithm() {
+        if cfg.traffic != super::config::Pattern::Multicast {
+            return crate::spec_err!("multicast_scheme = {algo} needs traffic = multicast");
+        }
+        return super::mcload::simulate_plan_load(topo, cfg, par);
+    }
+    let plain = serde_json::to_value(ScheduleParams::default()).ok();
+    if serde_json::to_value(par).ok() != plain {
+        return crate::spec_err!(
+            "schedule keys (t_hs, t_ns, t_hr, t_nr, io_bus_mb_s, ni_serial, ...) apply to \
+             traffic only with traffic = multicast and multicast_scheme = ni-kbinomial, \
+             worm-path or worm-tree"
+        );
+    }
     Ok(Sim::new(topo, cfg)?.simulate())
 }

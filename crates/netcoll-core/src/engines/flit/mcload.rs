@@ -1,0 +1,565 @@
+//! Multicast load with software overheads (seed 003 s6.5, Figs. 26-28): `traffic =
+//! multicast` with `multicast_scheme = ni-kbinomial | worm-path | worm-tree`.
+//!
+//! Every multicast is the *same plan* as a single-multicast run: the schedule the multicast
+//! algorithm of that name builds for its source and destinations (the NI-based FPFS
+//! k-binomial tree; the multi-phase path-based worms whose secondary sources receive at the
+//! host, s6.4; the single tree-based worm), run by the schedule executor (exec.rs) with the
+//! host/NI model of schedule.rs. All multicasts run concurrently on one network as
+//! *instances* of the executor that share one event heap and each endpoint's host
+//! processor, NI sending side, NI receiving side and I/O bus (`ni_serial = 1`), so that
+//! multicasts contend at their recipients as s6.5.1 discusses.
+//!
+//! Load: a node starts a multicast with probability `B_i` per cycle (Bernoulli, geometric
+//! gaps, as `traffic = multicast`); its `m = multicast_dests` destinations are uniform over
+//! the other nodes (seeded). `injection_rate` is the paper's effective applied load `m B_i`
+//! (s6.2), in messages of `multicast_packets` packets per node per cycle, or in flits with
+//! `injection_rate_uses_flits = 1`: then `B_i = injection_rate / (m * multicast_packets *
+//! packet_size)`. A message has `multicast_packets` packets of `packet_size` payload flits
+//! (`packet_size * flit_bytes` bytes; headers come on top, as in the single runs).
+//!
+//! Run (always the `fixed` mode; `sim_type = batch` is refused): `warmup_cycles` unmeasured; the multicasts created in the next `sim_cycles` are
+//! measured, and the run goes on (still loading the network) until they have all completed.
+//! A multicast's latency runs from its creation to the cycle its last op is done, i.e. the
+//! last destination's receive with `t_nr + t_hr` (and the I/O bus) at its host, as the
+//! single-multicast runs count it. The accepted rate counts the payload flits of the packet
+//! copies delivered to destinations in the measured cycles. A multicast older than
+//! `latency_thres` cycles (negative: never) ends the run as unstable (saturated), as does
+//! `max_cycles`. Each worm instance's replication trees live in a pooled region of the
+//! worm table, released when the multicast completes; nothing is allocated per flit.
+
+use super::config::{FlitConfig, McScheme};
+use super::exec::{Exec, Shared};
+use super::multicast::MulticastResult;
+use super::network::{Network, NONE};
+use super::sim::{ChannelUse, FlitResult};
+use super::stats::Histogram;
+use super::traffic::Traffic;
+use super::worms::{flatten_worms, Region, Trees, WormPool};
+use super::ScheduleParams;
+use crate::algorithms::{build, AlgoRequest};
+use crate::error::Result;
+use crate::schedule::{CollectiveKind, Schedule};
+use crate::spec_err;
+use crate::topology::Topology;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cmp::Reverse;
+use std::rc::Rc;
+
+/// A multicast in flight.
+struct Inst {
+    ex: Exec<Rc<Schedule>>,
+    ctime: u64,
+    counted: bool,
+    region: Option<Region>,
+}
+
+/// The multicast load run: instances in pooled slots (slot `i` owns tags `i * block ..`).
+pub struct PlanLoad<'t> {
+    pub net: Network<'t>,
+    topo: &'t Topology,
+    par: ScheduleParams,
+    scheme: McScheme,
+    algo: &'static str,
+    m: usize,
+    packets: u32,
+    sh: Shared,
+    slots: Vec<Option<Inst>>,
+    free: Vec<u32>,
+    /// Tags per slot: one per (destination, packet).
+    block: u32,
+    /// Per tag: its copy arrived (duplicates are counted, never expected).
+    seen: Vec<bool>,
+    /// Slots whose multicast finished in this cycle.
+    finished: Vec<u32>,
+    pool: WormPool,
+    trees: Trees,
+    arrivals: Vec<(u32, u64)>,
+    /// Destination draw: a persistent permutation and each node's place in it.
+    perm: Vec<u32>,
+    pos: Vec<u32>,
+    dests: Vec<u32>,
+    traffic: Traffic,
+    rng: ChaCha8Rng,
+    next_gen: Vec<u64>,
+    rate: f64,
+    vct: Option<usize>,
+    step_classes: u32,
+    /// Measurement.
+    counting: bool,
+    counted_left: u64,
+    measure_from: u64,
+    measure_to: u64,
+    latency: Histogram,
+    created: u64,
+    completed: u64,
+    copies: u64,
+    copies_in_window: u64,
+    duplicates: u64,
+}
+
+impl<'t> PlanLoad<'t> {
+    pub fn new(topo: &'t Topology, cfg: &FlitConfig, par: &ScheduleParams) -> Result<Self> {
+        let scheme = cfg.multicast_scheme;
+        let Some(algo) = scheme.plan_algorithm() else {
+            return spec_err!("the multicast load runner needs multicast_scheme = ni-kbinomial, worm-path or worm-tree");
+        };
+        if cfg.sim_type == super::SimType::Batch {
+            return spec_err!(
+                "sim_type = batch is not supported with multicast_scheme = {algo}: these runs \
+                 warm up for warmup_cycles and measure sim_cycles (fixed)"
+            );
+        }
+        let mut par = par.clone();
+        if par.ni_fpfs == 1 && scheme != McScheme::NiKbinomial {
+            return spec_err!(
+                "ni_fpfs = 1 with multicast_scheme = {algo}: the worm schemes' secondary sources \
+                 receive at the host (seed 003 s6.4); ni-kbinomial always forwards at the NI"
+            );
+        }
+        par.ni_fpfs = u64::from(scheme == McScheme::NiKbinomial);
+        let nodes = topo.num_endpoints();
+        let m = cfg.multicast_dests;
+        if m == 0 || m >= nodes {
+            return spec_err!(
+                "multicast_dests = {m}: {} has {nodes} nodes, so use 1..={}",
+                topo.name(),
+                nodes.saturating_sub(1)
+            );
+        }
+        let mut net = Network::new(topo, cfg)?;
+        net.log_arrivals = true;
+        if scheme != McScheme::NiKbinomial && (net.route_classes > 1 || !net.torus_dims.is_empty())
+        {
+            return spec_err!(
+                "multicast_scheme = {algo} needs a routing with one VC class (up*/down* on an \
+                 irregular network), not {} on {}",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
+        // Per-step VC classes as the single runs (`vc_per_step = 1`).
+        let mut step_classes = 1;
+        if par.vc_per_step == 1 {
+            let k = match par.step_vc_classes {
+                0 => (net.nv / net.route_classes.max(1) as usize).max(1),
+                k => k as usize,
+            };
+            net.set_step_classes(k)?;
+            step_classes = k as u32;
+        }
+        let rate = cfg.multicast_rate();
+        let traffic = Traffic::new(&cfg.traffic, nodes, topo.shape(), rate)?;
+        let vct = (cfg.flow_control == super::FlowControl::CutThrough).then_some(cfg.vc_buf_size);
+        let mut run = PlanLoad {
+            net,
+            topo,
+            par,
+            scheme,
+            algo,
+            m,
+            packets: cfg.multicast_packets,
+            sh: Shared::new(nodes),
+            slots: Vec::new(),
+            free: Vec::new(),
+            block: (m as u32).saturating_mul(cfg.multicast_packets),
+            seen: Vec::new(),
+            finished: Vec::new(),
+            pool: WormPool::default(),
+            trees: Trees::default(),
+            arrivals: Vec::new(),
+            perm: (0..nodes as u32).collect(),
+            pos: (0..nodes as u32).collect(),
+            dests: Vec::with_capacity(m),
+            traffic,
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            next_gen: vec![u64::MAX; nodes],
+            rate,
+            vct,
+            step_classes,
+            counting: false,
+            counted_left: 0,
+            measure_from: 0,
+            measure_to: u64::MAX,
+            latency: Histogram::default(),
+            created: 0,
+            completed: 0,
+            copies: 0,
+            copies_in_window: 0,
+            duplicates: 0,
+        };
+        for ep in 0..nodes {
+            run.next_gen[ep] = match run.traffic.gap(&mut run.rng) {
+                Some(g) => g - 1,
+                None => u64::MAX,
+            };
+        }
+        Ok(run)
+    }
+
+    /// The schedule of one multicast from `src` to `self.dests`.
+    fn plan(&self, src: usize) -> Result<Schedule> {
+        let mut req = AlgoRequest::new(self.topo, CollectiveKind::Multicast);
+        req.root = src as u32;
+        req.targets = self.dests.clone();
+        req.packets = self.packets;
+        req.bytes = self.net.cfg.packet_size as u64 * self.packets as u64 * self.par.flit_bytes;
+        build(self.algo, &req)
+    }
+
+    /// Starts a multicast from `src` to `dests` now (hand-worked cases and tests).
+    pub fn start_to(&mut self, src: usize, dests: &[u32], counted: bool) -> Result<()> {
+        if dests.len() != self.m {
+            return spec_err!(
+                "a multicast needs multicast_dests = {} destinations",
+                self.m
+            );
+        }
+        self.dests.clear();
+        self.dests.extend_from_slice(dests);
+        self.start(src, counted)
+    }
+
+    fn start(&mut self, src: usize, counted: bool) -> Result<()> {
+        let s = Rc::new(self.plan(src)?);
+        let slot = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.slots.push(None);
+                self.seen
+                    .extend(std::iter::repeat_n(false, self.block as usize));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let mut roots = flatten_worms(&self.net, &s, &mut self.trees)?;
+        let region = (self.trees.visits() > 0)
+            .then(|| self.pool.place(&mut self.net.rep.table, &mut self.trees));
+        if let Some((v0, ..)) = region {
+            roots
+                .iter_mut()
+                .filter(|r| **r != NONE)
+                .for_each(|r| *r += v0);
+        }
+        let cfg = &self.net.cfg;
+        let mut ex = Exec::new(
+            s,
+            slot,
+            slot * self.block,
+            &self.par,
+            self.vct,
+            roots,
+            cfg.vc_buf_size,
+        )?;
+        ex.set_step_classes(self.step_classes);
+        if ex.tags() > self.block {
+            return spec_err!(
+                "{} planned {} packet copies for {} destinations (a netcoll bug)",
+                self.algo,
+                ex.tags(),
+                self.m
+            );
+        }
+        ex.begin(&mut self.sh, self.net.now);
+        self.slots[slot as usize] = Some(Inst {
+            ex,
+            ctime: self.net.now,
+            counted,
+            region,
+        });
+        self.created += 1;
+        self.counted_left += u64::from(counted);
+        Ok(())
+    }
+
+    /// `m` destinations uniform over the nodes other than `src` (a partial Fisher-Yates
+    /// shuffle of a persistent permutation, as multicast.rs).
+    fn draw_dests(&mut self, src: usize) {
+        let n = self.perm.len();
+        self.swap(self.pos[src] as usize, n - 1);
+        self.dests.clear();
+        for i in 0..self.m {
+            let j = self.rng.random_range(i..n - 1);
+            self.swap(i, j);
+            self.dests.push(self.perm[i]);
+        }
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.perm.swap(a, b);
+        self.pos[self.perm[a] as usize] = a as u32;
+        self.pos[self.perm[b] as usize] = b as u32;
+    }
+
+    /// Nodes whose Bernoulli trial succeeds now start a multicast.
+    fn generate(&mut self) -> Result<()> {
+        let now = self.net.now;
+        for ep in 0..self.next_gen.len() {
+            if self.next_gen[ep] > now {
+                continue;
+            }
+            self.draw_dests(ep);
+            self.start(ep, self.counting)?;
+            self.next_gen[ep] = match self.traffic.gap(&mut self.rng) {
+                Some(g) => now + g,
+                None => u64::MAX,
+            };
+        }
+        Ok(())
+    }
+
+    /// Applies the network's arrivals and the events due now.
+    fn react(&mut self) {
+        std::mem::swap(&mut self.arrivals, &mut self.net.arrivals);
+        let in_window = (self.measure_from..self.measure_to).contains(&self.net.now);
+        for i in 0..self.arrivals.len() {
+            let (tag, t) = self.arrivals[i];
+            self.copies += 1;
+            self.copies_in_window += u64::from(in_window);
+            if std::mem::replace(&mut self.seen[tag as usize], true) {
+                self.duplicates += 1;
+                continue;
+            }
+            let slot = tag / self.block;
+            if let Some(inst) = self.slots[slot as usize].as_mut() {
+                // (Only an op's completion, a heap event, can finish a multicast.)
+                inst.ex.arrival(&mut self.sh, tag, t);
+            }
+        }
+        self.arrivals.clear();
+        while let Some(&Reverse((t, slot, due))) = self.sh.heap.peek() {
+            if t > self.net.now {
+                break;
+            }
+            self.sh.heap.pop();
+            // Events of a multicast that finished this cycle (an NI hand-over at its last
+            // receive) have nothing left to do.
+            let Some(inst) = self.slots[slot as usize].as_mut() else {
+                continue;
+            };
+            if inst.ex.finished() {
+                continue;
+            }
+            inst.ex.event(&mut self.sh, due, t, &mut self.net);
+            if inst.ex.finished() {
+                self.finished.push(slot);
+            }
+        }
+    }
+
+    /// Records and frees the multicasts that finished this cycle.
+    fn retire(&mut self) {
+        while let Some(slot) = self.finished.pop() {
+            let inst = self.slots[slot as usize]
+                .take()
+                .expect("a finished multicast");
+            self.completed += 1;
+            if inst.counted {
+                self.latency.add(inst.ex.finish() - inst.ctime);
+                self.counted_left -= 1;
+            }
+            if let Some(r) = inst.region {
+                self.pool.release(r);
+            }
+            let b = (slot * self.block) as usize;
+            self.seen[b..b + self.block as usize].fill(false);
+            self.free.push(slot);
+        }
+    }
+
+    /// The oldest multicast in flight, if any is older than `latency_thres`.
+    fn too_old(&self) -> Option<String> {
+        let thres = self.net.cfg.latency_thres;
+        if thres < 0.0 {
+            return None;
+        }
+        let oldest = self.slots.iter().flatten().map(|i| i.ctime).min()?;
+        let age = self.net.now - oldest;
+        (age as f64 > thres).then(|| {
+            format!(
+                "a multicast has been in flight {age} cycles, beyond latency_thres {thres}: \
+                 the network (or its hosts and NIs) is saturated"
+            )
+        })
+    }
+
+    /// Runs until `done` holds; returns why it stopped early (unstable), if it did.
+    fn run(&mut self, mut done: impl FnMut(&Self) -> bool) -> Result<Option<String>> {
+        let cfg = self.net.cfg.clone();
+        let mut check = self.net.now;
+        loop {
+            self.generate()?;
+            self.net.deliver();
+            self.react();
+            self.retire();
+            if done(self) {
+                return Ok(None);
+            }
+            if self.net.now >= check {
+                check = self.net.now + 1024;
+                if let Some(why) = self.too_old() {
+                    return Ok(Some(why));
+                }
+            }
+            if self.net.now >= cfg.max_cycles {
+                return Ok(Some(format!(
+                    "stopped at max_cycles = {} before the run completed",
+                    cfg.max_cycles
+                )));
+            }
+            let n = &self.net;
+            if n.in_flight_flits == 0 && n.wheel.is_empty() && n.ni_pending.is_empty() {
+                // Nothing moves before the next op event or multicast: skip to it.
+                let ev = self.sh.heap.peek().map_or(u64::MAX, |r| r.0 .0);
+                let gen = self.next_gen.iter().copied().min().unwrap_or(u64::MAX);
+                let next = ev.min(gen).min(cfg.max_cycles);
+                if next > n.now && next < u64::MAX {
+                    self.net.now = next;
+                    continue;
+                }
+                if next == u64::MAX && self.slots.iter().all(Option::is_none) {
+                    // No load and nothing in flight: only time passes.
+                    self.net.now += 1;
+                    continue;
+                }
+            }
+            self.net.finish_cycle();
+            let n = &self.net;
+            if n.in_flight_flits > 0 && n.now - n.last_move > cfg.deadlock_cycles {
+                return Ok(Some("deadlock".into()));
+            }
+        }
+    }
+
+    /// Warm-up, measurement and drain (see the module doc).
+    pub fn simulate(mut self) -> Result<FlitResult> {
+        let cfg = self.net.cfg.clone();
+        let warm_end = cfg.warmup_cycles;
+        let mut why = self.run(|r| r.net.now >= warm_end)?;
+        let mut measured = 0;
+        if why.is_none() {
+            self.start_measuring();
+            let end = self.measure_to;
+            why = self.run(|r| r.net.now >= end)?;
+            measured = self.net.now - self.measure_from;
+            self.counting = false;
+            if why.is_none() {
+                why = self.run(|r| r.counted_left == 0)?;
+            }
+        }
+        Ok(self.result(why, measured))
+    }
+
+    fn start_measuring(&mut self) {
+        let now = self.net.now;
+        self.counting = true;
+        self.measure_from = now;
+        self.measure_to = now + self.net.cfg.sim_cycles;
+        self.net.measuring = true;
+        self.net.measured.clear(now);
+        self.net.chan_flits.iter_mut().for_each(|c| *c = 0);
+    }
+
+    /// Runs until every multicast started so far has completed (at most `cycles`); the
+    /// multicast figures (tests, hand-worked cases).
+    pub fn run_multicasts(&mut self, cycles: u64) -> Result<MulticastResult> {
+        self.next_gen.iter_mut().for_each(|g| *g = u64::MAX);
+        let end = self.net.now + cycles;
+        self.run(|r| r.slots.iter().all(Option::is_none) || r.net.now >= end)?;
+        Ok(self.multicast_result())
+    }
+
+    /// Runs `cycles` cycles of load, every multicast counted; the multicast figures so far
+    /// (tests).
+    pub fn run_multicasts_for(&mut self, cycles: u64) -> Result<MulticastResult> {
+        self.counting = true;
+        let end = self.net.now + cycles;
+        self.run(|r| r.net.now >= end)?;
+        Ok(self.multicast_result())
+    }
+
+    fn multicast_result(&self) -> MulticastResult {
+        let size = self.net.cfg.packet_size as f64 * self.packets as f64;
+        MulticastResult {
+            dests: self.m,
+            scheme: self.scheme,
+            multicast_rate: self.rate,
+            effective_load: self.rate * self.m as f64 * size,
+            created: self.created,
+            completed: self.completed,
+            latency: self.latency.summary(),
+            copies_delivered: self.copies,
+            duplicate_copies: self.duplicates,
+        }
+    }
+
+    fn result(&self, why: Option<String>, measured: u64) -> FlitResult {
+        let n = &self.net;
+        let nodes = n.nis.len();
+        let per = |x: u64| x as f64 / measured.max(1) as f64;
+        let mut per_channel = vec![0.0; 2 * n.topo.num_links()];
+        for (g, o) in n.out_to.iter().enumerate() {
+            if let super::network::Out::Link { channel, .. } = o {
+                per_channel[*channel as usize] = per(n.chan_flits[g]);
+            }
+        }
+        let w = &n.measured;
+        let deadlock = (why.as_deref() == Some("deadlock")).then(|| n.diagnose());
+        let mc = self.multicast_result();
+        FlitResult {
+            topology: n.topo.name().to_string(),
+            nodes,
+            sim_type: super::SimType::Fixed,
+            cycles: n.now,
+            measured_cycles: measured,
+            offered_rate: mc.effective_load,
+            accepted_rate: per(self.copies_in_window) * n.cfg.packet_size as f64 / nodes as f64,
+            avg_packet_latency: w.packet.mean(),
+            avg_network_latency: w.network.mean(),
+            avg_flit_latency: w.flit.mean(),
+            avg_hops: if w.packets == 0 {
+                0.0
+            } else {
+                w.hops as f64 / w.packets as f64
+            },
+            packet_latency: w.packet.summary(),
+            network_latency: w.network.summary(),
+            flit_latency: w.flit.summary(),
+            packets_measured: w.packets,
+            packets_generated: n.nis.iter().map(|ni| ni.generated).sum(),
+            packets_delivered: n.delivered,
+            misdelivered: n.misdelivered,
+            sample_periods: 0,
+            flit_hops: n.flit_hops,
+            unstable: why.is_some(),
+            unstable_reason: why.filter(|_| deadlock.is_none()),
+            channel_utilisation: ChannelUse {
+                mean: if per_channel.is_empty() {
+                    0.0
+                } else {
+                    per_channel.iter().sum::<f64>() / per_channel.len() as f64
+                },
+                max: per_channel.iter().cloned().fold(0.0, f64::max),
+                per_channel,
+            },
+            deadlock,
+            multicast: Some(mc),
+        }
+    }
+}
+
+/// Runs a multicast load with the schedule schemes (`multicast_scheme = ni-kbinomial |
+/// worm-path | worm-tree`) on `topo`.
+pub fn simulate_plan_load(
+    topo: &Topology,
+    cfg: &FlitConfig,
+    par: &ScheduleParams,
+) -> Result<FlitResult> {
+    if cfg.traffic != super::Pattern::Multicast {
+        return spec_err!(
+            "multicast_scheme = {} needs traffic = multicast",
+            cfg.multicast_scheme.plan_algorithm().unwrap_or("?")
+        );
+    }
+    PlanLoad::new(topo, cfg, par)?.simulate()
+}
