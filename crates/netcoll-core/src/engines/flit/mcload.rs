@@ -378,7 +378,8 @@ impl<'t> PlanLoad<'t> {
         (age as f64 > thres).then(|| {
             format!(
                 "a multicast has been in flight {age} cycles, beyond latency_thres {thres}: \
-                 the network (or its hosts and NIs) is saturated"
+                 the network (or its hosts and NIs) is saturated, or latency_thres is below \
+                 the software overheads of one multicast (raise it, e.g. latency_thres=1e6)"
             )
         })
     }
