@@ -29,6 +29,7 @@
 //! worm table, released when the multicast completes; nothing is allocated per flit.
 
 use super::config::{FlitConfig, McScheme};
+use super::dest_draw::DestDraw;
 use super::exec::{Exec, Shared};
 use super::multicast::MulticastResult;
 use super::network::{Network, NONE};
@@ -42,7 +43,7 @@ use crate::error::Result;
 use crate::schedule::{CollectiveKind, Schedule};
 use crate::spec_err;
 use crate::topology::Topology;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::rc::Rc;
@@ -76,10 +77,8 @@ pub struct PlanLoad<'t> {
     pool: WormPool,
     trees: Trees,
     arrivals: Vec<(u32, u64)>,
-    /// Destination draw: a persistent permutation and each node's place in it.
-    perm: Vec<u32>,
-    pos: Vec<u32>,
-    dests: Vec<u32>,
+    /// Random destination sets (dest_draw.rs).
+    draw: DestDraw,
     traffic: Traffic,
     rng: ChaCha8Rng,
     next_gen: Vec<u64>,
@@ -169,9 +168,7 @@ impl<'t> PlanLoad<'t> {
             pool: WormPool::default(),
             trees: Trees::default(),
             arrivals: Vec::new(),
-            perm: (0..nodes as u32).collect(),
-            pos: (0..nodes as u32).collect(),
-            dests: Vec::with_capacity(m),
+            draw: DestDraw::new(nodes, m),
             traffic,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             next_gen: vec![u64::MAX; nodes],
@@ -198,11 +195,11 @@ impl<'t> PlanLoad<'t> {
         Ok(run)
     }
 
-    /// The schedule of one multicast from `src` to `self.dests`.
+    /// The schedule of one multicast from `src` to `self.draw.dests`.
     fn plan(&self, src: usize) -> Result<Schedule> {
         let mut req = AlgoRequest::new(self.topo, CollectiveKind::Multicast);
         req.root = src as u32;
-        req.targets = self.dests.clone();
+        req.targets = self.draw.dests.clone();
         req.packets = self.packets;
         req.bytes = self.net.cfg.packet_size as u64 * self.packets as u64 * self.par.flit_bytes;
         build(self.algo, &req)
@@ -216,8 +213,7 @@ impl<'t> PlanLoad<'t> {
                 self.m
             );
         }
-        self.dests.clear();
-        self.dests.extend_from_slice(dests);
+        self.draw.set(dests);
         self.start(src, counted)
     }
 
@@ -272,25 +268,6 @@ impl<'t> PlanLoad<'t> {
         Ok(())
     }
 
-    /// `m` destinations uniform over the nodes other than `src` (a partial Fisher-Yates
-    /// shuffle of a persistent permutation, as multicast.rs).
-    fn draw_dests(&mut self, src: usize) {
-        let n = self.perm.len();
-        self.swap(self.pos[src] as usize, n - 1);
-        self.dests.clear();
-        for i in 0..self.m {
-            let j = self.rng.random_range(i..n - 1);
-            self.swap(i, j);
-            self.dests.push(self.perm[i]);
-        }
-    }
-
-    fn swap(&mut self, a: usize, b: usize) {
-        self.perm.swap(a, b);
-        self.pos[self.perm[a] as usize] = a as u32;
-        self.pos[self.perm[b] as usize] = b as u32;
-    }
-
     /// Nodes whose Bernoulli trial succeeds now start a multicast.
     fn generate(&mut self) -> Result<()> {
         let now = self.net.now;
@@ -298,7 +275,7 @@ impl<'t> PlanLoad<'t> {
             if self.next_gen[ep] > now {
                 continue;
             }
-            self.draw_dests(ep);
+            self.draw.draw(ep, self.m, &mut self.rng);
             self.start(ep, self.counting)?;
             self.next_gen[ep] = match self.traffic.gap(&mut self.rng) {
                 Some(g) => now + g,

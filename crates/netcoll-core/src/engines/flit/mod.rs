@@ -15,6 +15,7 @@ mod allocator;
 mod channel;
 pub mod config;
 pub mod deadlock;
+mod dest_draw;
 mod exec;
 pub mod mcload;
 pub mod multicast;

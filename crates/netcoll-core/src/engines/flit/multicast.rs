@@ -23,12 +23,12 @@
 //! `duplicate_copies` (always 0; tested).
 
 use super::config::McScheme;
+use super::dest_draw::DestDraw;
 use super::network::{Network, NONE};
 use super::replicate::WormOut;
 use super::stats::{Histogram, LatencySummary};
 use crate::error::Result;
 use crate::spec_err;
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
@@ -71,9 +71,8 @@ pub struct Multicast {
     scheme: McScheme,
     size: u16,
     rate: f64,
-    perm: Vec<u32>,
-    pos: Vec<u32>,
-    dests: Vec<u32>,
+    /// Random destination sets (dest_draw.rs).
+    draw: DestDraw,
     recs: Vec<Rec>,
     free: Vec<u32>,
     /// Per copy tag: arrived already.
@@ -118,9 +117,7 @@ impl Multicast {
             scheme,
             size,
             rate,
-            perm: (0..nodes as u32).collect(),
-            pos: (0..nodes as u32).collect(),
-            dests: Vec::with_capacity(m),
+            draw: DestDraw::new(nodes, m),
             recs: Vec::new(),
             free: Vec::new(),
             seen: Vec::new(),
@@ -136,25 +133,6 @@ impl Multicast {
         })
     }
 
-    /// `m` destinations uniform over the nodes other than `src`, in `self.dests`.
-    fn draw_dests(&mut self, src: usize, rng: &mut ChaCha8Rng) {
-        let n = self.perm.len();
-        // Park the source in the last slot, then shuffle a prefix of the rest.
-        self.swap(self.pos[src] as usize, n - 1);
-        self.dests.clear();
-        for i in 0..self.m {
-            let j = rng.random_range(i..n - 1);
-            self.swap(i, j);
-            self.dests.push(self.perm[i]);
-        }
-    }
-
-    fn swap(&mut self, a: usize, b: usize) {
-        self.perm.swap(a, b);
-        self.pos[self.perm[a] as usize] = a as u32;
-        self.pos[self.perm[b] as usize] = b as u32;
-    }
-
     /// Starts a multicast from `src` to random destinations now.
     pub fn start_random(
         &mut self,
@@ -163,7 +141,7 @@ impl Multicast {
         rng: &mut ChaCha8Rng,
         counted: bool,
     ) {
-        self.draw_dests(src, rng);
+        self.draw.draw(src, self.m, rng);
         self.start(net, src, counted);
     }
 
@@ -174,8 +152,7 @@ impl Multicast {
             self.m,
             "a multicast has multicast_dests destinations"
         );
-        self.dests.clear();
-        self.dests.extend_from_slice(dests);
+        self.draw.set(dests);
         self.start(net, src, counted);
     }
 
@@ -191,7 +168,7 @@ impl Multicast {
         match self.scheme {
             McScheme::Unicast => {
                 for k in 0..self.m {
-                    let d = self.dests[k] as usize;
+                    let d = self.draw.dests[k] as usize;
                     net.create_tagged(src, d, self.size, tag + k as u32);
                 }
             }
@@ -227,7 +204,7 @@ impl Multicast {
         self.recs.len() - 1
     }
 
-    /// Writes the trie of the routing's paths from `src` to `self.dests` into record
+    /// Writes the trie of the routing's paths from `src` to `self.draw.dests` into record
     /// `id`'s region; returns the root visit.
     fn build_tree(&mut self, net: &mut Network, id: usize, src: usize) -> u32 {
         let topo = net.topo;
@@ -235,7 +212,7 @@ impl Multicast {
         self.visit_switch.clear();
         let src_sw = topo.endpoint_switch(src);
         self.visit_switch.push(src_sw as u32);
-        for (k, &d) in self.dests.iter().enumerate() {
+        for (k, &d) in self.draw.dests.iter().enumerate() {
             let dst_sw = topo.endpoint_switch(d as usize);
             let (mut cur, mut sw, mut state) = (0u32, src_sw, 0u8);
             while let Some(step) = net.routing.next(topo, sw, dst_sw, state) {
@@ -293,8 +270,7 @@ impl Multicast {
     /// Builds the tree of a multicast from `src` to `dests` without sending it (tests).
     #[cfg(test)]
     pub(super) fn tree_for(&mut self, net: &mut Network, src: usize, dests: &[u32]) -> u32 {
-        self.dests.clear();
-        self.dests.extend_from_slice(dests);
+        self.draw.set(dests);
         let id = self.acquire(net);
         self.build_tree(net, id, src)
     }
