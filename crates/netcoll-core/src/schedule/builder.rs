@@ -320,6 +320,7 @@ impl ScheduleBuilder {
             messages: self.messages,
             dests: self.dests,
             pieces: self.pieces,
+            proved: std::sync::OnceLock::new(),
         })
     }
 

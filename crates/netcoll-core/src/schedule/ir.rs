@@ -194,6 +194,9 @@ pub struct Schedule {
     pub(crate) messages: Vec<Message>,
     pub(crate) dests: Vec<u32>,
     pub(crate) pieces: Vec<Piece>,
+    /// The verifier's verdict, once it has run (`verify` records it; the schedule is
+    /// immutable, so it never goes stale): engines ask `is_correct` without proving twice.
+    pub(crate) proved: std::sync::OnceLock<bool>,
 }
 
 impl Schedule {

@@ -66,8 +66,16 @@ fn run(s: &Schedule) -> std::result::Result<(), Diagnosis> {
 }
 
 impl Schedule {
-    /// Shorthand for [`verify`].
+    /// Shorthand for [`verify`]; records the verdict for [`Schedule::is_correct`].
     pub fn verify(&self) -> Report {
-        verify(self)
+        let report = verify(self);
+        let _ = self.proved.set(report.ok);
+        report
+    }
+
+    /// Whether the schedule is correct: the recorded verdict (schedules from
+    /// `algorithms::build` were proved when built), else the verifier's.
+    pub fn is_correct(&self) -> bool {
+        *self.proved.get_or_init(|| verify(self).ok)
     }
 }
