@@ -33,7 +33,7 @@ use super::dest_draw::DestDraw;
 use super::exec::{Exec, Shared};
 use super::multicast::MulticastResult;
 use super::network::{Network, NONE};
-use super::sim::{ChannelUse, FlitResult};
+use super::sim::FlitResult;
 use super::stats::Histogram;
 use super::traffic::Traffic;
 use super::worms::{flatten_worms, Region, Trees, WormPool};
@@ -473,55 +473,20 @@ impl<'t> PlanLoad<'t> {
 
     fn result(&self, why: Option<String>, measured: u64) -> FlitResult {
         let n = &self.net;
-        let nodes = n.nis.len();
         let per = |x: u64| x as f64 / measured.max(1) as f64;
-        let mut per_channel = vec![0.0; 2 * n.topo.num_links()];
-        for (g, o) in n.out_to.iter().enumerate() {
-            if let super::network::Out::Link { channel, .. } = o {
-                per_channel[*channel as usize] = per(n.chan_flits[g]);
-            }
-        }
-        let w = &n.measured;
         let deadlock = (why.as_deref() == Some("deadlock")).then(|| n.diagnose());
         let mc = self.multicast_result();
         FlitResult {
-            topology: n.topo.name().to_string(),
-            nodes,
             sim_type: super::SimType::Fixed,
-            cycles: n.now,
-            measured_cycles: measured,
             offered_rate: mc.effective_load,
-            accepted_rate: per(self.copies_in_window) * n.cfg.packet_size as f64 / nodes as f64,
-            avg_packet_latency: w.packet.mean(),
-            avg_network_latency: w.network.mean(),
-            avg_flit_latency: w.flit.mean(),
-            avg_hops: if w.packets == 0 {
-                0.0
-            } else {
-                w.hops as f64 / w.packets as f64
-            },
-            packet_latency: w.packet.summary(),
-            network_latency: w.network.summary(),
-            flit_latency: w.flit.summary(),
-            packets_measured: w.packets,
-            packets_generated: n.nis.iter().map(|ni| ni.generated).sum(),
-            packets_delivered: n.delivered,
-            misdelivered: n.misdelivered,
-            sample_periods: 0,
-            flit_hops: n.flit_hops,
+            // Every delivered copy, as the paper's effective applied load counts them.
+            accepted_rate: per(self.copies_in_window) * n.cfg.packet_size as f64
+                / n.nis.len() as f64,
             unstable: why.is_some(),
             unstable_reason: why.filter(|_| deadlock.is_none()),
-            channel_utilisation: ChannelUse {
-                mean: if per_channel.is_empty() {
-                    0.0
-                } else {
-                    per_channel.iter().sum::<f64>() / per_channel.len() as f64
-                },
-                max: per_channel.iter().cloned().fold(0.0, f64::max),
-                per_channel,
-            },
             deadlock,
             multicast: Some(mc),
+            ..n.figures(&n.measured, measured)
         }
     }
 }

@@ -372,30 +372,43 @@ impl<'t> Sim<'t> {
             }
             None => {}
         }
-        let nodes = n.nis.len();
         let w: &Window = if n.cfg.sim_type == SimType::Latency {
             &n.period
         } else {
             &n.measured
         };
-        let per = |x: u64| x as f64 / (measured_cycles.max(1)) as f64;
-        let per_channel: Vec<f64> = {
-            let mut v = vec![0.0; 2 * n.topo.num_links()];
-            for (g, o) in n.out_to.iter().enumerate() {
-                if let super::network::Out::Link { channel, .. } = o {
-                    v[*channel as usize] = per(n.chan_flits[g]);
-                }
-            }
-            v
-        };
-        let offered = n.cfg.packet_rate() * n.cfg.packet_size as f64;
         FlitResult {
-            topology: n.topo.name().to_string(),
+            offered_rate: n.cfg.packet_rate() * n.cfg.packet_size as f64,
+            sample_periods: phases,
+            unstable: unstable.is_some() || deadlock.is_some(),
+            unstable_reason: unstable,
+            deadlock,
+            multicast: self.mc.as_ref().map(Multicast::result),
+            ..n.figures(w, measured_cycles)
+        }
+    }
+}
+
+impl Network<'_> {
+    /// The figures every run reports from window `w` over `measured` cycles (accepted rate
+    /// from its flits, latencies, hops, channel use); the caller sets the offered rate and
+    /// how the run ended.
+    pub(super) fn figures(&self, w: &Window, measured: u64) -> FlitResult {
+        let nodes = self.nis.len();
+        let per = |x: u64| x as f64 / measured.max(1) as f64;
+        let mut per_channel = vec![0.0; 2 * self.topo.num_links()];
+        for (g, o) in self.out_to.iter().enumerate() {
+            if let super::network::Out::Link { channel, .. } = o {
+                per_channel[*channel as usize] = per(self.chan_flits[g]);
+            }
+        }
+        FlitResult {
+            topology: self.topo.name().to_string(),
             nodes,
-            sim_type: n.cfg.sim_type,
-            cycles: n.now,
-            measured_cycles,
-            offered_rate: offered,
+            sim_type: self.cfg.sim_type,
+            cycles: self.now,
+            measured_cycles: measured,
+            offered_rate: 0.0,
             accepted_rate: per(w.accepted_flits) / nodes as f64,
             avg_packet_latency: w.packet.mean(),
             avg_network_latency: w.network.mean(),
@@ -409,13 +422,13 @@ impl<'t> Sim<'t> {
             network_latency: w.network.summary(),
             flit_latency: w.flit.summary(),
             packets_measured: w.packets,
-            packets_generated: n.nis.iter().map(|ni| ni.generated).sum(),
-            packets_delivered: n.delivered,
-            misdelivered: n.misdelivered,
-            sample_periods: phases,
-            flit_hops: n.flit_hops,
-            unstable: unstable.is_some() || deadlock.is_some(),
-            unstable_reason: unstable,
+            packets_generated: self.nis.iter().map(|ni| ni.generated).sum(),
+            packets_delivered: self.delivered,
+            misdelivered: self.misdelivered,
+            sample_periods: 0,
+            flit_hops: self.flit_hops,
+            unstable: false,
+            unstable_reason: None,
             channel_utilisation: ChannelUse {
                 mean: if per_channel.is_empty() {
                     0.0
@@ -425,8 +438,8 @@ impl<'t> Sim<'t> {
                 max: per_channel.iter().cloned().fold(0.0, f64::max),
                 per_channel,
             },
-            deadlock,
-            multicast: self.mc.as_ref().map(Multicast::result),
+            deadlock: None,
+            multicast: None,
         }
     }
 }
