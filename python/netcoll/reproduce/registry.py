@@ -522,8 +522,12 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return ""
     cols = list(rows[0])
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    out += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in rows]
+
+    def cell(value: Any) -> str:
+        return str(value).replace("|", "\\|")  # a bare pipe would split the cell
+
+    out = ["| " + " | ".join(cell(c) for c in cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(cell(r.get(c, "")) for c in cols) + " |" for r in rows]
     return "\n".join(out)
 
 
