@@ -27,6 +27,8 @@ KINDS = {
     "many-to-all": "many_to_all",
     "many_to_all": "many_to_all",
     "m2a": "many_to_all",
+    "multicast": "multicast",
+    "mcast": "multicast",
 }
 # The MPI library's collective that --compare-native races (same buffers).
 NATIVE = {
@@ -38,6 +40,9 @@ NATIVE = {
     "allreduce": "MPI_Allreduce",
     "reduce_scatter": "MPI_Reduce_scatter_block",
     "many_to_all": "MPI_Allgatherv",  # the non-sources contribute 0 bytes
+    # MPI has no multicast: a broadcast on a sub-communicator of the root and the targets
+    # (made once, outside the timed loop); the non-targets take no part.
+    "multicast": "MPI_Bcast(root+targets)",
 }
 UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20,
          "MB": 1 << 20, "MIB": 1 << 20, "G": 1 << 30, "GIB": 1 << 30}  # fmt: skip
@@ -117,6 +122,12 @@ def register(app: click.Group) -> None:
     @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
     @click.option("--root", type=int, default=0, show_default=True)
     @sources_option
+    @click.option(
+        "--dests",
+        default=None,
+        metavar="D",
+        help="multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
+    )
     @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
     @click.option(
         "--packets",
@@ -184,14 +195,15 @@ def register(app: click.Group) -> None:
         help="Self-test: this rank's XOR encodings have their first byte flipped.",
     )
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, params,
+    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, dests, params,
                 packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
                 tune, tune_out, plot, inject_fault, inject_crash, inject_xor_fault,
                 as_json):  # fmt: skip
         """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
-        manytoall) on NP real MPI ranks: build the schedule, run it with real buffers, check
-        every byte, and time it (warm-up, barrier-separated iterations, the maximum over ranks
-        of the mean). SIZE counts the root's vector (bcast, scatter, reduce), each rank's
+        manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
+        buffers, check every byte, and time it (warm-up, barrier-separated iterations, the
+        maximum over ranks of the mean). SIZE counts the root's vector (bcast, scatter, reduce;
+        multicast, whose --dests are a rank list or random:COUNT,seed=S), each rank's
         contribution (gather, allgather), each source's contribution (manytoall, whose
         --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
         (allreduce, reduce-scatter)."""
@@ -215,6 +227,7 @@ def register(app: click.Group) -> None:
         }  # fmt: skip
         _check_dtype(cfg["dtype"])
         cfg["sources"] = _sources(kind, sources, schedule, np_)
+        cfg["targets"] = _targets(kind, dests, schedule, np_, root)
         if inject_fault:
             r, _, e = inject_fault.partition(":")
             cfg["fault"] = [int(r), int(e or 0)]
@@ -241,6 +254,8 @@ def register(app: click.Group) -> None:
                "verified": verified, "results": rows}  # fmt: skip
         if cfg["sources"]:
             doc["sources"] = cfg["sources"]
+        if cfg["targets"]:
+            doc["root"], doc["targets"] = root, cfg["targets"]
         if compare_native:
             doc["native"] = NATIVE[kind]
         if plot:
@@ -283,6 +298,41 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
         raise NetcollError(
             "manytoall needs --sources: a rank list 0,5,9, all, or random:COUNT,seed=S"
         )
+    return given
+
+
+def _targets(kind: str, spec: str | None, schedule: str | None, np_: int, root: int):
+    """The multicast targets: parsed as `netcoll schedule multicast --dests` parses them
+    (cli_algos.parse_dests, then checked: ranks, no repeats, not the root), or read from the
+    schedule file (which must then agree)."""
+    if kind != "multicast":
+        if spec is not None:
+            raise NetcollError(f"--dests applies to multicast only, not {kind}: drop it")
+        return None
+    from .mpi.comm import check_targets
+    from .mpi.plan import ScheduleError, parse
+
+    given = None
+    if spec is not None:
+        try:
+            given = check_targets(spec, np_, root)
+        except ValueError as e:
+            raise NetcollError(f"--dests {spec}: {e}") from None
+    if schedule:
+        try:
+            plan = parse(Path(schedule).read_text())
+        except (ScheduleError, ValueError) as e:
+            raise NetcollError(f"{schedule}: {e}") from None
+        if plan.kind != "multicast":
+            raise NetcollError(f"{schedule} is a {plan.kind} schedule, not a multicast")
+        if given is not None and given != sorted(plan.targets):
+            raise NetcollError(
+                f"--dests {spec} names {given}, but the schedule's targets are "
+                f"{sorted(plan.targets)}: drop --dests or give the same ranks"
+            )
+        return sorted(plan.targets)
+    if given is None:
+        raise NetcollError("multicast needs --dests: a rank list 1,4,7 or random:COUNT,seed=S")
     return given
 
 
@@ -355,6 +405,8 @@ def _table(doc: dict, native: bool) -> None:
     title = f"{doc['op']} by {doc['algo']} on {doc['np']} ranks"
     if doc.get("sources"):
         title += f", sources {','.join(map(str, doc['sources']))}"
+    if doc.get("targets"):
+        title += f", root {doc['root']} to {','.join(map(str, doc['targets']))}"
     t = Table(title=title)
     ncol = f"{NATIVE[doc['op']]} us"
     for col in ("bytes", "netcoll us", *((ncol, "netcoll/native") if native else ()),

@@ -10,8 +10,10 @@ Buffer conventions are MPI's: ``bcast`` is in place; ``scatter``/``gather``/``al
 ``reduce_scatter`` move ``n`` elements per rank (``reduce_scatter`` is MPI_Reduce_scatter_block);
 ``reduce``/``allreduce`` reduce a vector element-wise; ``manytoall`` is an Allgatherv in which
 only the sources contribute (``n`` elements each) and every rank receives the sources' blocks
-in the order of the ``sources`` list. Buffers are contiguous numpy arrays of
-one numeric dtype (bool, int, uint, float, complex); they are used flat.
+in the order of the ``sources`` list; ``multicast`` is a broadcast to the ``targets`` only (in
+place: the root's ``buf`` reaches every target's, a non-target's is never touched). Buffers
+are contiguous numpy arrays of one numeric dtype (bool, int, uint, float, complex); they are
+used flat.
 """
 
 from __future__ import annotations
@@ -57,8 +59,10 @@ KIND_OF = {
     "manytoall": "many_to_all",
     "many_to_all": "many_to_all",
     "many-to-all": "many_to_all",
+    "multicast": "multicast",
 }
 M2A = "many_to_all"
+MC = "multicast"
 
 
 class ArgumentError(ValueError):
@@ -152,11 +156,20 @@ class Comm:
         ``schedule=`` it defaults to the schedule's own sources."""
         return self._run(M2A, sendbuf, recvbuf, 0, None, algo, sources=sources, **kw)
 
+    def multicast(self, buf, targets=None, root=0, algo="auto", **kw):
+        """Multicast: the root's `buf` goes to every rank of `targets` (in place, as
+        :meth:`bcast`); a non-target gets nothing: it may pass ``None``, and a buffer it
+        passes is left untouched. `targets`: a rank list or ``"random:COUNT,seed=S"`` (as
+        ``netcoll schedule multicast --dests``); with ``schedule=`` it defaults to the
+        schedule's own targets. A target may pass ``None`` to get a new buffer. Returns the
+        buffer on the root and the targets, ``None`` elsewhere."""
+        return self._run(MC, buf, buf, root, None, algo, targets=targets, **kw)
+
     # ------------------------------------------------------------------ machinery
 
     def prepare(
         self, kind, sendbuf, recvbuf, root, op, algo, packets=1, params=(), schedule=None,
-        sources=None,
+        sources=None, targets=None,
     ):  # fmt: skip
         """Checks and agrees on the arguments, allocates a missing output, and returns
         ``(program, sendbuf, recvbuf)`` ready for :meth:`Program.run` (used by benchmarks
@@ -165,6 +178,9 @@ class Comm:
         call = (algo, packets, tuple(params), schedule is None)
         if kind == M2A:
             sendbuf, recvbuf, n, sources = self._m2a_args(sendbuf, recvbuf, sources, schedule, call)
+        elif kind == MC:
+            sendbuf, n, targets = self._mc_args(sendbuf, targets, root, schedule, call)
+            recvbuf = sendbuf if self.rank in targets or self.rank == root else None
         else:
             err, sig, sendbuf, recvbuf, n = self._local_args(kind, sendbuf, recvbuf, root, op)
             self._agree(kind, err, (sig, *call))
@@ -174,7 +190,7 @@ class Comm:
             except ValueError as e:  # no algorithm, or an unreadable table: same on all ranks
                 raise ArgumentError(str(e)) from None
         key = (kind, algo, root, n, sendbuf.dtype.str, op, packets, tuple(params), schedule,
-               tuple(sources or ()))  # fmt: skip
+               tuple(targets or ()), tuple(sources or ()))  # fmt: skip
         prog = self._programs.get(key)
         if prog is None:
             text = schedule
@@ -182,7 +198,7 @@ class Comm:
                 self._verify(text)
             else:
                 nbytes = n * sendbuf.dtype.itemsize
-                text = self._schedule(kind, algo, root, nbytes, packets, params, sources)
+                text = self._schedule(kind, algo, root, nbytes, packets, params, sources, targets)
             plan = parse(text)
             want_root = root if kind in ROOTED else 0
             if plan.p != self.p or plan.kind != kind or plan.root != want_root:
@@ -193,6 +209,11 @@ class Comm:
             if kind == M2A and plan.sources != sources:
                 raise ArgumentError(
                     f"the schedule's sources are {plan.sources}; this call's are {sources}"
+                )
+            if kind == MC and sorted(plan.targets) != sorted(targets):
+                raise ArgumentError(
+                    f"the schedule's targets are {sorted(plan.targets)}; this call's are "
+                    f"{sorted(targets)}"
                 )
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
             prog.oversubscribed = self.oversubscribed
@@ -242,6 +263,59 @@ class Comm:
         if rb is None:
             rb = np.empty(n * len(srcs), dtype=dtype)
         return sb, rb, n, srcs
+
+    def _mc_args(self, buf, targets, root, schedule, call):
+        """A multicast's buffer: the root's sets `n` and the dtype, a target's must match
+        (or is allocated if None), a non-target's is ignored. Returns (buf, n, targets) or
+        raises the same ArgumentError on every rank."""
+        try:
+            if not (isinstance(root, int) and 0 <= root < self.p):
+                raise _Bad(f"root {root} is not a rank (0..{self.p - 1})")
+            tg = self._mc_targets(targets, root, schedule)
+            buf, n, dtype = self._mc_local(buf, tg, root)
+            err = None
+        except _Bad as e:
+            err, tg, n, dtype = str(e), None, None, None
+        views = self.comm.allgather((err, tg, n, None if dtype is None else dtype.str, call))
+        for r, (e, *_rest) in enumerate(views):
+            if e is not None:
+                raise ArgumentError(f"multicast: rank {r}: {e}")
+        n, dtype = _mc_agree(views, root)
+        if buf is None and self.rank in tg:
+            buf = np.empty(n, dtype=dtype)
+        elif buf is None or self.rank not in tg and self.rank != root:
+            buf = np.empty(0, dtype=dtype)  # a non-target's buffer is never touched
+        return buf, n, tg
+
+    def _mc_targets(self, targets, root, schedule) -> list[int]:
+        """The targets: given (a list or the text of --dests) or the schedule's."""
+        if targets is None and schedule is not None:
+            try:
+                return sorted(parse(schedule).targets)
+            except ValueError as e:
+                raise _Bad(f"the schedule cannot be read: {e}") from None
+        if targets is None:
+            raise _Bad("give targets= (a rank list or 'random:COUNT,seed=S')")
+        try:
+            return check_targets(targets, self.p, root)
+        except ValueError as e:
+            raise _Bad(str(e)) from None
+
+    def _mc_local(self, buf, targets, root):
+        """This rank's (buf, n, dtype); n and dtype None where it cannot tell (a target or
+        non-target without a buffer). Raises _Bad for bad arguments."""
+        me = self.rank
+        if me != root and me not in targets:
+            return None, None, None  # a non-target: whatever it passes stays untouched
+        if buf is None and me != root:
+            return None, None, None  # a target learns the size from the root
+        b = _flat_or_bad(buf, "buf")
+        if len(b) == 0:
+            raise _Bad("buf is empty: a multicast moves at least one element")
+        err = check_dtype(b.dtype, None)
+        if err:
+            raise _Bad(err)
+        return b, len(b), b.dtype
 
     def _m2a_sources(self, sources, schedule) -> list[int]:
         """The source list: given (a list or the text of --sources) or the schedule's."""
@@ -387,7 +461,9 @@ class Comm:
         if err is not None:
             raise ArgumentError(err)
 
-    def _schedule(self, kind, algo, root, nbytes, packets, params, sources=None) -> str:
+    def _schedule(
+        self, kind, algo, root, nbytes, packets, params, sources=None, targets=None
+    ) -> str:
         """Rank 0 builds (and the registry verifies) the schedule; every rank gets its JSON
         or the same error."""
         text, err = None, None
@@ -409,6 +485,7 @@ class Comm:
                     params=list(params),
                     placement=self.placement,
                     sources=None if sources is None else ",".join(map(str, sources)),
+                    targets=targets,
                 )
                 text = s.to_json()
             except Exception as e:  # noqa: BLE001 - forwarded to every rank as one line
@@ -449,6 +526,56 @@ def _m2a_agree(views) -> tuple[int, np.dtype]:
             raise ArgumentError(
                 f"manytoall: ranks disagree on the call: rank {r0} passes {n0} x "
                 f"{np.dtype(dt0)}, rank {r} passes {n} x {np.dtype(dt)} per source"
+            )
+    return n0, np.dtype(dt0)
+
+
+def check_targets(targets, p: int, root: int) -> list[int]:
+    """A multicast's targets, sorted: a rank list (or its text) or 'random:COUNT,seed=S'
+    (drawn as `netcoll schedule multicast --dests` draws them). ValueError, one line, if
+    a target is not a rank, is listed twice or is the root, or if there is none."""
+    if isinstance(targets, str):
+        from .._core import NetcollError
+        from ..cli_algos import parse_dests
+
+        try:
+            targets = parse_dests(targets.strip(), p, root)
+        except NetcollError as e:
+            raise ValueError(str(e).replace("--dests ", "targets ")) from None
+    try:
+        tg = [int(t) for t in targets]
+    except (TypeError, ValueError):
+        raise ValueError(f"targets {targets!r} is not a list of ranks") from None
+    if not tg:
+        raise ValueError("a multicast needs at least one target")
+    seen: set[int] = set()
+    for t in tg:
+        if not 0 <= t < p:
+            raise ValueError(f"multicast target {t} is not a rank (0..{p - 1})")
+        if t == root:
+            raise ValueError(f"multicast target {t} is the root: it holds the data already")
+        if t in seen:
+            raise ValueError(f"multicast target {t} is listed twice")
+        seen.add(t)
+    return sorted(tg)
+
+
+def _mc_agree(views, root: int) -> tuple[int, np.dtype]:
+    """The root's count and dtype; a target that passed a buffer must match them."""
+    tg, call = views[0][1], views[0][4]
+    for r, (_, t, _, _, c) in enumerate(views):
+        if t != tg or c != call:
+            what = "targets" if t != tg else "algorithm, packets, params or schedule"
+            raise ArgumentError(
+                f"multicast: ranks disagree on the call: rank 0 and rank {r} pass different "
+                f"{what} ({tg if t != tg else call} vs {t if t != tg else c})"
+            )
+    n0, dt0 = views[root][2], views[root][3]
+    for r, (_, _, n, dt, _) in enumerate(views):
+        if n is not None and (n, dt) != (n0, dt0):
+            raise ArgumentError(
+                f"multicast: ranks disagree on the call: root {root} passes {n0} x "
+                f"{np.dtype(dt0)}, target {r} passes {n} x {np.dtype(dt)}"
             )
     return n0, np.dtype(dt0)
 

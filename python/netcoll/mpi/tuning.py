@@ -31,6 +31,8 @@ PREFERENCE = {
     "reduce_scatter": ["ring", "recursive-halving"],
     # hnc has the strictest preconditions (>= 2 groups of >= 2 nodes): the tree first.
     "many_to_all": ["tree-multicast", "hnc", "all-at-once"],
+    # intercom-mst runs on any network; the worm and NI schemes need irregular switches.
+    "multicast": ["intercom-mst", "kbinomial", "postal"],
 }
 
 

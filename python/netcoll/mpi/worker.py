@@ -42,12 +42,13 @@ def buffers(
     rng = np.random.default_rng(seed * 1_000_003 + me)
     total = n * p if chunked else n
     send = rng.integers(0, 50, total).astype(dtype)
-    if kind == "broadcast" and me != root:
-        send[:] = 0  # garbage: the broadcast must overwrite it
+    if kind in ("broadcast", "multicast") and me != root:
+        send[:] = 0  # garbage: the broadcast must overwrite it (a non-target's stays 0)
     if kind == "many_to_all":
         return (send if me in sources else None, np.full(n * len(sources), 77, dtype)), None
     out = {
         "broadcast": None,
+        "multicast": None,
         "scatter": n,
         "gather": n * p if me == root else None,
         "allgather": n * p,
@@ -59,10 +60,14 @@ def buffers(
     return (send, recv), None
 
 
-def native(kind, comm, send, recv, root, op, sources=()):
+def native(kind, comm, send, recv, root, op, sources=(), sub=None):
     """The MPI library's own collective on the same buffers (a many-to-all: MPI_Allgatherv,
-    the non-sources contributing 0 bytes)."""
-    if kind == "many_to_all":
+    the non-sources contributing 0 bytes; a multicast: MPI_Bcast on `sub`, the
+    sub-communicator of the root and the targets, see `multicast_comm`)."""
+    if kind == "multicast":
+        if sub is not None:  # a non-target takes no part
+            sub[0].Bcast(send, root=sub[1])
+    elif kind == "many_to_all":
         per = recv.nbytes // len(sources)  # a non-source's send is empty: count from recv
         counts, displs = allgatherv_layout(comm.Get_size(), sources, per)
         comm.Allgatherv(
@@ -82,6 +87,17 @@ def native(kind, comm, send, recv, root, op, sources=()):
         comm.Allreduce(send, recv, op=MPI_OPS[op])
     else:
         comm.Reduce_scatter_block(send, recv, op=MPI_OPS[op])
+
+
+def multicast_comm(comm, root: int, targets):
+    """The sub-communicator of the root and the targets and the root's rank in it (members
+    keep their order), or None on the other ranks."""
+    members = sorted({root, *targets})
+    me = comm.Get_rank()
+    sub = comm.Split(0 if me in members else MPI.UNDEFINED, me)
+    if sub == MPI.COMM_NULL:
+        return None
+    return sub, members.index(root)
 
 
 def timed(comm, fn, warmup: int, iters: int) -> float:
@@ -121,12 +137,14 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     if err:
         raise ArgumentError(err)
     send, recv = bufs
-    out = send if kind == "broadcast" else recv
+    out = send if kind in ("broadcast", "multicast") else recv
     kw = {"packets": cfg.get("packets", 1), "params": cfg.get("params", [])}
     if cand.get("schedule"):
         kw["schedule"] = cand["schedule"]
     if kind == "many_to_all":
         kw["sources"] = sources
+    if kind == "multicast":
+        kw["targets"] = cfg["targets"]
     prog, send, out = c.prepare(kind, send, out, root, op, cand.get("algo", "auto"), **kw)
     has_in = prog.layout.input_offset(c.rank) is not None
     inp = send if has_in else None
@@ -156,9 +174,13 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     row["time"] = timed(c.comm, run, warmup, iters)
     if cfg.get("native"):
         nrecv = None if recv is None else recv.copy()
+        sub = multicast_comm(c.comm, root, cfg["targets"]) if kind == "multicast" else None
         row["native_time"] = timed(
-            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op, sources), warmup, iters
-        )
+            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub), warmup,
+            iters,
+        )  # fmt: skip
+        if sub is not None:
+            sub[0].Free()
     return row
 
 
