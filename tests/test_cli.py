@@ -125,3 +125,21 @@ def test_demo_quick_report_is_written(tmp_path, monkeypatch):
     page = demo.quick_report(tmp_path / "report", Console(file=io.StringIO()), False)
     assert page == tmp_path / "report" / "index.html"
     assert "ibt-table1-distances.png" in page.read_text()
+
+
+def test_a_rust_panic_is_one_error_line_and_prints_nothing(capfd):
+    from netcoll import _core
+
+    with pytest.raises(_core.NetcollError, match=r"internal error in netcoll-core \(deliberate"):
+        _core._panic_for_tests()
+    err = capfd.readouterr().err
+    assert "panicked" not in err and "backtrace" not in err
+
+
+def test_bad_multicast_targets_are_one_line_not_a_panic():
+    r = run_cli(
+        "schedule", "multicast", "-a", "intercom-mst", "-t", "mesh:8", "--dests", "9", check=False
+    )
+    assert r.returncode != 0
+    assert "multicast target 9 is not a rank" in r.stderr
+    assert "panicked" not in r.stderr and len(r.stderr.strip().splitlines()) == 1

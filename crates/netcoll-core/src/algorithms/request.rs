@@ -104,6 +104,15 @@ impl<'a> AlgoRequest<'a> {
         if self.packets == 0 {
             return spec_err!("--packets must be at least 1");
         }
+        // Before any builder indexes by them (a target beyond the ranks would panic there).
+        if self.kind == CollectiveKind::Multicast {
+            crate::schedule::check_targets(&self.targets, self.p)?;
+        } else if !self.targets.is_empty() {
+            return spec_err!(
+                "--dests applies to multicast only, not {}: drop it",
+                self.kind.name()
+            );
+        }
         if self.kind == CollectiveKind::ManyToAll {
             crate::schedule::check_sources(&self.sources, self.p)?;
         } else if !self.sources.is_empty() {

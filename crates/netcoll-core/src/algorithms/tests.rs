@@ -33,6 +33,27 @@ fn build_checks_the_request() {
     assert!(e.to_string().contains("choose one of linear"), "{e}");
 }
 
+#[test]
+fn bad_multicast_targets_are_refused_before_any_builder_runs() {
+    // An out-of-range target once reached intercom-mst's engine and panicked there.
+    for spec in ["mesh:8", "irregular:switches=4,ports=8,nodes=8,seed=1"] {
+        let t = Topology::from_spec(spec).unwrap();
+        for a in for_kind(CollectiveKind::Multicast) {
+            for (targets, want) in [(vec![9], "target 9 is not a rank"), (vec![2, 2], "twice")] {
+                let mut req = AlgoRequest::new(&t, CollectiveKind::Multicast);
+                req.targets = targets;
+                let e = build(a.name, &req).unwrap_err().to_string();
+                assert!(e.contains(want), "{} on {spec}: {e}", a.name);
+            }
+        }
+    }
+    let t = Topology::from_spec("mesh:4").unwrap();
+    let mut req = AlgoRequest::new(&t, CollectiveKind::Broadcast);
+    req.targets = vec![1];
+    let e = build("linear", &req).unwrap_err().to_string();
+    assert!(e.contains("--dests applies to multicast only"), "{e}");
+}
+
 mod classic_cases {
     use super::super::*;
     use crate::schedule::Counts;

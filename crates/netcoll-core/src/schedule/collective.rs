@@ -180,16 +180,7 @@ impl Collective {
                 self.kind.name()
             );
         }
-        let mut seen = BitSet::new();
-        for &t in &self.targets {
-            if t >= self.p {
-                return spec_err!("multicast target {t} is not a rank (p = {})", self.p);
-            }
-            if !seen.insert(t) {
-                return spec_err!("multicast target {t} is listed twice");
-            }
-        }
-        Ok(())
+        check_targets(&self.targets, self.p)
     }
 
     /// Number of ranks that own original blocks (movement collectives).
@@ -286,6 +277,20 @@ impl Collective {
         let (owner, idx) = self.block_of(id);
         format!("block (owner {owner}, idx {idx})")
     }
+}
+
+/// A multicast target list for `p` ranks: each a rank, none twice.
+pub fn check_targets(targets: &[u32], p: u32) -> Result<()> {
+    let mut seen = BitSet::new();
+    for &t in targets {
+        if t >= p {
+            return spec_err!("multicast target {t} is not a rank (p = {p})");
+        }
+        if !seen.insert(t) {
+            return spec_err!("multicast target {t} is listed twice");
+        }
+    }
+    Ok(())
 }
 
 /// A source list for `p` ranks: at least one, each a rank, none twice.
