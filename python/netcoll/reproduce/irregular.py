@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .._core import Topology, build_schedule, simulate_schedule
 from .plots import pyplot, save
+from .progress import progress_bar
 from .registry import Outcome
 
 SCHEMES = (("NI-based", "ni-kbinomial"), ("path-based", "worm-path"), ("tree-based", "worm-tree"))
@@ -131,16 +132,18 @@ def _sweep(fig: int, quick: bool) -> list[dict]:
     degrees = [15] if quick else [3, 7, 15, 31]
     nets, sets = (2, 2) if quick else (10, 10)
     rows = []
-    for v in values:
-        for d in degrees:
-            lat = multicast_latency(_config(fig, v), d, nets, sets)
-            rows.append(
-                {
-                    FIGURES[fig][0]: v,
-                    "destinations": d,
-                    **{k: round(x, 1) for k, x in lat.items()},
-                }
-            )
+    with progress_bar(f"Fig. {fig}", len(values) * len(degrees), not quick) as advance:
+        for v in values:
+            for d in degrees:
+                lat = multicast_latency(_config(fig, v), d, nets, sets)
+                rows.append(
+                    {
+                        FIGURES[fig][0]: v,
+                        "destinations": d,
+                        **{k: round(x, 1) for k, x in lat.items()},
+                    }
+                )
+                advance(f"{FIGURES[fig][0]} = {v}, {d} destinations")
     return rows
 
 

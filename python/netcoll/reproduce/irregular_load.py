@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .._core import simulate_traffic
 from .plots import pyplot, save
+from .progress import progress_bar
 from .registry import Outcome
 
 SCHEMES = (("NI-based", "ni-kbinomial"), ("path-based", "worm-path"), ("tree-based", "worm-tree"))
@@ -108,28 +109,39 @@ def point(c: dict, degree: int, scheme: str, load: float, quick: bool, seed: int
 
 def _sweep(fig: int, quick: bool) -> list[dict]:
     param, _, values, qvalues = FIGURES[fig]
+    values = qvalues if quick else values
     rows = []
-    for v in qvalues if quick else values:
-        c = dict(DEFAULT, **{param: v})
-        for degree in (3, 15):
-            for name, scheme in SCHEMES:
-                for load in QUICK_LOADS if quick else LOADS:
-                    p = point(c, degree, scheme, load, quick)
-                    rows.append(
-                        {
-                            param: v,
-                            "destinations": degree,
-                            "scheme": name,
-                            "load": load,
-                            "latency": round(p["latency"], 1),
-                            "p99": p["p99"],
-                            "accepted": round(p["accepted"], 4),
-                            "multicasts": p["multicasts"],
-                            "saturated": p["saturated"],
-                        }
-                    )
-                    if p["saturated"]:
-                        break  # higher loads saturate too
+    # One step per (value, degree, scheme) curve; a curve stops at its first saturated load.
+    with progress_bar(f"Fig. {fig}", len(values) * 2 * len(SCHEMES), not quick) as advance:
+        for v in values:
+            c = dict(DEFAULT, **{param: v})
+            for degree in (3, 15):
+                for name, scheme in SCHEMES:
+                    rows += _curve(c, param, v, degree, name, scheme, quick)
+                    advance(f"{param} = {v}, {degree}-way, {name}")
+    return rows
+
+
+def _curve(c: dict, param: str, v, degree: int, name: str, scheme: str, quick: bool):
+    """One latency-load curve, up to its first saturated load (higher ones saturate too)."""
+    rows = []
+    for load in QUICK_LOADS if quick else LOADS:
+        p = point(c, degree, scheme, load, quick)
+        rows.append(
+            {
+                param: v,
+                "destinations": degree,
+                "scheme": name,
+                "load": load,
+                "latency": round(p["latency"], 1),
+                "p99": p["p99"],
+                "accepted": round(p["accepted"], 4),
+                "multicasts": p["multicasts"],
+                "saturated": p["saturated"],
+            }
+        )
+        if p["saturated"]:
+            break
     return rows
 
 
