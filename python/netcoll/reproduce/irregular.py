@@ -24,8 +24,9 @@ from .registry import Outcome
 
 SCHEMES = (("NI-based", "ni-kbinomial"), ("path-based", "worm-path"), ("tree-based", "worm-tree"))
 
-#: The network and NI of s6.2 (the overheads are set per run).
-NETWORK = [
+#: The switches and links of s6.2: up*/down*, one 640-flit FIFO per port, 1 cycle each for
+#: routing, crossbar and link.
+ROUTER = [
     ("routing_function", "updown"),
     ("num_vcs", "1"),
     ("vc_buf_size", "640"),
@@ -35,12 +36,24 @@ NETWORK = [
     ("st_final_delay", "1"),
     ("channel_latency", "1"),
     ("ni_read_delay", "0"),
+]
+#: The hosts and NIs of s6.2: 1-byte flits, 266 MB/s I/O bus at 5 ns cycles, serial host and
+#: NI processors (the software overheads are set per run, `overheads`).
+NI = [
     ("flit_bytes", "1"),
     ("unicast_header_bits", "8"),
     ("io_bus_mb_s", "266"),
     ("cycle_ps", "5000"),
     ("ni_serial", "1"),
 ]
+NETWORK = ROUTER + NI
+
+
+def overheads(t_hs: int, r: float) -> list[tuple[str, str]]:
+    """s6.2's software overheads for R = t_hs / t_ns: t_hr = t_hs and t_nr = t_ns."""
+    t_ns = round(t_hs / r)
+    return [("t_hs", str(t_hs)), ("t_ns", str(t_ns)), ("t_hr", str(t_hs)), ("t_nr", str(t_ns))]
+
 
 DEFAULT = {
     "switches": 8,
@@ -53,7 +66,8 @@ DEFAULT = {
 }
 
 
-def _spec(c: dict, seed: int) -> str:
+def spec(c: dict, seed: int) -> str:
+    """The random irregular network of configuration `c` (s6.3: 80% connectivity)."""
     return (
         f"irregular:switches={c['switches']},ports={c['ports']},nodes={c['nodes']},"
         f"conn=0.8,seed={seed}"
@@ -63,14 +77,11 @@ def _spec(c: dict, seed: int) -> str:
 def multicast_latency(c: dict, degree: int, nets: int, sets: int) -> dict[str, float]:
     """Mean latency (cycles, last destination done) of each scheme for `degree`
     destinations, over `nets` networks x `sets` destination sets."""
-    t_hs = int(c["t_hs"])
-    t_ns = round(t_hs / c["R"])
-    over = [("t_hs", t_hs), ("t_ns", t_ns), ("t_hr", t_hs), ("t_nr", t_ns)]
-    over = [(k, str(v)) for k, v in over]
+    over = overheads(int(c["t_hs"]), c["R"])
     packets = max(1, c["message"] // c["packet"])
     sums = {name: 0.0 for name, _ in SCHEMES}
     for net in range(nets):
-        topo = Topology(_spec(c, net + 1))
+        topo = Topology(spec(c, net + 1))
         rng = random.Random(1000 * net + degree)
         for _ in range(sets):
             ranks = rng.sample(range(c["nodes"]), degree + 1)

@@ -24,29 +24,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._core import simulate_traffic
+from .irregular import NI, ROUTER, SCHEMES, overheads, spec
 from .plots import pyplot, save
 from .progress import progress_bar
 from .registry import Outcome
 
-SCHEMES = (("NI-based", "ni-kbinomial"), ("path-based", "worm-path"), ("tree-based", "worm-tree"))
-
-#: The network and NI of s6.2 (irregular.py's), as load-run keys.
+#: The network and NI of s6.2 (irregular.py's), with the load-run keys.
 NETWORK = [
     ("topology", "netcoll"),
-    ("routing_function", "updown"),
-    ("num_vcs", "1"),
-    ("vc_buf_size", "640"),
-    ("routing_delay", "1"),
-    ("vc_alloc_delay", "0"),
-    ("sw_alloc_delay", "0"),
-    ("st_final_delay", "1"),
-    ("channel_latency", "1"),
-    ("ni_read_delay", "0"),
-    ("flit_bytes", "1"),
-    ("unicast_header_bits", "8"),
-    ("io_bus_mb_s", "266"),
-    ("cycle_ps", "5000"),
-    ("ni_serial", "1"),
+    *ROUTER,
+    *NI,
     ("traffic", "multicast"),
     ("injection_rate_uses_flits", "1"),
     ("sim_type", "fixed"),
@@ -73,13 +60,13 @@ QUICK_LOADS = [0.02, 0.05, 0.08, 0.11]
 
 
 def _spec(switches: int, seed: int) -> str:
-    return f"irregular:switches={switches},ports=8,nodes=32,conn=0.8,seed={seed}"
+    """The s6.2 system (32 nodes, 8-port switches) on `switches` switches."""
+    return spec({"switches": switches, "ports": 8, "nodes": 32}, seed)
 
 
 def point(c: dict, degree: int, scheme: str, load: float, quick: bool, seed: int = 1) -> dict:
     """One load run of `scheme` (an algorithm name): multicast latency (mean, p99), accepted
     rate, and whether it saturated."""
-    t_ns = round(T_HS / c["R"])
     warm, cycles = (20_000, 150_000) if quick else (500_000, 500_000)
     pairs = NETWORK + [
         ("netcoll_topology", _spec(c["switches"], seed)),
@@ -90,10 +77,7 @@ def point(c: dict, degree: int, scheme: str, load: float, quick: bool, seed: int
         ("warmup_cycles", str(warm)),
         ("sim_cycles", str(cycles)),
         ("seed", str(seed)),
-        ("t_hs", str(T_HS)),
-        ("t_hr", str(T_HS)),
-        ("t_ns", str(t_ns)),
-        ("t_nr", str(t_ns)),
+        *overheads(T_HS, c["R"]),
     ]
     r = simulate_traffic(pairs)
     mc = r["multicast"]
@@ -269,9 +253,8 @@ def _compare(fig: int, rows: list[dict]) -> list[dict]:
 def unicast_saturation(quick: bool, seed: int = 1) -> float:
     """s6.5's aside: the accepted unicast rate (uniform traffic, no software overheads, no
     I/O bus) at an offered 0.4 flits per node per cycle, i.e. beyond saturation."""
-    net = [(k, v) for k, v in NETWORK if k not in ("traffic", "latency_thres")]
-    net = [(k, v) for k, v in net if k not in ("flit_bytes", "unicast_header_bits")]
-    net = [(k, v) for k, v in net if k not in ("io_bus_mb_s", "cycle_ps", "ni_serial")]
+    keep = ("injection_rate_uses_flits", "sim_type", "packet_size")
+    net = [("topology", "netcoll"), *ROUTER, *((k, v) for k, v in NETWORK if k in keep)]
     pairs = net + [
         ("netcoll_topology", _spec(8, seed)),
         ("traffic", "uniform"),
