@@ -1,8 +1,9 @@
 """`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine.
 
 Engines live in their own modules, each with
-``simulate(op, algo, topo, root, nbytes, packets, params, sim, request) -> dict`` (``request``:
-the ``build_schedule`` keywords of --ranks/--placement/--dests/--sources) returning at least
+``simulate(op, algo, topo, root, nbytes, packets, params, sim, request, network) -> dict``
+(``request``: the ``build_schedule`` keywords of --ranks/--placement/--dests/--sources;
+``network``: the network of ``topo``, built once by the CLI) returning at least
 ``cycles`` or ``steps`` and ``verified``; ``ENGINE_MODULES`` maps engine names to modules.
 """
 
@@ -69,7 +70,7 @@ def register(app: click.Group) -> None:
     @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
     def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json, **picked):
         """Simulate collective OP by algorithm ALGO on network TOPO with an engine."""
-        _, request = collective_kw(topo, root, **picked)
+        network, request = collective_kw(topo, root, **picked)
         result = load_engine(engine).simulate(
             op=op,
             algo=algo,
@@ -80,6 +81,7 @@ def register(app: click.Group) -> None:
             params=list(params),
             sim=list(sim),
             request=request,
+            network=network,
         )
         if as_json:
             print(json.dumps(result, indent=2))

@@ -47,12 +47,13 @@ def simulate(
     params: list[str] | None = None,
     sim: list[str] | None = None,
     request: dict | None = None,
+    network: Topology | None = None,
 ) -> dict:
     """Execution time in cycles of collective ``op`` by ``algo`` on ``topo``. ``request``
     holds further ``build_schedule`` keywords (``p``, ``placement``, ``targets``,
-    ``sources``)."""
+    ``sources``); ``network``: ``topo`` already built (not built again)."""
     pairs = _pairs(sim or [])
-    t = Topology(topo)
+    t = network if network is not None else Topology(topo)
     # The network keys default to the topology's own routing: DOR where it exists.
     grid = t.family["family"] in ("mesh", "torus", "hypercube")
     if not grid and not any(k == "routing_function" for k, _ in pairs):

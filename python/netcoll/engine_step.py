@@ -18,11 +18,14 @@ BROADCAST_NAMES = ("bcast", "broadcast")
 VERIFY_MAX_NODES = 1024
 
 
-def simulate(op, algo, topo, root, nbytes, packets, params, sim, request=None) -> dict:
+def simulate(
+    op, algo, topo, root, nbytes, packets, params, sim, request=None, network=None
+) -> dict:
     """Run collective ``op`` by ``algo`` on network spec ``topo``; returns the figures.
     ``request`` holds further ``build_schedule`` keywords (``p``, ``placement``,
-    ``targets``, ``sources``); the broadcast protocols run on every node from ``root``."""
-    t = topology(topo)
+    ``targets``, ``sources``); the broadcast protocols run on every node from ``root``.
+    ``network``: ``topo`` already built (not built again)."""
+    t = network if network is not None else topology(topo)
     if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
         if sim:
             raise _core.NetcollError(
