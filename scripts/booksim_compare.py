@@ -46,7 +46,7 @@ CASES = {
     "mesh16-1": ("mesh 16x16", "mesh", 16, 1, (0.16, 0.24), []),
     "torus8-16": ("torus 8x8", "torus", 8, 16, (0.4, 0.8), []),
     "mesh16-16": ("mesh 16x16", "mesh", 16, 16, (0.14, 0.22), []),
-    "torus88-runfile": ("runfile torus88", "examples/torus88", 8, 1, (0.3, 0.9), []),
+    "torus88-runfile": ("runfile torus88", "examples/torus88", 8, 1, (0.1, 0.5), []),
     "anynet-example": (
         "runfile anynet (3 routers)",
         "examples/anynet/anynet_config",
@@ -55,27 +55,16 @@ CASES = {
         (0.2, 1.0),
         [],
     ),
-    "anynet16": ("anynet 16 routers x 4", "anynet16", 0, 1, (0.1, 0.6), []),
+    "anynet16": ("anynet 16 routers x 4", "anynet16", 0, 1, (0.02, 0.3), []),
 }
 
 
-def anynet16_listing(seed: int = 5) -> str:
-    """A connected irregular network: 16 routers on a ring plus 8 seeded chords, 4 nodes
-    each, in BookSim's anynet format."""
-    import random
+def anynet16_listing() -> str:
+    """The bench's irregular network (`netcoll bench flit`): 16 routers on a ring plus 8
+    seeded chords, 4 nodes each, in BookSim's anynet format."""
+    from netcoll.cli.bench import anynet_listing
 
-    rng = random.Random(seed)
-    links = {(r, (r + 1) % 16) for r in range(16)}
-    while len(links) < 24:
-        a, b = rng.sample(range(16), 2)
-        if (b, a) not in links:
-            links.add((a, b))
-    lines = []
-    for r in range(16):
-        nodes = " ".join(f"node {4 * r + i}" for i in range(4))
-        peers = " ".join(f"router {b}" for a, b in sorted(links) if a == r)
-        lines.append(f"router {r} {nodes} {peers}".rstrip())
-    return "\n".join(lines) + "\n"
+    return anynet_listing()
 
 
 FRACTIONS = (0.3, 0.5, 0.7, 0.9)
