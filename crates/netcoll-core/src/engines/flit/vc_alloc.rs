@@ -114,15 +114,7 @@ impl Network<'_> {
                 if self.owner[og] != NONE || self.credits[og] < need {
                     continue;
                 }
-                let o = og - p0v;
-                let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
-                if self.va_grant[o] == NONE {
-                    touched.push(o as u32);
-                } else if d >= self.va_grant_d[o] as usize {
-                    continue;
-                }
-                self.va_grant[o] = i;
-                self.va_grant_d[o] = d as u16;
+                self.offer_grant(og - p0v, og, i, n, &mut touched);
             }
         }
         // Accept: every input VC takes the grant nearest its pointer.
@@ -172,15 +164,7 @@ impl Network<'_> {
             let Some(og) = self.nearest_free_vc(ivc, p0v, n) else {
                 continue;
             };
-            let o = og - p0v;
-            let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
-            if self.va_grant[o] == NONE {
-                touched.push(o as u32);
-            } else if d >= self.va_grant_d[o] as usize {
-                continue;
-            }
-            self.va_grant[o] = i;
-            self.va_grant_d[o] = d as u16;
+            self.offer_grant(og - p0v, og, i, n, &mut touched);
         }
         for &o in &touched {
             let (o, i) = (o as usize, self.va_grant[o as usize] as usize);
@@ -192,6 +176,20 @@ impl Network<'_> {
         }
         self.va_touched = touched;
         self.va_reqs = reqs;
+    }
+
+    /// Output VC `og` (router-local `o`) is asked for by input VC `i` (local): it keeps the
+    /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
+    #[inline]
+    fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
+        let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
+        if self.va_grant[o] == NONE {
+            touched.push(o as u32);
+        } else if d >= self.va_grant_d[o] as usize {
+            return;
+        }
+        self.va_grant[o] = i;
+        self.va_grant_d[o] = d as u16;
     }
 
     /// The free output VC that `ivc` may take nearest its accept pointer.
