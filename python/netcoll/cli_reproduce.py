@@ -81,6 +81,7 @@ def register(app: click.Group) -> None:
                         "status": o.status if o else r.status,
                         "files": o.files if o else [],
                         "seconds": o.seconds if o else None,
+                        "numbers": [n.json() for n in o.numbers] if o else [],
                     }
                     for r, o in results
                 ],
@@ -101,11 +102,7 @@ def register(app: click.Group) -> None:
         with console.status(f"reproducing {ident}"):
             outcome = rep.run_one(repro, output, quick)
         if as_json:
-            print(
-                json.dumps(
-                    {"id": ident, "status": outcome.status, "files": outcome.files}, indent=2
-                )
-            )
+            print(json.dumps(outcome.json(ident), indent=2))
         else:
             console.print(f"{ident}: {outcome.status}. {outcome.summary}", markup=False)
             for f in outcome.files:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import NetcollError
+from .numbers import Compared, from_comparison
 
 PAPERS = {
     "netcoding": "Shalaby, Fujiwara, Koibuchi: network coding for collectives (seed 000)",
@@ -46,9 +48,25 @@ class Outcome:
     files: list[str] = field(default_factory=list)
     # Set by run_one: wall-clock seconds of the run (runner and files).
     seconds: float | None = None
+    # Per compared number: printed, ours, relative difference, status (numbers.py). Read
+    # from `comparison` unless the runner gives them.
+    numbers: list[Compared] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status, self.summary = _plain_status(self.status, self.summary)
+        if not self.numbers:
+            self.numbers = from_comparison(self.comparison, self.summary)
+
+    def json(self, id: str) -> dict[str, Any]:
+        """What `netcoll reproduce ID --json` prints and run_one writes to ID.json."""
+        return {
+            "id": id,
+            "status": self.status,
+            "summary": self.summary,
+            "numbers": [n.json() for n in self.numbers],
+            "files": self.files,
+            "seconds": self.seconds,
+        }
 
 
 @dataclass
@@ -553,13 +571,21 @@ def run_one(repro: Reproduction, out: Path, quick: bool) -> Outcome:
             if outcome.comparison
             else ""
         )
+        + (
+            f"## Compared numbers\n\n{markdown_table([n.json() for n in outcome.numbers])}\n\n"
+            if outcome.numbers
+            else ""
+        )
         + f"Data: `{data.name}`"
         + (" (quick mode: smaller sizes)" if quick else "")
         + "\n"
     )
     files.append(note)
+    record = out / f"{repro.id}.json"
+    files.append(record)
     outcome.files = [str(f) for f in files]
     outcome.seconds = round(time.perf_counter() - start, 3)
+    record.write_text(json.dumps(outcome.json(repro.id), indent=2) + "\n")
     return outcome
 
 
