@@ -451,7 +451,7 @@ REPRODUCTIONS: list[Reproduction] = [
         "32-ary (2,864 vs 921; paper: 3x, up to 70%). The paper does not name its latency; "
         "by packet latency or wall clock HNC is 1.5-2.9x slower (its intermediates' source "
         "queues)",
-        "netcoll.reproduce.netcoding_flit:fig10",
+        "netcoll.reproduce.netcoding_readings:fig10",
     ),
     Reproduction(
         "netcoding-fig11",
@@ -471,7 +471,7 @@ REPRODUCTIONS: list[Reproduction] = [
         "HNC (all-at-once base, group=paper, steps=phase), per-step max network latency: "
         "loses at 4-ary (50 vs 95), wins from 8-ary on, by 8.3x at 32-ary (22,518 vs 2,710; "
         "paper: 3x, slightly better up to 8-ary); by packet latency or wall clock it is slower",
-        "netcoll.reproduce.netcoding_flit:fig12",
+        "netcoll.reproduce.netcoding_readings:fig12",
     ),
     Reproduction(
         "netcoding-fig13",
