@@ -217,7 +217,8 @@ def fig8(quick: bool) -> Outcome:
                 rp["ratio_all_at_once"],
             ),
             compared(
-                f"all-at-once / HNC hops, 256-ary, auto shape {rb['group_all_at_once']} (s4.4: 32x)",
+                f"all-at-once / HNC hops, 256-ary, auto shape {rb['group_all_at_once']} "
+                "(s4.4: 32x)",
                 32,
                 rb["ratio_all_at_once"],
                 "Our auto shape (larger groups, fewer groups) saves far more than the paper's "
