@@ -94,8 +94,9 @@ def reproductions_markdown() -> str:
         "",
         "Every number a reproduction compares with the paper is recorded with the printed "
         "value, ours, their relative difference |ours - printed| / |printed| and a status: "
-        "**match** (equal to the printed precision: within half a unit of the last printed "
-        "digit), **approx** (relative difference at most "
+        "**match** (equal to the printed precision: within one unit of the last printed "
+        "decimal, as papers round or truncate, or half a unit for an integer), **approx** "
+        "(relative difference at most "
         f"{APPROX:.0%}), **differ** (more; each such number carries a one-paragraph reason, "
         "shown in the HTML report and the note). They are in `DIR/ID.json` and in "
         "`netcoll reproduce ID --json` (`numbers`: `quantity`, `printed`, `ours`, "

@@ -1,8 +1,9 @@
 """The numbers a reproduction compares with the paper: per number the printed value, ours,
 their relative difference and a status with a stated threshold (docs/reproductions.md):
 
-- ``match``: equal, or equal to the printed precision (``resolution``: half a unit of the
-  last printed digit unless given);
+- ``match``: equal to the printed precision (``resolution``: within one unit of the last
+  printed decimal, since papers round or truncate, or half a unit for an integer, unless
+  given);
 - ``approx``: relative difference at most ``APPROX`` (10%);
 - ``differ``: more than that; such a number carries a one-paragraph ``reason``.
 
@@ -40,12 +41,14 @@ class Compared:
 
 
 def _resolution(printed: float) -> float:
-    """Half a unit of the printed value's last digit (1,276 -> 0.5; 6.634 -> 0.0005)."""
+    """How far a value may be from a printed one and still be it: half a unit for an
+    integer (1,276 -> 0.5), one unit of the last decimal otherwise, since papers round or
+    truncate (6.633 -> 0.001; 6.633789 truncates to it)."""
     text = repr(float(printed))
     if "e" in text or float(printed).is_integer():
         return 0.5
     decimals = len(text.split(".")[1])
-    return 0.5 * 10.0**-decimals
+    return 10.0**-decimals * (1 + 1e-9)
 
 
 def compared(
@@ -97,7 +100,8 @@ def _label(row: dict[str, Any]) -> str:
     plain = [
         f"{k}={v}"
         for k, v in row.items()
-        if not k.startswith(_PRINTED + _OURS) and as_number(v) is None or k in ("b", "N", "s")
+        if (not k.startswith(_PRINTED + _OURS) and as_number(v) is None or k in ("b", "N", "s"))
+        and k not in ("match", "agrees")
     ]
     return ", ".join(plain[:3])
 
