@@ -118,7 +118,7 @@ def _pct(saved: float) -> str:
 
 def _n(x: int) -> str:
     """A hop count short enough for a table cell (exact figures are in the JSON)."""
-    if x >= 10_000_000_000:
+    if x >= 1_000_000_000:
         return f"{x / 1e9:.1f}G"
     if x >= 10_000_000:
         return f"{x / 1e6:.1f}M"
@@ -174,13 +174,15 @@ def print_cycles(rows: list[dict], console: Console) -> None:
         "groups, same step definition on both sides"
     )
     for r in rows:
-        table.add_column(f"{r['mesh']} (HNC {r['hnc_group']})", justify="right")
+        table.add_column(f"{r['mesh']}, HNC {r['hnc_group']}", justify="right", no_wrap=True)
     for key, label in READINGS.items():
-        mark = " [bold](reproduces Fig. 10's ~3x)[/bold]" if key == FIG10_READING else ""
+        label = label.replace("coded message as one 1-flit packet", "coded msg = 1 flit")
+        label = label.replace("sum of step max", "step max")
+        mark = " [bold](Fig. 10's ~3x)[/bold]" if key == FIG10_READING else ""
         cells = [f"{r['readings_tree'][key]:,} | {r['readings_hnc'][key]:,}" for r in rows]
         table.add_row(label + mark, *cells)
     table.add_row(
-        "free-running, HNC with step_e=scatter-allgather (ours)",
+        "free-running, HNC step_e=scatter-allgather",
         *[f"{r['tree']:,} | {r['hnc_tree_scatter_allgather']:,}" for r in rows],
     )
     table.columns[0].header = "reading"
