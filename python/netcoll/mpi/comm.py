@@ -24,7 +24,7 @@ import numpy as np
 from mpi4py import MPI
 
 from . import tuning
-from .check import verify
+from .check import Checker
 from .executor import Program
 from .plan import ROOTED, parse
 
@@ -222,25 +222,30 @@ class Comm:
 
     def _run(self, kind, sendbuf, recvbuf, root, op, algo, check=None, **kw):
         prog, sendbuf, recvbuf = self.prepare(kind, sendbuf, recvbuf, root, op, algo, **kw)
-        has_in = prog.layout.input_offset(self.rank) is not None
-        prog.run(self.comm, sendbuf if has_in else None, recvbuf)
+        inbuf = sendbuf if prog.layout.input_offset(self.rank) is not None else None
+        checker = None
         if self.check if check is None else check:
-            what = f"{kind} ({prog.plan.p} ranks, {prog.n} x {prog.dtype})"
-            n = prog.n
-            verify(
-                kind,
-                self.comm,
-                root,
-                prog.plan.targets,
-                sendbuf,
-                recvbuf,
-                n,
-                prog.dtype,
-                OPS.get(op),
-                what,
-                prog.plan.sources,
-            )
+            checker = self.checker(prog, kind, root, sendbuf, recvbuf, op)
+            checker.prefill()
+        prog.run(self.comm, inbuf, recvbuf)
+        if checker is not None:
+            checker.verify()
         return recvbuf
+
+    def checker(self, prog, kind, root, sendbuf, recvbuf, op) -> Checker:
+        """The check of a prepared call, built from copies of the inputs before any run
+        (check.Checker). `kind` as `prepare` takes it."""
+        kind = KIND_OF.get(kind, kind)
+        me = self.rank
+        has_in = prog.layout.input_offset(me) is not None
+        # An in-place broadcast's non-root buffer is output only; everywhere else the send
+        # buffer is input the collective must leave as it was.
+        inbuf = sendbuf if has_in or kind not in ("broadcast", MC) else None
+        what = f"{kind} ({prog.plan.p} ranks, {prog.n} x {prog.dtype})"
+        return Checker(
+            kind, self.comm, root, prog.plan.targets, sendbuf, inbuf, recvbuf, prog.n,
+            prog.dtype, OPS.get(op), what, prog.plan.sources,
+        )  # fmt: skip
 
     def _m2a_args(self, sendbuf, recvbuf, sources, schedule, call):
         """A many-to-all's buffers: a source's `sendbuf` sets `n` and the dtype; a

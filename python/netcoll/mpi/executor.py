@@ -68,6 +68,10 @@ class Program:
         # Self-test of the checker (`netcoll run --inject-xor-fault RANK`): this rank's XOR
         # encodings come out with their first byte flipped, a wrong XOR in flight.
         self.corrupt_xor = False
+        # Self-test of the checker (`netcoll run --inject-input-fault RANK`): the run flips
+        # the first byte of this rank's input buffer before it sends anything, as a bug that
+        # writes into its input would.
+        self.corrupt_input = False
 
     # ---------------------------------------------------------------- precomputation
 
@@ -232,6 +236,8 @@ class _Run:
         self.filled: set = set(prog.in_place)
         lay = prog.layout
         off = lay.input_offset(prog.rank)
+        if prog.corrupt_input and inbuf is not None and inbuf.nbytes:
+            inbuf.view(np.uint8)[0] ^= 0xFF
         if inbuf is not None and off is not None:
             in_bytes = inbuf.view(np.uint8)
             for key in lay.initial_keys(prog.rank):
