@@ -226,11 +226,11 @@ def register(app: click.Group) -> None:
         manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
         buffers, check every byte (the first and the last timed iteration, or all with --check
         all), and time it as OSU does (warm-up excluded, barrier-separated iterations, per
-        iteration the maximum over ranks; the median is reported). SIZE counts the root's vector (bcast, scatter, reduce;
-        multicast, whose --dests are a rank list or random:COUNT,seed=S), each rank's
-        contribution (gather, allgather), each source's contribution (manytoall, whose
-        --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
-        (allreduce, reduce-scatter)."""
+        iteration the maximum over ranks; the median is reported). SIZE counts the root's
+        vector (bcast, scatter, reduce; multicast, whose --dests are a rank list or
+        random:COUNT,seed=S), each rank's contribution (gather, allgather), each source's
+        contribution (manytoall, whose --sources are a rank list, all or
+        random:COUNT,seed=S) or the whole vector (allreduce, reduce-scatter)."""
         from .mpi.launch import RunError, launch
 
         kind = KINDS.get(op.lower())
