@@ -30,7 +30,7 @@ def test_stand_in_executors_done_wrong_are_caught():
     # The root corrupted its buffer before sending: its input check names it, and the
     # receivers' outputs, which agree with the root, disagree with the reference.
     msg = got["bcast-root-corrupts"]
-    assert "changed rank 0's input buffer: element 0" in msg and "faults on ranks 0, 1" in msg
+    assert "changed rank 0's input buffer: element 0" in msg and "wrong on ranks 0, 1" in msg
 
 
 def run(*args, check=True):

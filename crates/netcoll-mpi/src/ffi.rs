@@ -20,6 +20,8 @@ pub type Handle = c_int;
 /// `MPI_Aint` (`intptr_t`).
 pub type Aint = isize;
 
+/// MPICH's `MPI_STATUSES_IGNORE`: the address 1 is its value, not a pointer to anything.
+#[allow(clippy::manual_dangling_ptr)]
 pub const STATUSES_IGNORE: *mut c_void = 1 as *mut c_void;
 pub const BOTTOM: *const c_void = std::ptr::null();
 /// RTLD_NOLOAD (glibc, bits/dlfcn.h): find the library only if it is already loaded.
@@ -28,8 +30,7 @@ const RTLD_NOLOAD: c_int = 0x4;
 type PtpInit =
     unsafe extern "C" fn(*mut c_void, c_int, Handle, c_int, c_int, Handle, *mut Handle) -> c_int;
 type Startall = unsafe extern "C" fn(c_int, *mut Handle) -> c_int;
-type Some_ =
-    unsafe extern "C" fn(c_int, *mut Handle, *mut c_int, *mut c_int, *mut c_void) -> c_int;
+type Some_ = unsafe extern "C" fn(c_int, *mut Handle, *mut c_int, *mut c_int, *mut c_void) -> c_int;
 type HandleOp = unsafe extern "C" fn(*mut Handle) -> c_int;
 type Hindexed =
     unsafe extern "C" fn(c_int, *const c_int, *const Aint, Handle, *mut Handle) -> c_int;

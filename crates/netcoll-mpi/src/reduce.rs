@@ -126,20 +126,32 @@ impl Reduction {
                     Op::Sum => each::<$t>(dst, a, b, len, |x, y| x + y),
                     Op::Prod => each::<$t>(dst, a, b, len, |x, y| x * y),
                     // np.minimum / np.maximum: a NaN on either side wins.
-                    Op::Min => each::<$t>(dst, a, b, len, |x, y| {
-                        if x.is_nan() || x <= y {
-                            x
-                        } else {
-                            y
-                        }
-                    }),
-                    Op::Max => each::<$t>(dst, a, b, len, |x, y| {
-                        if x.is_nan() || x >= y {
-                            x
-                        } else {
-                            y
-                        }
-                    }),
+                    Op::Min => each::<$t>(
+                        dst,
+                        a,
+                        b,
+                        len,
+                        |x, y| {
+                            if x.is_nan() || x <= y {
+                                x
+                            } else {
+                                y
+                            }
+                        },
+                    ),
+                    Op::Max => each::<$t>(
+                        dst,
+                        a,
+                        b,
+                        len,
+                        |x, y| {
+                            if x.is_nan() || x >= y {
+                                x
+                            } else {
+                                y
+                            }
+                        },
+                    ),
                     Op::Band | Op::Bor | Op::Bxor => unreachable!("refused in Reduction::new"),
                 }
             };

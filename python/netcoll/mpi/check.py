@@ -155,7 +155,7 @@ class Checker:
             head = f"wrong result on rank {r}: element {i} is {g}, expected {e}"
         else:
             head = f"wrong result on rank {r}: {g}, expected {e}"
-        return f"{self.what}: {head} (first fault; faults on rank{many} {ranks})"
+        return f"{self.what}: {head} (first wrong element; wrong on rank{many} {ranks})"
 
     def verify(self) -> None:
         """:meth:`check`, raising MismatchError on every rank."""

@@ -108,15 +108,23 @@ class Comm:
 
     ``topo``: a network spec (``"mesh:4x4"``) or :class:`netcoll.Topology` the ranks are placed
     on (default: a linear array ``mesh:P``, as InterCom treats an unstructured group);
-    ``placement[i]``: the endpoint of rank ``i``. ``check``: verify every result (default)."""
+    ``placement[i]``: the endpoint of rank ``i``. ``check``: verify every result (default).
+    ``executor``: ``"native"`` (schedules compiled to Rust, netcoll.mpi.native; the
+    default) or ``"python"`` (the reference interpreter, netcoll.mpi.executor)."""
 
-    def __init__(self, comm=None, topo=None, placement=None, check: bool = True, tuning_file=None):
+    def __init__(
+        self, comm=None, topo=None, placement=None, check: bool = True, tuning_file=None,
+        executor: str = "native",
+    ):  # fmt: skip
         self.comm = (comm if comm is not None else MPI.COMM_WORLD).Dup()
         self.p, self.rank = self.comm.Get_size(), self.comm.Get_rank()
         self.topo_spec = topo if topo is not None else f"mesh:{self.p}"
         self.placement = list(placement) if placement is not None else None
         self.check = check
         self.tuning_file = tuning_file
+        if executor not in ("native", "python"):
+            raise ArgumentError(f"executor '{executor}' is not native or python")
+        self.executor = executor
         self._programs: dict = {}
         self._topo = None
         self.oversubscribed = _oversubscribed(self.comm)
@@ -217,6 +225,8 @@ class Comm:
                 )
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
             prog.oversubscribed = self.oversubscribed
+            if self.executor == "native":
+                prog.use_native(op)
             self._programs[key] = prog
         return prog, sendbuf, recvbuf
 

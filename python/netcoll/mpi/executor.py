@@ -72,6 +72,9 @@ class Program:
         # the first byte of this rank's input buffer before it sends anything, as a bug that
         # writes into its input would.
         self.corrupt_input = False
+        # The native form (netcoll.mpi.native.Native) when the native executor runs it.
+        self.native = None
+        self.executor = "python"
 
     # ---------------------------------------------------------------- precomputation
 
@@ -219,7 +222,21 @@ class Program:
     def run(self, comm: MPI.Comm, inbuf: np.ndarray | None, outbuf: np.ndarray | None) -> None:
         """Executes this rank's ops; `inbuf` / `outbuf` are 1-D contiguous arrays of the
         program's dtype (the same array for an in-place broadcast)."""
-        _Run(self, comm, inbuf, outbuf).go()
+        if self.native is not None:
+            self.native.run(comm, inbuf, outbuf)
+        else:
+            _Run(self, comm, inbuf, outbuf).go()
+
+    def use_native(self, op: str | None) -> None:
+        """Runs natively from now on where the native executor can (else says why in
+        `executor`)."""
+        from . import native
+
+        why = native.unavailable(self)
+        if why is None:
+            self.native, self.executor = native.Native(self, op), "native"
+        else:
+            self.executor = f"python ({why})"
 
 
 class _Run:

@@ -170,7 +170,7 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
         prog.run(c.comm, inp, out)
 
     inject_crash(cfg, c.rank)
-    row: dict = {"bytes": nbytes, "verified": None, "checked": 0}
+    row: dict = {"bytes": nbytes, "verified": None, "checked": 0, "executor": prog.executor}
     iters, warmup = cfg.get("iters", 10), cfg.get("warmup", 2)
     between = None
     if cfg.get("check", True):
@@ -237,7 +237,8 @@ def main(argv: list[str]) -> int:
     me = world.Get_rank()
     report: dict = {"results": {}}
     try:
-        c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"))
+        c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"),
+                 executor=cfg.get("executor", "native"))  # fmt: skip
         for cand in cfg["candidates"]:
             name = cand.get("name") or cand.get("algo")
             try:
