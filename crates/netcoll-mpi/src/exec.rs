@@ -198,9 +198,16 @@ impl Bound {
                 finished += self.complete(i);
             }
         }
+        let mut early = true;
         loop {
             while let Some(Reverse(i)) = self.ready.pop() {
                 finished += self.issue(i as usize, corrupt_xor)?;
+            }
+            if early {
+                early = false;
+                for instr in &prog.early {
+                    self.exec(instr, false);
+                }
             }
             if self.active.is_empty() {
                 if finished < prog.ops.len() {

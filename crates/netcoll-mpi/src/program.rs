@@ -76,6 +76,10 @@ pub struct Program {
     pub need: Vec<u32>,
     /// Who waits for each op.
     pub waiters: Vec<Vec<u32>>,
+    /// Copies into the output of what the rank held from the start, run once the first
+    /// ready ops are issued (overlapping their messages).
+    #[serde(default)]
+    pub early: Vec<Instr>,
     /// Copies into the output once every op has completed.
     pub finish: Vec<Instr>,
     /// Bytes of scratch the spans use.
@@ -114,11 +118,12 @@ impl Program {
         Ok(())
     }
 
-    /// Every instruction, ops first, then the finish.
+    /// Every instruction: the ops', the early copies, the finish.
     pub fn instrs(&self) -> impl Iterator<Item = &Instr> {
         self.ops
             .iter()
             .flat_map(|o| o.instrs.iter())
+            .chain(self.early.iter())
             .chain(self.finish.iter())
     }
 

@@ -17,7 +17,9 @@ So an op never reads a span that another op may still be filling.
   one span);
 - a piece a send or compute needs but does not hold as such (an XOR combination) is decoded
   into scratch just before the op (``pre`` instructions);
-- computed pieces go straight to their home in the output when they are required there.
+- computed pieces go straight to their home in the output when they are required there;
+- a rank's own input pieces are copied home (``early``) while its first messages are in
+  flight, not after the last one.
 
 Spans are ``[buffer, byte offset, byte length]`` with buffer 0 = input, 1 = output,
 2 = scratch; the arena is laid out here (each span 64-byte aligned) and allocated once per
@@ -227,16 +229,22 @@ class _Lowering:
                 self.hold(key, 1 << i, dst)
         return {"kind": COMPUTE, "transfers": [], "instrs": instrs}
 
-    def finish(self) -> list:
-        instrs: list = []
+    def finish(self) -> tuple[list, list]:
+        """Copies of required pieces not yet home: those of this rank's own input run
+        early (while the first messages are in flight), the others after the last op."""
+        early: list = []
+        late: list = []
         for key in self.prog.required:
             if key in self.filled:
                 continue
             dst = self.home(key)
-            if dst is not None:
-                src = self.value(key, len(self.prog.ops), self.every, instrs)
-                instrs.append({"Copy": [dst, [src[0], src[1], min(src[2], dst[2])]]})
-        return instrs
+            if dst is None:
+                continue
+            own = self.lookup(key, 0)
+            instrs = early if own is not None else late
+            src = own or self.value(key, len(self.prog.ops), self.every, instrs)
+            instrs.append({"Copy": [dst, [src[0], src[1], min(src[2], dst[2])]]})
+        return early, late
 
     # ---------------------------------------------------------------- driver
 
@@ -270,8 +278,9 @@ class _Lowering:
                 f"rank {self.me} is stuck: {len(ops) - done} ops wait for ops that never "
                 "complete (the schedule is not executable)"
             )
+        early, late = self.finish()
         return {"ops": lowered, "need": list(prog.need), "waiters": prog.waiters,
-                "finish": self.finish(), "scratch": self.scratch}  # fmt: skip
+                "early": early, "finish": late, "scratch": self.scratch}  # fmt: skip
 
 
 def _cut(pieces: list, lo: int, hi: int) -> list:

@@ -5,7 +5,8 @@ schedule, build the data check from copies of the inputs, then time it as the OS
 MPI benchmarks do: ``warmup`` untimed runs, then ``iters`` runs each preceded by a barrier,
 per iteration the maximum over ranks; median, min, max and mean. The first and the last timed
 run are checked (every one with ``check_mode`` "all"), outside the timed region. With
-``native`` the MPI library's own collective is timed the same way. Rank 0 writes the results
+``native`` the MPI library's own collective is timed the same way, taking turns with netcoll
+iteration by iteration. Rank 0 writes the results
 to OUT.json.
 
 Errors every rank agrees on (bad arguments, a wrong result) are reported in OUT.json; an error
@@ -102,26 +103,30 @@ def multicast_comm(comm, root: int, targets):
     return sub, members.index(root)
 
 
-def timed(comm, fn, warmup: int, iters: int, between=None) -> np.ndarray:
-    """Per-iteration time, the maximum over ranks (as the OSU and Intel MPI benchmarks
-    report a collective): `warmup` untimed runs, then `iters` runs each preceded by a
-    barrier. `between(i)`, if given, runs before iteration i's barrier and after its run
-    (outside the timed region): the data check."""
+def timed(comm, fns, warmup: int, iters: int, between=None) -> list[np.ndarray]:
+    """Per-iteration times of each of `fns`, the maximum over ranks (as the OSU and Intel
+    MPI benchmarks report a collective): `warmup` untimed rounds, then `iters` rounds; each
+    run is preceded by a barrier. Several functions (netcoll and the native collective)
+    take turns within each round, so both see the same machine (a shared machine's load
+    drifts over seconds). `between(i, before)`, if given, runs around the first function's
+    iteration i, outside the timed region: the data check."""
     for _ in range(warmup):
-        comm.Barrier()
-        fn()
-    times = np.empty(iters)
+        for fn in fns:
+            comm.Barrier()
+            fn()
+    times = np.empty((len(fns), iters))
     for i in range(iters):
-        if between is not None:
-            between(i, before=True)
-        comm.Barrier()
-        t0 = MPI.Wtime()
-        fn()
-        times[i] = MPI.Wtime() - t0
-        if between is not None:
-            between(i, before=False)
+        for k, fn in enumerate(fns):
+            if between is not None and k == 0:
+                between(i, before=True)
+            comm.Barrier()
+            t0 = MPI.Wtime()
+            fn()
+            times[k, i] = MPI.Wtime() - t0
+            if between is not None and k == 0:
+                between(i, before=False)
     comm.Allreduce(MPI.IN_PLACE, times, op=MPI.MAX)
-    return times
+    return list(times)
 
 
 def stats(times: np.ndarray, prefix: str = "") -> dict:
@@ -175,21 +180,20 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
     between = None
     if cfg.get("check", True):
         between = _checks(c, cfg, prog, kind, root, op, send, out, nbytes, iters, row)
-    times = timed(c.comm, run, warmup, iters, between)
-    prog.corrupt_xor = prog.corrupt_input = False
-    row["time"] = float(np.median(times))
-    row.update(stats(times))
+    fns, sub = [run], None
     if cfg.get("native"):
         nrecv = None if recv is None else recv.copy()
         sub = multicast_comm(c.comm, root, cfg["targets"]) if kind == "multicast" else None
-        ntimes = timed(
-            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub), warmup,
-            iters,
-        )  # fmt: skip
-        if sub is not None:
-            sub[0].Free()
-        row["native_time"] = float(np.median(ntimes))
-        row.update(stats(ntimes, "native_"))
+        fns.append(lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub))
+    times = timed(c.comm, fns, warmup, iters, between)
+    prog.corrupt_xor = prog.corrupt_input = False
+    if sub is not None:
+        sub[0].Free()
+    row["time"] = float(np.median(times[0]))
+    row.update(stats(times[0]))
+    if cfg.get("native"):
+        row["native_time"] = float(np.median(times[1]))
+        row.update(stats(times[1], "native_"))
         row["ratio"] = row["median_us"] / row["native_median_us"]
     return row
 
