@@ -10,7 +10,10 @@
 //! Waiting: with a core per rank, `MPI_Waitsome` (MPICH polls inside it, which is the fastest
 //! way to see data arrive). With more ranks than cores a polling rank would starve the rank
 //! it waits for, so: `MPI_Testsome` for a bounded number of polls, then `sched_yield` between
-//! polls (never a sleep, whose timer slack costs tens of microseconds).
+//! polls for a bounded number more, then short sleeps between polls, doubling from 1 us to
+//! 64 us, with the thread's timer slack set to 1 ns (Linux's default slack of 50 us turns a
+//! 10 us nap into ~70 us). Yielding alone is not enough on a machine busy with other work:
+//! a yielding rank stays runnable and takes its turns from the rank that has the data.
 
 use crate::ffi::{self, Aint, Handle, Mpi, BOTTOM, STATUSES_IGNORE};
 use crate::program::{Instr, Kind, Program, Span, INPUT};
@@ -20,8 +23,16 @@ use std::collections::BinaryHeap;
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 
-/// Testsome polls before an oversubscribed rank starts yielding its core between polls.
-const SPIN_POLLS: u32 = 64;
+/// How a rank waits for its messages: `None` in [`Bound::new`] is a blocking `MPI_Waitsome`.
+#[derive(Clone, Copy, Debug)]
+pub struct Polling {
+    /// `MPI_Testsome` polls before the rank starts yielding its core between polls.
+    pub spin: u32,
+    /// Polls with a `sched_yield` between them before it starts napping between polls.
+    pub yields: u32,
+    /// The longest nap between polls, in nanoseconds (naps double from 1 us up to it).
+    pub max_nap_ns: i64,
+}
 
 /// The MPI handles a binding needs from the caller (as mpi4py knows them).
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +60,7 @@ pub struct Bound {
     first: Vec<u32>,
     nreq: Vec<u32>,
     types: Vec<Handle>,
-    oversubscribed: bool,
+    polling: Option<Polling>,
     request_null: Handle,
     // Per-run state, kept to avoid allocating per run.
     count: Vec<u32>,
@@ -74,7 +85,7 @@ impl Bound {
         prog: Arc<Program>,
         bufs: [Buffer; 3],
         h: Handles,
-        oversubscribed: bool,
+        polling: Option<Polling>,
     ) -> Result<Bound> {
         prog.check_bounds(bufs.map(|b| b.len))?;
         let n = prog.ops.len();
@@ -87,7 +98,7 @@ impl Bound {
             first: vec![0; n],
             nreq: vec![0; n],
             types: Vec::new(),
-            oversubscribed,
+            polling,
             request_null: h.request_null,
             count: vec![0; n],
             left: vec![0; n],
@@ -301,7 +312,7 @@ impl Bound {
             // SAFETY: `active` holds started persistent requests; `indices` has room for
             // every request of the binding.
             let code = unsafe {
-                let f = if self.oversubscribed {
+                let f = if self.polling.is_some() {
                     self.mpi.testsome
                 } else {
                     self.mpi.waitsome
@@ -315,7 +326,7 @@ impl Bound {
                 )
             };
             ffi::check(
-                if self.oversubscribed {
+                if self.polling.is_some() {
                     "MPI_Testsome"
                 } else {
                     "MPI_Waitsome"
@@ -326,7 +337,16 @@ impl Bound {
                 return Ok(out as usize);
             }
             polls += 1;
-            if polls >= SPIN_POLLS {
+            let Some(w) = self.polling else { continue };
+            if polls > w.spin + w.yields {
+                let shift = (polls - w.spin - w.yields).min(20);
+                let nap = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: (1000i64 << shift).min(w.max_nap_ns.max(1000)) as _,
+                };
+                // SAFETY: a valid timespec; an interrupted nap just polls again.
+                unsafe { libc::nanosleep(&nap, std::ptr::null_mut()) };
+            } else if polls > w.spin {
                 // SAFETY: sched_yield has no preconditions.
                 unsafe { libc::sched_yield() };
             }

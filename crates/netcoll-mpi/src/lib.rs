@@ -15,7 +15,7 @@ pub mod ffi;
 pub mod program;
 pub mod reduce;
 
-pub use exec::{Bound, Buffer, Handles};
+pub use exec::{Bound, Buffer, Handles, Polling};
 pub use program::Program;
 pub use reduce::Reduction;
 

@@ -4,7 +4,7 @@
 
 use crate::NetcollError;
 use netcoll_mpi::ffi::Mpi;
-use netcoll_mpi::{Bound as Binding, Buffer, Handles, Program, Reduction};
+use netcoll_mpi::{Bound as Binding, Buffer, Handles, Polling, Program, Reduction};
 use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
@@ -44,10 +44,11 @@ pub struct PyMpiBinding(Binding);
 
 /// Binds `program` to three buffers `(address, bytes)` (input, output, scratch) on the
 /// communicator handle `comm` of the MPI library at `library` (already loaded by mpi4py);
-/// `byte` and `request_null` are MPI_BYTE and MPI_REQUEST_NULL as mpi4py sees them.
+/// `byte` and `request_null` are MPI_BYTE and MPI_REQUEST_NULL as mpi4py sees them;
+/// `polling` `(spin, yields, max_nap_us)` makes it poll instead of blocking in MPI_Waitsome.
 /// The caller keeps the buffers alive and in place while the binding lives.
 #[pyfunction]
-#[pyo3(signature = (library, program, buffers, comm, byte, request_null, oversubscribed))]
+#[pyo3(signature = (library, program, buffers, comm, byte, request_null, polling=None))]
 fn mpi_bind(
     library: &str,
     program: &PyMpiProgram,
@@ -55,7 +56,7 @@ fn mpi_bind(
     comm: i64,
     byte: i64,
     request_null: i64,
-    oversubscribed: bool,
+    polling: Option<(u32, u32, u32)>,
 ) -> PyResult<PyMpiBinding> {
     shielded(|| {
         let mpi = match MPI.get() {
@@ -74,7 +75,12 @@ fn mpi_bind(
         };
         // SAFETY: netcoll.mpi.native passes the addresses of numpy arrays it keeps
         // referenced (so alive and unmoved) for as long as this binding.
-        let b = unsafe { Binding::new(mpi, program.0.clone(), bufs, h, oversubscribed)? };
+        let polling = polling.map(|(spin, yields, nap_us)| Polling {
+            spin,
+            yields,
+            max_nap_ns: i64::from(nap_us) * 1000,
+        });
+        let b = unsafe { Binding::new(mpi, program.0.clone(), bufs, h, polling)? };
         Ok(PyMpiBinding(b))
     })
 }

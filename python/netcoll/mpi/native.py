@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 import numpy as np
 from mpi4py import MPI
@@ -63,6 +64,19 @@ def unavailable(prog) -> str | None:
 _REDUCIBLE = {"b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8"}
 
 
+def polling() -> tuple[int, int, int]:
+    """How an oversubscribed rank waits: (Testsome polls, polls with a yield between, the
+    longest nap between later polls in us); ``$NETCOLL_POLLING`` "S,Y,N" overrides."""
+    env = os.environ.get("NETCOLL_POLLING")
+    if env:
+        spin, yields, nap = (int(x) for x in env.split(","))
+        return spin, yields, nap
+    return POLLING
+
+
+POLLING = (64, 64, 64)
+
+
 def _handle(obj) -> int:
     """An MPICH handle (a C int) as its 32 bits (mpi4py shows it sign-extended to 64)."""
     return MPI._handleof(obj) & 0xFFFFFFFF
@@ -102,6 +116,7 @@ class Native:
         scratch = np.empty(self.scratch_bytes, dtype=np.uint8)
         self._binding = _core.mpi_bind(
             library(), self.program, [key[1], key[2], _span(scratch)], key[0],
-            _handle(MPI.BYTE), _handle(MPI.REQUEST_NULL), self.prog.oversubscribed,
+            _handle(MPI.BYTE), _handle(MPI.REQUEST_NULL),
+            polling() if self.prog.oversubscribed else None,
         )  # fmt: skip
         self._key, self._keep = key, (comm, inbuf, outbuf, scratch)
