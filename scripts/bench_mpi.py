@@ -37,7 +37,8 @@ def run(op: str, algo: str, np_: int, args) -> dict:
 
     cmd = [sys.executable, "-m", "netcoll", "run", op, "--algo", algo, "--np", str(np_),
            "--bytes", args.sizes, "--compare-native", "--iters", str(args.iters), "--warmup",
-           str(args.warmup), "--executor", args.executor, "--json", "--timeout", "3000"]  # fmt: skip
+           str(args.warmup), "--executor", args.executor, "--json",
+           "--timeout", "3000"]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")

@@ -74,7 +74,7 @@ def polling() -> tuple[int, int, int]:
     return POLLING
 
 
-POLLING = (64, 64, 64)
+POLLING = (16, 0, 200)
 
 
 def _handle(obj) -> int:

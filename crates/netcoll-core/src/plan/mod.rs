@@ -1,0 +1,5 @@
+//! Planning: the layer above algorithms and engines that chooses and combines them. The tuner
+//! ranks every applicable algorithm by an engine's time; workloads built from algorithms for an
+//! engine belong here too, so engines only ever consume schedules.
+
+pub mod tune;
