@@ -171,3 +171,60 @@ impl Program {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(text: &str, reduction: Option<Reduction>) -> Result<Program> {
+        Program::from_json(text, reduction)
+    }
+
+    const SEND_RECV: &str = r#"{"ops": [
+        {"kind": 0, "transfers": [[1, 0, [[0, 0, 8]]]], "instrs": []},
+        {"kind": 1, "transfers": [[1, 0, [[2, 0, 8]]]], "instrs": []},
+        {"kind": 2, "transfers": [], "instrs": [{"Reduce": [[1, 0, 8], [[0, 0, 8], [2, 0, 8]]]}]}],
+        "need": [0, 0, 1], "waiters": [[], [2], []], "finish": [], "scratch": 64}"#;
+
+    #[test]
+    fn reads_a_lowered_program_and_checks_its_spans() {
+        let red = Reduction::new("<f8", "sum").unwrap();
+        let p = program(SEND_RECV, Some(red)).unwrap();
+        assert_eq!(p.ops[1].kind, Kind::Recv);
+        assert!(p.check_bounds([8, 8, 64]).is_ok());
+        let err = p.check_bounds([8, 4, 64]).unwrap_err().to_string();
+        assert!(err.contains("ends past its buffer (4 bytes)"), "{err}");
+    }
+
+    #[test]
+    fn a_reduction_needs_its_dtype_and_whole_elements() {
+        assert!(program(SEND_RECV, None)
+            .unwrap_err()
+            .to_string()
+            .contains("no reduction was given"));
+        let red = Reduction::new("<f8", "sum").unwrap();
+        let odd = SEND_RECV.replace(
+            "[[1, 0, 8], [[0, 0, 8], [2, 0, 8]]]",
+            "[[1, 0, 4], [[0, 0, 4], [2, 0, 4]]]",
+        );
+        let p = program(&odd, Some(red)).unwrap();
+        assert!(p.check_bounds([8, 8, 64]).is_err());
+    }
+
+    #[test]
+    fn malformed_programs_are_errors() {
+        assert!(program("{}", None).is_err());
+        let bad_waiter = SEND_RECV.replace("[[], [2], []]", "[[], [7], []]");
+        let red = Reduction::new("<f8", "sum").unwrap();
+        assert!(program(&bad_waiter, Some(red))
+            .unwrap_err()
+            .to_string()
+            .contains("waiter 7 is not an op"));
+        let bad_buffer = SEND_RECV.replace(
+            "[[0, 0, 8]]]], \"instrs\": []},\n        {\"kind\": 1",
+            "[[5, 0, 8]]]], \"instrs\": []},\n        {\"kind\": 1",
+        );
+        let p = program(&bad_buffer, Some(red)).unwrap();
+        assert!(p.check_bounds([8, 8, 64]).is_err());
+    }
+}
