@@ -41,6 +41,15 @@ class ExecutionError(RuntimeError):
     """A schedule step this rank cannot carry out (a value it should hold is missing)."""
 
 
+def missing_reduced(rank: int, key, p: int) -> ExecutionError:
+    """The error for a reduced piece `key` = (index, contributors) a rank does not hold."""
+    index, over = key
+    ranks = [r for r in range(p) if over >> r & 1]
+    return ExecutionError(
+        f"rank {rank} needs block index {index} reduced over {ranks}, which it does not hold"
+    )
+
+
 def _packet_bytes(length: int, packets: int, i: int) -> int:
     return (i * length) // packets
 
@@ -450,12 +459,7 @@ class _Run:
         if v is not None:
             return v
         if self.red:
-            index, over = key
-            ranks = [r for r in range(self.plan.p) if over >> r & 1]
-            raise ExecutionError(
-                f"rank {self.prog.rank} needs block index {index} reduced over {ranks}, "
-                "which it does not hold"
-            )
+            raise missing_reduced(self.prog.rank, key, self.plan.p)
         combo = gf2.solve(key, self.held)
         if combo is None:
             raise ExecutionError(f"rank {self.prog.rank} cannot form {self.describe(key)}")

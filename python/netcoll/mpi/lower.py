@@ -31,7 +31,7 @@ from __future__ import annotations
 import heapq
 
 from . import gf2
-from .executor import ExecutionError, Program, _packet_bytes
+from .executor import ExecutionError, Program, _packet_bytes, missing_reduced
 
 IN, OUT, SCRATCH = 0, 1, 2
 SEND, RECV, COMPUTE = 0, 1, 2
@@ -90,12 +90,7 @@ class _Lowering:
         if span is not None:
             return span
         if self.red:
-            index, over = key
-            ranks = [r for r in range(self.plan.p) if over >> r & 1]
-            raise ExecutionError(
-                f"rank {self.me} needs block index {index} reduced over {ranks}, "
-                "which it does not hold"
-            )
+            raise missing_reduced(self.me, key, self.plan.p)
         known = self.available(closure)
         combo = gf2.solve(key, known)
         if combo is None:
