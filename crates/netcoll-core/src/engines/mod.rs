@@ -4,5 +4,9 @@
 
 pub mod analytic;
 pub mod flit;
+pub mod loggops;
+mod loggops_sort;
+#[cfg(test)]
+mod loggops_tests;
 pub mod step;
 pub mod tune;
