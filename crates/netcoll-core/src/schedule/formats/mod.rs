@@ -5,6 +5,12 @@
 pub mod goal;
 pub mod goal_check;
 pub mod goal_write;
+pub mod msccl;
+pub mod msccl_layout;
+pub mod msccl_lower;
+
+#[cfg(test)]
+mod tests;
 
 /// The formats a schedule file may be in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
