@@ -1,6 +1,6 @@
 //! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
 //! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
-//! BookSim-compatible); `tune` ranks algorithms by the analytic engine.
+//! BookSim-compatible). Engines consume schedules; they never build them (that is `plan`).
 
 pub mod analytic;
 pub mod flit;
@@ -9,4 +9,3 @@ mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
 pub mod step;
-pub mod tune;
