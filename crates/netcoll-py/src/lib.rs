@@ -12,6 +12,7 @@ mod formats;
 mod hnc;
 mod manytoall;
 mod models;
+mod mpi;
 mod request;
 mod schedule;
 mod step;
@@ -103,6 +104,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
+<<<<<<< HEAD
     formats::register(m)?;
+=======
+    mpi::register(m)?;
+>>>>>>> main
     Ok(())
 }
