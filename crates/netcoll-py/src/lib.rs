@@ -104,10 +104,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
-<<<<<<< HEAD
     formats::register(m)?;
-=======
     mpi::register(m)?;
->>>>>>> main
     Ok(())
 }
