@@ -98,6 +98,20 @@ SCHEDULE_KEYS = (
 )
 
 
+def _build(op, algo, t, root, nbytes, packets, params, request):
+    """The verified schedule of ``op`` by ``algo`` on network ``t``."""
+    return build_schedule(
+        op,
+        algo,
+        t,
+        root=root,
+        nbytes=nbytes,
+        packets=packets,
+        params=params or [],
+        **(request or {}),
+    )
+
+
 def _pairs(items: list[str]) -> list[tuple[str, str]]:
     out = []
     for item in items:
@@ -130,16 +144,7 @@ def simulate_flit(
     grid = t.family["family"] in ("mesh", "torus", "hypercube")
     if not grid and not any(k == "routing_function" for k, _ in pairs):
         pairs.insert(0, ("routing_function", "updown"))
-    s = schedule or build_schedule(
-        op,
-        algo,
-        t,
-        root=root,
-        nbytes=nbytes,
-        packets=packets,
-        params=params or [],
-        **(request or {}),
-    )
+    s = schedule or _build(op, algo, t, root, nbytes, packets, params, request)
     r = simulate_schedule(s, t, pairs)
     return {
         "engine": "flit",
@@ -181,16 +186,7 @@ def simulate_loggops(
     else:
         if schedule is None:
             t = network if network is not None else topology(topo)
-            schedule = build_schedule(
-                op,
-                algo,
-                t,
-                root=root,
-                nbytes=nbytes,
-                packets=packets,
-                params=params or [],
-                **(request or {}),
-            )
+            schedule = _build(op, algo, t, root, nbytes, packets, params, request)
         r = _core.loggops_simulate(schedule=schedule, params=pairs)
     return {"engine": "loggops", **r}
 
