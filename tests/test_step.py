@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import netcoll
 from conftest import cli_json, run_cli
 from netcoll import _core
-from netcoll.simulate import simulate_step as simulate
+from netcoll.engines import simulate_step as simulate
 
 
 def ring(n, k, **kw):

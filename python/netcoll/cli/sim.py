@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from .. import _core
 from .._core import NetcollError, simulate_traffic
 
 
@@ -157,11 +158,20 @@ def json_view(r: dict, full: bool) -> dict:
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.option("--channels", is_flag=True, help="With --json: include per-channel utilisation.")
+@click.option(
+    "--keys",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, _param, value: _print_keys(ctx) if value else None,
+    help="List the accepted keys with their defaults, and exit.",
+)
 def sim(cfg_file, overrides, as_json, channels):
     """Cycle-accurate flit simulation of synthetic traffic, configured as BookSim 2.
 
-    Keys: see `netcoll sim --keys`-style list in docs/flit.md; KEY=VALUE overrides the
-    file. Example: netcoll sim --booksim mesh88.cfg injection_rate=0.2 --json
+    Keys: `netcoll sim --keys` lists them with their defaults (docs/flit.md describes
+    them); KEY=VALUE overrides the file. Example: netcoll sim --booksim mesh88.cfg
+    injection_rate=0.2 --json
     """
     pairs = []
     if cfg_file:
@@ -177,3 +187,11 @@ def sim(cfg_file, overrides, as_json, channels):
         print(json.dumps(json_view(r, channels), indent=2))
     else:
         click.echo(summary_text(r))
+
+
+def _print_keys(ctx: click.Context) -> None:
+    """`sim --keys`: every network key and its default, one a line."""
+    defaults = _core.flit_defaults()
+    for key in _core.flit_keys():
+        click.echo(f"{key} = {defaults.get(key, '')}")
+    ctx.exit(0)

@@ -8,8 +8,10 @@ import json
 import click
 
 from .._core import NetcollError
-from ..simulate import ENGINES
+from ..engines import ENGINES
+from ..vocabulary import round_floats
 from .schedule import collective_kw, collective_options
+from .sizes import SIZE
 
 
 def load_engine(name: str):
@@ -27,10 +29,10 @@ def load_engine(name: str):
 @click.option(
     "--bytes",
     "nbytes",
-    type=click.IntRange(1),
-    default=1024,
+    type=SIZE,
+    default="1K",
     show_default=True,
-    help="Message size in bytes.",
+    help="Message size: 8, 1K, 1Ki, 1M, 16MiB (powers of 1024).",
 )
 @click.option(
     "--packets",
@@ -47,7 +49,12 @@ def load_engine(name: str):
     help="Algorithm parameter (repeatable).",
 )
 @click.option(
-    "--sim", "sim", multiple=True, metavar="KEY=VALUE", help="Engine parameter (repeatable)."
+    "--sim",
+    "sim",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
+    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
@@ -69,6 +76,6 @@ def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json
     if as_json:
         print(json.dumps(result, indent=2))
     else:
-        for key, value in result.items():
+        for key, value in round_floats(result).items():
             if not isinstance(value, (list, dict)):
                 click.echo(f"{key:>24}: {value}")
