@@ -78,4 +78,4 @@ def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json
     else:
         for key, value in round_floats(result).items():
             if not isinstance(value, (list, dict)):
-                click.echo(f"{key:>24}: {value}")
+                click.echo(f"{key:>28}: {value}")

@@ -253,7 +253,9 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
                 _ => par.unicast_header_bits,
             };
             let header = header_bits.div_ceil(flit_bits);
-            let payload = bytes.div_ceil(npk[mi].max(1) as u64).div_ceil(par.flit_bytes);
+            let payload = bytes
+                .div_ceil(npk[mi].max(1) as u64)
+                .div_ceil(par.flit_bytes);
             if !worm && payload + header > limit {
                 // The NI packetises (BookSim-style): each schedule packet travels as `k`
                 // network packets of at most `limit` flits, header included.
