@@ -11,6 +11,7 @@ mod flit;
 mod hnc;
 mod manytoall;
 mod models;
+mod mpi;
 mod request;
 mod schedule;
 mod step;
@@ -102,5 +103,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
+    mpi::register(m)?;
     Ok(())
 }
