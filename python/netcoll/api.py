@@ -116,17 +116,19 @@ def simulate(
     params: Params = None,
     sim: Params = None,
     request: dict[str, Any] | None = None,
+    network: Topology | None = None,
 ) -> dict[str, Any]:
     """Runs collective ``op`` by ``algo`` on ``topo`` with an engine: ``flit`` (cycles,
     docs/flit.md) or ``step`` (synchronous steps, docs/step-engine.md).
 
     ``params``: the algorithm's parameters; ``sim``: the engine's settings (flit: BookSim
     keys and schedule keys such as ``max_packet_flits``); ``request``: further schedule
-    keywords (``p``, ``placement``, ``targets``, ``sources``). Returns the figures with the
-    shared keys (``op``, ``algo``, ``topo``, ``cycles`` or ``steps``, ...)."""
+    keywords (``p``, ``placement``, ``targets``, ``sources``); ``network``: ``topo`` already
+    built. Returns the figures with the shared keys (``op``, ``algo``, ``topo``, ``cycles``
+    or ``steps``, ...)."""
     if engine not in engines.ENGINES:
         raise NetcollError(f"unknown engine '{engine}': use {', '.join(engines.ENGINES)}")
-    t = as_topology(topo)
+    t = network if network is not None else as_topology(topo)
     result = engines.ENGINES[engine](
         op=registry_name(op),
         algo=algo,

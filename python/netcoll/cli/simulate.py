@@ -1,5 +1,5 @@
-"""`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine (the engines
-are the Python API of :mod:`netcoll.simulate`, one function each in ``ENGINES``)."""
+"""`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine
+(:func:`netcoll.simulate`; the engines are :mod:`netcoll.engines`, one function each)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,10 @@ import json
 
 import click
 
-from .._core import NetcollError
-from ..engines import ENGINES
+from ..api import simulate as simulate_api
 from ..vocabulary import round_floats
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
-
-
-def load_engine(name: str):
-    if name not in ENGINES:
-        raise NetcollError(f"unknown engine '{name}': use {', '.join(ENGINES)}")
-    return ENGINES[name]
 
 
 @click.command("simulate")
@@ -61,15 +54,16 @@ def load_engine(name: str):
 def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json, **picked):
     """Simulate collective OP by algorithm ALGO on network TOPO with an engine."""
     network, request = collective_kw(topo, root, **picked)
-    result = load_engine(engine)(
-        op=op,
-        algo=algo,
-        topo=topo,
+    result = simulate_api(
+        op,
+        algo,
+        topo,
+        engine=engine,
         root=root,
         nbytes=nbytes,
         packets=packets,
-        params=list(params),
-        sim=list(sim),
+        params=params,
+        sim=sim,
         request=request,
         network=network,
     )
