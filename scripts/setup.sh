@@ -14,4 +14,7 @@ command -v cargo >/dev/null || { echo "netcoll needs the Rust toolchain (cargo) 
 extra="${1:-}"
 target="."
 [ -n "$extra" ] && target=".[$extra]"
-.venv/bin/python -m pip install --quiet --editable "$target"
+# The build takes minutes: show cargo's and pip's own progress (-v) instead of silence.
+echo "setup: building netcoll (Rust core, release mode) and installing $target into .venv ..."
+.venv/bin/python -m pip install -v --editable "$target" 2>&1 |
+  { grep --line-buffered -E "Compiling|Finished|Collecting|Installing|Successfully|rror" || true; }

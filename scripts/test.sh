@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
+cargo test --package netcoll-core --no-run   # the build, with cargo's progress
 cargo test --package netcoll-core --quiet
 .venv/bin/python -m pytest

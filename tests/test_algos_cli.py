@@ -11,10 +11,10 @@ from netcoll import _core
 from netcoll.networks import topology
 
 REQUIRED = {
-    "broadcast": ["binomial", "scatter-allgather", "linear"],
+    "bcast": ["binomial", "scatter-allgather", "linear"],
     "allgather": ["ring", "recursive-doubling", "bruck", "all-at-once"],
     "allreduce": ["rabenseifner", "ring", "recursive-doubling"],
-    "reduce_scatter": ["ring", "recursive-halving"],
+    "reduce-scatter": ["ring", "recursive-halving"],
     "scatter": ["binomial", "linear"],
     "gather": ["binomial", "linear"],
     "reduce": ["binomial", "linear"],
@@ -31,7 +31,7 @@ def test_algos_lists_the_classic_algorithms_with_preconditions():
             assert key in a
     only = cli_json("algos", "--op", "reduce-scatter")
     assert {a["name"] for a in only} >= {"ring", "recursive-halving"}
-    assert all("reduce_scatter" in a["collectives"] for a in only)
+    assert all("reduce-scatter" in a["collectives"] for a in only)
     assert "binomial" in run_cli("algos").stdout
 
 
@@ -120,8 +120,8 @@ def test_tune_contract_best_first():
     )
     c = t["candidates"]
     assert {x["algo"] for x in c} >= {"rabenseifner", "ring", "recursive-doubling"}
-    assert all("params" in x and x["time"] > 0 for x in c)
-    assert [x["time"] for x in c] == sorted(x["time"] for x in c)
+    assert all("params" in x and x["time_s"] > 0 for x in c)
+    assert [x["time_s"] for x in c] == sorted(x["time_s"] for x in c)
     # Among the classic algorithms (other families may join the ranking):
     classic = [x["algo"] for x in c if x["family"] == "classic"]
     assert classic[0] == "recursive-doubling" and classic[-1] == "ring"

@@ -8,7 +8,7 @@ from conftest import cli_json, run_cli
 
 
 def test_topo_stats_json_contract():
-    s = cli_json("topo", "stats", "ibt:64x64:b=8,24")
+    s = cli_json("topo", "stats", "--topo", "ibt:64x64:b=8,24")
     for key in (
         "nodes",
         "switches",
@@ -22,17 +22,17 @@ def test_topo_stats_json_contract():
 
 
 def test_topo_check_json_contract():
-    bad = cli_json("topo", "check", "torus:4x4", "--routing", "dor", "--vcs", "1")
+    bad = cli_json("topo", "check", "--topo", "torus:4x4", "--routing", "dor", "--vcs", "1")
     assert bad["deadlock_free"] is False and len(bad["cycle"]) >= 2
-    good = cli_json("topo", "check", "torus:4x4", "--routing", "dor", "--vcs", "2")
+    good = cli_json("topo", "check", "--topo", "torus:4x4", "--routing", "dor", "--vcs", "2")
     assert good["deadlock_free"] is True and good["cycle"] == []
 
 
 def test_route_json_and_coordinates():
-    r = cli_json("route", "mesh:4x4", "0,0", "2,3", "--routing", "dor")
+    r = cli_json("route", "--topo", "mesh:4x4", "0,0", "2,3", "--routing", "dor")
     assert r["hops"] == 5 and r["dst"] == 14
     assert [h["to"] for h in r["path"]] == [1, 2, 6, 10, 14]
-    text = run_cli("route", "torus:4x4", "0", "5").stdout
+    text = run_cli("route", "--topo", "torus:4x4", "0", "5").stdout
     assert "2 hop(s)" in text
 
 
@@ -48,33 +48,33 @@ def test_route_json_and_coordinates():
 )
 def test_topo_draw_writes_a_png(tmp_path, spec):
     out = tmp_path / "net.png"
-    run_cli("topo", "draw", spec, "-o", str(out))
+    run_cli("topo", "draw", "--topo", spec, "-o", str(out))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_export_formats(tmp_path):
     for fmt in ("netcoll", "networkx", "graphml"):
         out = tmp_path / f"net.{fmt}"
-        run_cli("topo", "export", "torus:3x3", "-o", str(out), "--format", fmt)
+        run_cli("topo", "export", "--topo", "torus:3x3", "-o", str(out), "--format", fmt)
         assert out.stat().st_size > 100
-    s = cli_json("topo", "stats", f"file:{tmp_path / 'net.netcoll'}")
+    s = cli_json("topo", "stats", "--topo", f"file:{tmp_path / 'net.netcoll'}")
     assert s["links"] == 18 and s["diameter"] == 2
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        ("topo", "stats", "mesh:0x4"),
-        ("topo", "stats", "blob:3"),
-        ("topo", "stats", "ibt:64x64:b=9"),
-        ("topo", "stats", "irregular:switches=8,ports=3,nodes=20"),
-        ("topo", "stats", "file:/no/such.json"),
-        ("topo", "check", "torus:4x4", "--routing", "teleport"),
-        ("topo", "check", "ibt:16x16:b=4", "--routing", "dor"),
-        ("topo", "check", "torus:4x4", "--vcs", "0"),
-        ("route", "mesh:4x4", "0", "99"),
-        ("route", "mesh:4x4", "0", "9,9"),
-        ("topo", "draw", "torus:64x64", "-o", "/tmp/never.png"),
+        ("topo", "stats", "--topo", "mesh:0x4"),
+        ("topo", "stats", "--topo", "blob:3"),
+        ("topo", "stats", "--topo", "ibt:64x64:b=9"),
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=3,nodes=20"),
+        ("topo", "stats", "--topo", "file:/no/such.json"),
+        ("topo", "check", "--topo", "torus:4x4", "--routing", "teleport"),
+        ("topo", "check", "--topo", "ibt:16x16:b=4", "--routing", "dor"),
+        ("topo", "check", "--topo", "torus:4x4", "--vcs", "0"),
+        ("route", "--topo", "mesh:4x4", "0", "99"),
+        ("route", "--topo", "mesh:4x4", "0", "9,9"),
+        ("topo", "draw", "--topo", "torus:64x64", "-o", "/tmp/never.png"),
         ("topo", "stats"),
         ("topo", "frobnicate"),
     ],

@@ -72,7 +72,7 @@ def test_user_docs_are_linked_from_readme_and_concepts():
 
 
 def test_error_messages_print_user_text_as_typed():
-    proc = run_cli("topo", "stats", "x:y:[bold]z[/bold]", check=False)
+    proc = run_cli("topo", "stats", "--topo", "x:y:[bold]z[/bold]", check=False)
     assert proc.returncode == 2
     assert "'x:y:[bold]z[/bold]'" in proc.stderr
     proc = run_cli("reproduce", ":smile:[b]", check=False)

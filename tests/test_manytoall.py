@@ -94,7 +94,7 @@ def test_cli_schedule_and_analyze():
         "schedule", "manytoall", "--algo", "hnc", "--topo", "mesh:4x4", "--sources", "0,1",
         *[x for kv in HAND for x in ("--set", kv)],
     )  # fmt: skip
-    assert out["verified"] and out["aggregate_hops"] == 64 and out["op"] == "many_to_all"
+    assert out["verified"] and out["aggregate_hops"] == 64 and out["op"] == "manytoall"
     big = cli_json(
         "analyze", "manytoall", "--algo", "hnc", "--topo", "mesh:64x64",
         "--sources", "random:64,seed=5", "--set", "base=all-at-once",
@@ -151,7 +151,7 @@ def test_json_files_keep_the_sources(tmp_path):
     assert _core.Schedule.from_json(path.read_text()).verify()["ok"]
 
 
-@pytest.mark.parametrize("engine,key", [("step", "hops"), ("flit", "flit_hops")])
+@pytest.mark.parametrize("engine,key", [("step", "aggregate_hops"), ("flit", "flit_hops")])
 def test_simulate_takes_sources_on_both_engines(engine, key):
     # The hand-worked 4x4 case above: 64 hops in 30 one-flit unicasts.
     args = ["-a", "hnc", "-t", "mesh:4x4", "--sources", "0,1", "--bytes", "16"]

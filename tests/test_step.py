@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import netcoll
 from conftest import cli_json, run_cli
 from netcoll import _core
-from netcoll.simulate import simulate_step as simulate
+from netcoll.engines import simulate_step as simulate
 
 
 def ring(n, k, **kw):
@@ -106,7 +106,7 @@ def test_schedule_front_end_runs_any_algorithm():
         "--sim",
         "routing=dor",
     )
-    assert (r["steps"], r["hops"], r["front_end"]) == (5, 6, "schedule")
+    assert (r["steps"], r["aggregate_hops"], r["front_end"]) == (5, 6, "schedule")
     args = [
         "simulate",
         "bcast",
@@ -171,5 +171,5 @@ def test_simulate_takes_ranks_and_placement():
         "--bytes",
         "16",
     )
-    assert (r["ranks"], r["messages"], r["hops"]) == (4, 3, 15)
+    assert (r["ranks"], r["messages"], r["aggregate_hops"]) == (4, 3, 15)
     assert r["verified"]

@@ -43,7 +43,7 @@ def test_show_json(cli):
     for w in out["worms"]:
         assert w["header"].startswith("1 | s")
         assert w["link_traversals"] == len(w["route"]) - 1
-    tree = cli_json("worms", "show", SPEC, "--algo", "worm-tree", "--dests", "1,5,9,30")
+    tree = cli_json("worms", "show", "--topo", SPEC, "--algo", "worm-tree", "--dests", "1,5,9,30")
     assert tree["figures"]["phases"] == 1 and len(tree["worms"]) == 1
     assert tree["worms"][0]["header_bits"] == 33
 
@@ -55,7 +55,7 @@ def test_show_errors_are_one_line(cli):
         ("--dests", "1", "--algo", "ni-kbinomial"),
         ("--dests", "1", "--set", "phases=fast"),
     ):
-        proc = cli("worms", "show", SPEC, *args, check=False)
+        proc = cli("worms", "show", "--topo", SPEC, *args, check=False)
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
 

@@ -1,23 +1,40 @@
 """netcoll: design, prove, simulate and run collective communication on interconnection networks.
 
-The compiled core (``netcoll._core``, Rust) builds networks, routes them and computes their
-metrics; this package holds the Python API, the CLI, plots and reports.
+The compiled core (``netcoll._core``, Rust) builds networks, routes them, builds and verifies
+schedules and runs the engines; this package holds the Python API, the CLI, plots and reports.
 
 >>> import netcoll
 >>> t = netcoll.topology("ibt:64x64:b=8,24")
 >>> t.stats()["diameter"]
 10
+>>> s = netcoll.schedule("allreduce", algo="ring", topo="mesh:4x4")
+>>> s.verify().ok, len(s.messages)
+(True, 480)
+
+The API: :func:`topology`, :func:`schedule` (a :class:`Schedule`), :func:`simulate`,
+:func:`tune`; networks as spec strings or :class:`Topology` objects, sizes as ``1024`` or
+``"1K"``, parameters as dicts (docs/python-api.md).
 """
 
 from ._core import NetcollError, Topology, __version__
+from .api import REFERENCE_MACHINE, schedule, simulate, tune
 from .networks import canonical_spec, spec_stats, to_networkx, topology
+from .schedules import Schedule, VerifyResult
+from .units import parse_size
 
 __all__ = [
+    "REFERENCE_MACHINE",
     "NetcollError",
+    "Schedule",
     "Topology",
+    "VerifyResult",
     "__version__",
     "canonical_spec",
+    "parse_size",
+    "schedule",
+    "simulate",
     "spec_stats",
     "to_networkx",
     "topology",
+    "tune",
 ]

@@ -51,6 +51,8 @@ def cli_markdown() -> str:
         "Bad input ends with one line on stderr (`netcoll: error: ...`) and exit status 2. "
         "See [getting-started.md](getting-started.md) for a tour with real output.",
         "",
+        *vocabulary_markdown(),
+        "",
         "## Commands",
         "",
     ]
@@ -62,6 +64,49 @@ def cli_markdown() -> str:
         name = " ".join(path)
         out += ["", f"## {name}", "", "```text", _help(cmd, path).rstrip(), "```"]
     return "\n".join(out) + "\n"
+
+
+def vocabulary_markdown() -> list[str]:
+    """The shared vocabulary (netcoll.vocabulary), which tests/test_vocabulary.py enforces."""
+    from .api import REFERENCE_MACHINE
+    from .vocabulary import ALIASES, CANONICAL, LEGACY_KEYS
+
+    aliases = ", ".join(f"`{a}` -> `{c}`" for a, c in ALIASES.items())
+    legacy = ", ".join(f"`{old}` (now `{new}`)" for old, new in LEGACY_KEYS.items())
+    machine = ", ".join(f"{k} = {v:g}" for k, v in REFERENCE_MACHINE.items())
+    return [
+        "## Vocabulary",
+        "",
+        "Every command speaks the same language; `tests/test_vocabulary.py` walks every command "
+        "and fails when one does not.",
+        "",
+        "- **Network**: always `-t/--topo SPEC` (`mesh:8x8`, `torus:16x16`, `hypercube:6`, "
+        "`ibt:64x64:b=8,24`, `irregular:...`, `file:PATH`). The positional SPEC of `topo stats|"
+        "check|draw|export`, `route` and `worms show` still works for one release, with a "
+        "deprecation warning on stderr.",
+        "- **Collectives**: one spelling each, the one `netcoll algos` prints: "
+        + ", ".join(f"`{c}`" for c in CANONICAL)
+        + f". Accepted on input too: {aliases}, and `_` for `-`.",
+        "- **Sizes**: `--bytes` takes `8`, `1K`, `1Ki`, `1M`, `16MiB` (powers of 1024; `K`, "
+        "`Ki`, `KB`, `KiB` are all 1024) and, where a list makes sense (`run --bytes`), "
+        "comma lists `1K,64K,1M`.",
+        "- **JSON keys**: the same key for the same thing in every `--json` output: `op` "
+        "(canonical name), `algo`, `topo` (the spec), `ranks`, `steps`, `aggregate_hops` (sum "
+        "of the hops of every message), `time_s` (model time, seconds), `cycles` (flit "
+        "engine); units are in key names (`_s`, `_bytes`, `_flits`). Outputs with `steps` say "
+        "what a step is in `step_definition`: the schedule's rounds (`schedule`, `analyze`) or "
+        "the step engine's link steps (`simulate --engine step`: one packet per link per "
+        "step, so a binomial broadcast on mesh:4x4 is 4 rounds but 6 link steps). Deprecated "
+        f"keys, kept for one release: `spec` beside `topo`; gone: {legacy}. `sim` keeps "
+        "BookSim's own key names (`topology=mesh`).",
+        f"- **Reference machine** (analytic engine, `tune`, `netcoll.tune`): {machine} "
+        "(1 us start-up, 1 GB/s, 0.1 ns/B to combine); override with `--alpha/--beta/--gamma` "
+        "or `--machine K=V`.",
+        "- **tune -> simulate**: every candidate of `tune` carries `set`, its parameters as "
+        "`KEY=VALUE` strings; pass each as `--set KEY=VALUE` to `simulate` to run it. "
+        "`tune --engine step|flit` re-ranks the model's best `--top` (8) by simulation "
+        "(`sim_steps`, `cycles`).",
+    ]
 
 
 def _anchor(title: str) -> str:

@@ -13,12 +13,13 @@ SPEC_HELP = (
 )
 
 
-def topology(spec: str) -> Topology:
-    """Build a network from a spec string (``SPEC_HELP`` lists the forms).
+def topology(spec: str | Topology) -> Topology:
+    """Build a network from a spec string (``SPEC_HELP`` lists the forms); a
+    :class:`Topology` is returned as it is.
 
     Raises ``NetcollError`` (a ``ValueError``) with a one-line reason on bad input.
     """
-    return Topology(spec)
+    return spec if isinstance(spec, Topology) else Topology(spec)
 
 
 def spec_stats(spec: str) -> dict[str, Any]:

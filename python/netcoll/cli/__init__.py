@@ -22,8 +22,9 @@ __all__ = ["app", "console", "emit_json", "fail", "main"]
 def app() -> None:
     """Design, prove, simulate and run collective communication on interconnection networks.
 
-    SPEC is a network: mesh:8x8 | torus:8x8x8 | hypercube:6 | ibt:64x64:b=8,24 |
-    irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 | file:PATH
+    Every command takes its network as -t/--topo SPEC: mesh:8x8 | torus:8x8x8 |
+    hypercube:6 | ibt:64x64:b=8,24 | irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 |
+    file:PATH. Sizes take suffixes (--bytes 1M); docs/cli.md lists the shared vocabulary.
     """
 
 

@@ -63,7 +63,15 @@ def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
 
 
 @click.command("step")
-@click.option("--spec", default="ibt:1000x1000:b=8,32", show_default=True, help="Network.")
+@click.option(
+    "--topo",
+    "-t",
+    "--spec",
+    "spec",
+    default="ibt:1000x1000:b=8,32",
+    show_default=True,
+    help="Network spec (--spec: deprecated spelling).",
+)
 @click.option("--algo", default="global", show_default=True, help="line | rect | global")
 @click.option("--packets", type=click.IntRange(1, 65535), default=32, show_default=True)
 @click.option(

@@ -3,6 +3,7 @@ error with exit status 2 that bad input ends in."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -19,6 +20,39 @@ if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 spec_argument = click.argument("spec", metavar="SPEC")
+topo_option = click.option("--topo", "-t", "topo", metavar="SPEC", help="Network spec.")
+
+
+def resolve_topo(topo: str | None, positional: str | None) -> str:
+    """The network of a command: ``-t/--topo SPEC``, or the deprecated positional SPEC (kept
+    for a release, with a warning on stderr)."""
+    if topo is not None and positional is not None and topo != positional:
+        raise click.UsageError(f"two networks given, --topo {topo} and {positional}: give one")
+    if topo is not None:
+        return topo
+    if positional is None:
+        raise click.UsageError("Missing option '-t' / '--topo' (a network spec, as mesh:4x4)")
+    warn(f"the positional SPEC is deprecated: write --topo {positional}")
+    return positional
+
+
+def topo_input(f):
+    """Gives a command ``-t/--topo SPEC`` and passes it as ``spec``; the positional SPEC of
+    older releases still works, with a deprecation warning."""
+
+    @functools.wraps(f)
+    def wrapper(*args, spec=None, topo=None, **kw):
+        return f(*args, spec=resolve_topo(topo, spec), **kw)
+
+    wrapper = click.argument("spec", metavar="[SPEC]", required=False)(wrapper)
+    return topo_option(wrapper)
+
+
+def warn(message: str) -> None:
+    """One line on stderr that does not stop the command."""
+    print(f"netcoll: warning: {message}", file=sys.stderr, flush=True)
+
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 routing_option = click.option(
     "--routing",

@@ -33,7 +33,7 @@ def compare_cmd(topo: str, params: tuple[str, ...], as_json: bool) -> None:
 
     out = compare(topo, params)
     if as_json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps({"op": "alltoall-broadcast", "topo": topo, **out}, indent=2))
         return
     table = Table(title=f"all-to-all broadcast on {topo}")
     for col in ("method", "group", "messages", "aggregate hops", "packet hops", "steps"):

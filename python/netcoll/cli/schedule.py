@@ -13,43 +13,19 @@ import click
 from .. import _core
 from .. import networks as topo_mod
 from .._core import NetcollError
-
-# Command-line collective names -> registry names (mirrors the core's parse_collective).
-OPS = {
-    "bcast": "broadcast",
-    "broadcast": "broadcast",
-    "multicast": "multicast",
-    "mcast": "multicast",
-    "scatter": "scatter",
-    "gather": "gather",
-    "allgather": "allgather",
-    "alltoall-broadcast": "alltoall_broadcast",
-    "a2a-broadcast": "alltoall_broadcast",
-    "all-to-all-broadcast": "alltoall_broadcast",
-    "reduce": "reduce",
-    "allreduce": "allreduce",
-    "reduce-scatter": "reduce_scatter",
-    "reducescatter": "reduce_scatter",
-    "manytoall": "many_to_all",
-    "many-to-all": "many_to_all",
-    "m2a": "many_to_all",
-    "alltoall": "alltoall",
-    "all-to-all": "alltoall",
-    "barrier": "barrier",
-}
+from ..api import REFERENCE_MACHINE
+from ..api import tune as tune_api
+from ..engines import STEP_DEFINITION
+from ..vocabulary import display_op, op_name, registry_name, round_floats
+from .sizes import SIZE
 
 # What `schedule --algo hnc` adds from the plan the closed form resolves.
 HNC_PLAN_KEYS = ("group", "group_size", "groups", "place", "inner")
 
 
 def collective_name(op: str) -> str:
-    key = op.lower().replace("_", "-")
-    if key not in OPS:
-        raise NetcollError(
-            f"unknown collective '{op}': use bcast, multicast, scatter, gather, allgather, "
-            "alltoall-broadcast, reduce, allreduce, reduce-scatter, manytoall, alltoall or barrier"
-        )
-    return OPS[key]
+    """The registry's name of collective ``op`` (any spelling of docs/cli.md)."""
+    return registry_name(op)
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -163,10 +139,11 @@ def request_options(f):
         click.option(
             "--bytes",
             "nbytes",
-            type=click.IntRange(1),
-            default=1024,
+            type=SIZE,
+            default="1K",
             show_default=True,
-            help="Message size in bytes (per rank for gather/allgather).",
+            help="Message size: 8, 1K, 1Ki, 1M, 16MiB (powers of 1024; per rank for "
+            "gather/allgather).",
         ),
         click.option(
             "--packets",
@@ -189,7 +166,8 @@ def request_options(f):
             multiple=True,
             metavar="K=V",
             help="Model parameter: alpha, beta, gamma (s, s/B), lambda, L, o, g, G, "
-            "write_combining=1 (repeatable).",
+            "write_combining=1 (repeatable; defaults: the reference machine, alpha=1e-6, "
+            "beta=1e-9, gamma=1e-10).",
         ),
         click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON."),
     ]
@@ -233,7 +211,7 @@ def _print(fig: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(fig, indent=2))
         return
-    for key, value in fig.items():
+    for key, value in round_floats(fig).items():
         if isinstance(value, dict):
             for k, v in value.items():
                 click.echo(f"{key + '.' + k:>24}: {v}")
@@ -246,9 +224,11 @@ def _print(fig: dict[str, Any], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def algos(op, as_json):
     """List every algorithm: collectives, parameters, preconditions, source."""
-    rows = list(_core.algorithms())
+    rows = [
+        {**a, "collectives": [display_op(c) for c in a["collectives"]]} for a in _core.algorithms()
+    ]
     if op is not None:
-        kind = collective_name(op)
+        kind = op_name(op)
         rows = [a for a in rows if kind in a["collectives"]]
     if as_json:
         print(json.dumps(rows, indent=2))
@@ -301,7 +281,7 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
     fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
-    fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
+    fig = _figures(kind, algo, topo, params, fig)
     if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
         plan = _core.analyze(kind, algo, t, params=list(params), **kw)
         fig.update({k: plan[k] for k in HNC_PLAN_KEYS if k in plan})
@@ -333,15 +313,41 @@ def analyze(op, algo, params, topo, machine, as_json, **req):
     """Figures of OP by ALGO: from its closed form if it has one, else from its schedule."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
     fig = _core.analyze(kind, algo, t, params=list(params), **kw)
-    _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
+    _print(_figures(kind, algo, topo, params, fig), as_json)
+
+
+def _figures(kind: str, algo: str, topo: str, params, fig: dict[str, Any]) -> dict[str, Any]:
+    """The analytic figures under the shared keys: ``op`` spelled canonically, the model's
+    time in ``time_s``, and what its steps are."""
+    out = {"op": display_op(kind), "algo": algo, "topo": topo, "params": _params(params)}
+    out.update(fig)
+    times = fig.get("times")
+    if isinstance(times, dict) and "hockney_rounds" in times:
+        out["time_s"] = times["hockney_rounds"]
+    if "steps" in fig:
+        out["step_definition"] = STEP_DEFINITION["schedule"]
+    return out
 
 
 @click.command("tune")
 @click.argument("op")
-@click.option("--alpha", type=float, required=True, help="Start-up per message, seconds.")
-@click.option("--beta", type=float, required=True, help="Seconds per byte.")
 @click.option(
-    "--gamma", type=float, default=0.0, show_default=True, help="Seconds per byte combined."
+    "--alpha",
+    type=float,
+    default=None,
+    help=f"Start-up per message, seconds [default: {REFERENCE_MACHINE['alpha']:g}].",
+)
+@click.option(
+    "--beta",
+    type=float,
+    default=None,
+    help=f"Seconds per byte [default: {REFERENCE_MACHINE['beta']:g}].",
+)
+@click.option(
+    "--gamma",
+    type=float,
+    default=None,
+    help=f"Seconds per byte combined [default: {REFERENCE_MACHINE['gamma']:g}].",
 )
 @click.option(
     "--model",
@@ -349,46 +355,91 @@ def analyze(op, algo, params, topo, machine, as_json, **req):
     show_default=True,
     help="rounds (InterCom's round rule) | list (list-scheduled Hockney)",
 )
-@click.option("--top", type=click.IntRange(1), default=None, help="Show only the best N.")
+@click.option(
+    "--engine",
+    "-e",
+    default="analytic",
+    show_default=True,
+    type=click.Choice(["analytic", "step", "flit"]),
+    help="Rank by the analytic model (time_s), or simulate the model's best --top on the "
+    "step engine (sim_steps) or the flit engine (cycles) and rank by that.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    default=None,
+    help="Show (and with --engine step|flit, simulate) the best N [default: all with "
+    "analytic, 8 with step|flit].",
+)
+@click.option(
+    "--sim", "sim", multiple=True, metavar="KEY=VALUE", help="Engine parameter (repeatable)."
+)
 @request_options
-def tune(op, alpha, beta, gamma, model, top, topo, nbytes, machine, as_json, **req):
-    """Rank every applicable algorithm and parameter choice for OP, best first."""
+def tune(op, alpha, beta, gamma, model, engine, top, sim, topo, nbytes, machine, as_json, **req):
+    """Rank every applicable algorithm and parameter choice for OP, best first.
+
+    Each candidate's parameters are printed as --set arguments that `netcoll simulate`
+    accepts; candidates far off the best say why."""
     mach = parse_machine(machine, alpha=alpha, beta=beta, gamma=gamma)
     kind, t, kw = _common(op, topo, nbytes=nbytes, machine=mach, **req)
-    res = _core.tune(kind, t, model=model, **kw)
-    cands = [
-        {
-            "algo": c["algo"],
-            "family": c["family"],
-            "params": c["params"],
-            "time": c["time"],
-            "messages": c["analysis"]["messages"],
-            "steps": c["analysis"]["steps"],
-            "aggregate_hops": c["analysis"]["aggregate_hops"],
-        }
-        for c in res["candidates"]
-    ]
-    if top:
-        cands = cands[:top]
-    out = {
-        "op": kind,
-        "topo": topo,
-        "bytes": nbytes,
-        "model": model,
-        "candidates": cands,
-        "skipped": res["skipped"],
-    }
+    request = {k: kw[k] for k in ("p", "placement", "targets", "sources") if k in kw}
+    out = tune_api(
+        kind,
+        t,
+        nbytes=nbytes,
+        engine=engine,
+        top=top,
+        machine=mach,
+        model=model,
+        sim=list(sim),
+        root=kw["root"],
+        packets=kw["packets"],
+        routing=kw["routing"],
+        request=request,
+    )
+    out["topo"] = topo
     if as_json:
         print(json.dumps(out, indent=2))
         return
-    if not cands:
-        raise NetcollError(f"no {kind} algorithm applies here")
-    for i, c in enumerate(cands, 1):
-        params = ",".join(f"{k}={v}" for k, v in c["params"].items())
-        click.echo(
-            f"{i:>3}. {c['algo']:<24} {params:<24} {c['time']:.6e} s  "
-            f"{c['steps']} steps  {c['messages']} messages"
-        )
+    if not out["candidates"]:
+        raise NetcollError(f"no {op_name(op)} algorithm applies here")
+    _tune_table(out)
+
+
+def _tune_table(out: dict[str, Any]) -> None:
+    """The candidates as a table: rank, the simulate arguments, the figures with units."""
+    from rich.table import Table
+
+    from ..units import format_size
+    from .common import console
+
+    rank_by = out["rank_by"]
+    title = (
+        f"{out['op']} on {out['topo']}, {format_size(out['bytes'])}: ranked by {rank_by} "
+        f"({out['engine']})"
+    )
+    table = Table(title=title)
+    cols = ["#", "algo", "simulate arguments", RANK_HEADER[rank_by], "x best"]
+    if rank_by != "time_s":
+        cols.append(RANK_HEADER["time_s"] + " (model)")
+    for col in (*cols, "rounds", "messages", "why it is far off"):
+        table.add_column(col, justify="left" if col[0].isalpha() and col != "x best" else "right")
+    for i, c in enumerate(out["candidates"], 1):
+        row = [str(i), c["algo"], " ".join(f"--set {kv}" for kv in c["set"]) or "-"]
+        row += [_figure(c, rank_by), f"{c['ratio']:.2f}"]
+        if rank_by != "time_s":
+            row.append(_figure(c, "time_s"))
+        row += [str(c["steps"]), str(c["messages"]), c["note"]]
+        table.add_row(*row)
+    console.print(table)
+
+
+#: Column headers with units of the figures tune ranks by.
+RANK_HEADER = {"time_s": "time (us)", "sim_steps": "link steps", "cycles": "cycles"}
+
+
+def _figure(c: dict[str, Any], key: str) -> str:
+    return f"{c[key] * 1e6:,.2f}" if key == "time_s" else f"{c[key]:,}"
 
 
 def _params(items: tuple[str, ...]) -> dict[str, str]:

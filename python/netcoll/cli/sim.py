@@ -12,6 +12,7 @@ import json
 
 import click
 
+from .. import _core
 from .._core import NetcollError, parse_booksim_config, simulate_booksim, simulate_traffic
 
 
@@ -102,13 +103,22 @@ def json_view(r: dict, full: bool) -> dict:
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.option("--channels", is_flag=True, help="With --json: include per-channel utilisation.")
+@click.option(
+    "--keys",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=lambda ctx, _param, value: _print_keys(ctx) if value else None,
+    help="List the accepted keys with their defaults, and exit.",
+)
 def sim(cfg_file, overrides, as_json, channels):
     """Cycle-accurate flit simulation of synthetic traffic, configured as BookSim 2.
 
     A file means what it means to BookSim: its grammar, BookSim's defaults for unset keys
     (torus channels of 2 cycles, 16 VCs, ...), anynet networks; a key netcoll does not
-    implement is refused by name. Keys: docs/flit.md; KEY=VALUE overrides the file (without
-    a file, unset keys take netcoll's defaults).
+    implement is refused by name. `netcoll sim --keys` lists the keys with their defaults
+    (docs/flit.md describes them); KEY=VALUE overrides the file (without a file, unset keys
+    take netcoll's defaults).
     Example: netcoll sim --booksim mesh88.cfg injection_rate=0.2 --json
     """
     pairs = parse_overrides(overrides)
@@ -119,3 +129,11 @@ def sim(cfg_file, overrides, as_json, channels):
         print(json.dumps(json_view(r, channels), indent=2))
     else:
         click.echo(summary_text(r))
+
+
+def _print_keys(ctx: click.Context) -> None:
+    """`sim --keys`: every network key and its default, one a line."""
+    defaults = _core.flit_defaults()
+    for key in _core.flit_keys():
+        click.echo(f"{key} = {defaults.get(key, '')}")
+    ctx.exit(0)

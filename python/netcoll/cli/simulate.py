@@ -1,5 +1,5 @@
-"""`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine (the engines
-are the Python API of :mod:`netcoll.simulate`, one function each in ``ENGINES``)."""
+"""`netcoll simulate OP --engine E ...`: run a collective's schedule on an engine
+(:func:`netcoll.simulate`; the engines are :mod:`netcoll.engines`, one function each)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,12 @@ import click
 
 from .. import _core
 from .._core import NetcollError
-from ..simulate import ENGINES
+from ..api import simulate as simulate_api
+from ..engines import ENGINES
+from ..vocabulary import round_floats
 from .schedule import collective_kw, collective_options
+from .sizes import SIZE
 from .verify import read_bytes
-
-
-def load_engine(name: str):
-    if name not in ENGINES:
-        raise NetcollError(f"unknown engine '{name}': use {', '.join(ENGINES)}")
-    return ENGINES[name]
 
 
 @click.command("simulate")
@@ -37,10 +34,10 @@ def load_engine(name: str):
 @click.option(
     "--bytes",
     "nbytes",
-    type=click.IntRange(1),
-    default=1024,
+    type=SIZE,
+    default="1K",
     show_default=True,
-    help="Message size in bytes.",
+    help="Message size: 8, 1K, 1Ki, 1M, 16MiB (powers of 1024).",
 )
 @click.option(
     "--packets",
@@ -57,7 +54,12 @@ def load_engine(name: str):
     help="Algorithm parameter (repeatable).",
 )
 @click.option(
-    "--sim", "sim", multiple=True, metavar="KEY=VALUE", help="Engine parameter (repeatable)."
+    "--sim",
+    "sim",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
+    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
@@ -66,7 +68,8 @@ def simulate(
 ):
     """Simulate collective OP by algorithm ALGO (or a --schedule file) on network TOPO with
     an engine; the loggops engine needs no network."""
-    run = load_engine(engine)
+    if engine not in ENGINES:
+        raise NetcollError(f"unknown engine '{engine}': use {', '.join(ENGINES)}")
     if (algo is None) == (schedule_path is None):
         raise NetcollError("give exactly one of --algo NAME and --schedule FILE")
     extra = {}
@@ -79,15 +82,16 @@ def simulate(
     if topo is None and engine != "loggops":
         raise NetcollError(f"--engine {engine} needs --topo SPEC")
     network, request = collective_kw(topo, root, **picked) if topo else (None, {})
-    result = run(
-        op=op,
-        algo=algo,
-        topo=topo,
+    result = simulate_api(
+        op,
+        algo,
+        topo,
+        engine=engine,
         root=root,
         nbytes=nbytes,
         packets=packets,
-        params=list(params),
-        sim=list(sim),
+        params=params,
+        sim=sim,
         request=request,
         network=network,
         **extra,
@@ -95,6 +99,6 @@ def simulate(
     if as_json:
         print(json.dumps(result, indent=2))
     else:
-        for key, value in result.items():
+        for key, value in round_floats(result).items():
             if not isinstance(value, (list, dict)):
-                click.echo(f"{key:>24}: {value}")
+                click.echo(f"{key:>28}: {value}")

@@ -12,13 +12,22 @@ from rich.table import Table
 
 from .. import networks as topo_mod
 from .._core import NetcollError
-from .common import console, emit_json, json_option, root_option, routing_option, spec_argument
+from .common import (
+    console,
+    emit_json,
+    json_option,
+    resolve_topo,
+    root_option,
+    routing_option,
+    topo_input,
+    topo_option,
+)
 
 # ---------------------------------------------------------------- topo stats
 
 
 @click.command("stats")
-@spec_argument
+@topo_input
 @json_option
 @click.option("--all-pairs", is_flag=True, help="Ignore symmetry: one BFS per switch.")
 def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
@@ -28,7 +37,8 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
         stats = topo_mod.topology(spec).stats_all_pairs()
     else:
         stats = topo_mod.spec_stats(spec)
-    stats = {"spec": topo_mod.canonical_spec(spec), **stats}
+    canonical = topo_mod.canonical_spec(spec)
+    stats = {"topo": canonical, "spec": canonical, **stats}  # spec: deprecated, use topo
     stats["seconds"] = round(time.perf_counter() - start, 6)
     stats["total_distance"] = int(stats["total_distance"])
     if as_json:
@@ -55,7 +65,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
 
 
 @click.command("check")
-@spec_argument
+@topo_input
 @routing_option
 @click.option(
     "--vcs",
@@ -78,7 +88,7 @@ def topo_check(
     """Is ROUTING with VCS virtual channels deadlock-free? (channel-dependency-graph check)"""
     t = topo_mod.topology(spec)
     rep = t.check_deadlock(routing, vcs, vc_rule, root)
-    rep = {"spec": t.name, **rep}
+    rep = {"topo": t.name, "spec": t.name, **rep}  # spec: deprecated, use topo
     if as_json:
         emit_json(rep)
         return
@@ -123,21 +133,25 @@ def parse_endpoint(t, text: str) -> int:
 
 
 @click.command("route")
-@spec_argument
-@click.argument("src")
-@click.argument("dst")
+@topo_option
+@click.argument("ends", nargs=-1, metavar="SRC DST")
 @routing_option
 @root_option
 @json_option
-def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json: bool) -> None:
-    """The route from SRC to DST (endpoint ids, or coordinates like 3,4), hop by hop."""
+def route(
+    topo: str | None, ends: tuple[str, ...], routing: str, root: int | None, as_json: bool
+) -> None:
+    """The route from SRC to DST (endpoint ids, or coordinates like 3,4), hop by hop, on the
+    network --topo (the older form `route SPEC SRC DST` still works, deprecated)."""
+    spec, src, dst = _route_ends(topo, ends)
     t = topo_mod.topology(spec)
     a, b = parse_endpoint(t, src), parse_endpoint(t, dst)
     hops = t.route(a, b, routing, root)
     if as_json:
         emit_json(
             {
-                "spec": t.name,
+                "topo": t.name,
+                "spec": t.name,  # deprecated, use topo
                 "routing": routing,
                 "src": a,
                 "dst": b,
@@ -162,11 +176,20 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
     console.print(table)
 
 
+def _route_ends(topo: str | None, ends: tuple[str, ...]) -> tuple[str, str, str]:
+    """(spec, src, dst) from `--topo SPEC SRC DST` or the deprecated `SPEC SRC DST`."""
+    if topo is not None and len(ends) == 2:
+        return topo, ends[0], ends[1]
+    if topo is None and len(ends) == 3:
+        return resolve_topo(None, ends[0]), ends[1], ends[2]
+    raise click.UsageError(f"give --topo SPEC SRC DST, not {' '.join(ends) or 'nothing'}")
+
+
 # ---------------------------------------------------------------- draw, export
 
 
 @click.command("draw")
-@spec_argument
+@topo_input
 @click.option(
     "-o",
     "--output",
@@ -186,7 +209,7 @@ def topo_draw(spec: str, output: Path, root: int | None) -> None:
 
 
 @click.command("export")
-@spec_argument
+@topo_input
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Output file.")
 @click.option(
     "--format",

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from .. import networks as topo_mod
 from .._core import NetcollError, build_schedule, multicast_figures, worms_show
+from .common import topo_input
 
 WORM_ALGOS = ("worm-ssr", "worm-path", "worm-tree")
 
@@ -57,7 +58,7 @@ def parse_dests(text: str, p: int, root: int) -> list[int]:
 
 
 @click.command("show")
-@click.argument("spec", metavar="SPEC")
+@topo_input
 @click.option("--algo", "-a", default="worm-path", show_default=True, help="|".join(WORM_ALGOS))
 @click.option("--root", type=int, default=0, show_default=True, help="Source rank.")
 @click.option("--dests", required=True, metavar="LIST", help="3,7,12 or random:COUNT,seed=S")
@@ -70,12 +71,12 @@ def parse_dests(text: str, p: int, root: int) -> list[int]:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def show(spec, algo, root, dests, params, as_json):
-    """Each worm of a multicast on SPEC: phase, sender, path and header."""
+    """Each worm of a multicast on the network --topo: phase, sender, path and header."""
     topo = topo_mod.topology(spec)
     targets = parse_dests(dests, topo.num_endpoints, root)
     shown = worms_show(topo, algo, root=root, targets=targets, params=list(params))
     if as_json:
-        print(json.dumps(shown, indent=2))
+        print(json.dumps({"op": "multicast", "topo": spec, **shown}, indent=2))
         return
     print_show(shown)
 

@@ -211,8 +211,8 @@ class Comm:
             want_root = root if kind in ROOTED else 0
             if plan.p != self.p or plan.kind != kind or plan.root != want_root:
                 raise ArgumentError(
-                    f"the schedule is a {plan.kind} on {plan.p} ranks with root {plan.root}; "
-                    f"this call is a {kind} on {self.p} ranks with root {root}"
+                    f"the schedule is {_call(plan.kind, plan.p, plan.root)}; "
+                    f"this call is {_call(kind, self.p, root)}"
                 )
             if kind == M2A and plan.sources != sources:
                 raise ArgumentError(
@@ -600,3 +600,9 @@ def _describe(sig) -> str:
     where = f"root {root}, " if kind in ROOTED else ""
     extra = f", op {op}" if op else ""
     return f"{where}{n} x {np.dtype(dtype)}{extra}, algo {algo}, packets {packets}"
+
+
+def _call(kind: str, p: int, root: int) -> str:
+    """'a broadcast on 4 ranks with root 0', 'an allreduce on 4 ranks' (no root unrooted)."""
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"{article} {kind} on {p} ranks" + (f" with root {root}" if kind in ROOTED else "")

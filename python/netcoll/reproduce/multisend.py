@@ -18,7 +18,7 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from ..simulate import simulate_flit as simulate
+from ..engines import simulate_flit as simulate
 from . import fmtree
 from .fmtree import FMConfig
 from .plots import pyplot, save

@@ -10,7 +10,7 @@ use super::network::{Network, NONE};
 use super::params::ScheduleParams;
 use super::steplat::{StepLatency, StepLog};
 use crate::error::Result;
-use crate::schedule::{ComputeOp, OpKind, Schedule};
+use crate::schedule::{ComputeOp, MsgId, OpKind, PacketRange, Schedule};
 use crate::{invalid, spec_err};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -98,8 +98,10 @@ pub struct Exec<S> {
     need: Vec<u32>,
     /// Per message: first tag; tags are `base + dest_index * packets + packet`.
     base: Vec<u32>,
-    /// Per message: packets on the network (1 with `whole_messages`).
+    /// Per message: packets on the network (1 with `whole_messages`), after the NI split
+    /// every schedule packet into `split` network packets of at most `max_packet_flits`.
     npk: Vec<u32>,
+    split: Vec<u32>,
     /// Per (message, destination index) key: the receive ops listening, and the message.
     listeners: Csr,
     key_of_tag: Vec<u32>,
@@ -234,26 +236,51 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
         let flit_bits = par.flit_bytes * 8;
         let mut msg_of_key = Vec::new();
         let whole = par.whole_messages == 1;
-        let npk: Vec<u32> = s
+        let mut npk: Vec<u32> = s
             .messages()
             .iter()
             .map(|m| if whole { 1 } else { m.packets })
             .collect();
+        let mut split = vec![1u32; npk.len()];
+        let limit = packet_limit(par, vct_limit);
         for (mi, m) in s.messages().iter().enumerate() {
             base.push(tags);
             key_base.push(keys);
             let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
-            let per_packet = bytes.div_ceil(npk[mi].max(1) as u64);
             let worm = roots[mi] != NONE;
             let header_bits = match &m.worm {
                 Some(w) if worm => w.header_bits as u64,
                 _ => par.unicast_header_bits,
             };
-            let f = per_packet.div_ceil(par.flit_bytes).max(1) + header_bits.div_ceil(flit_bits);
-            if f > 65535 || vct_limit.is_some_and(|b| f as usize > b) {
+            let header = header_bits.div_ceil(flit_bits);
+            let payload = bytes
+                .div_ceil(npk[mi].max(1) as u64)
+                .div_ceil(par.flit_bytes);
+            if !worm && payload + header > limit {
+                // The NI packetises (BookSim-style): each schedule packet travels as `k`
+                // network packets of at most `limit` flits, header included.
+                if header >= limit {
+                    return spec_err!(
+                        "a packet header of {header} flits leaves no room for payload in \
+                         packets of at most {limit} flits: raise max_packet_flits or flit_bytes"
+                    );
+                }
+                let k = payload.div_ceil(limit - header);
+                if k * npk[mi] as u64 > u32::MAX as u64 / 2 {
+                    return spec_err!(
+                        "message {mi} needs {k} packets per schedule packet: raise \
+                         max_packet_flits or flit_bytes"
+                    );
+                }
+                split[mi] = k as u32;
+                npk[mi] *= k as u32;
+            }
+            let per_packet = bytes.div_ceil(npk[mi].max(1) as u64);
+            let f = per_packet.div_ceil(par.flit_bytes).max(1) + header;
+            if f > limit {
                 return spec_err!(
-                    "packets of {f} flits do not fit (virtual cut-through needs packets <= \
-                     vc_buf_size, and at most 65535 flits): use more packets or larger flit_bytes"
+                    "worm packets of {f} flits do not fit in {limit} flits (multidestination \
+                     worms are not split): use more packets or larger flit_bytes"
                 );
             }
             if worm && f as usize > buf {
@@ -293,7 +320,12 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
                 };
                 listeners.push((key_base[msg as usize] + di as u32, g as u32));
                 let (a, b) = packets.resolve(m.packets);
-                range[g] = if whole { (0, u32::from(b > a)) } else { (a, b) };
+                let k = split[msg as usize];
+                range[g] = if whole {
+                    (0, if b > a { k } else { 0 })
+                } else {
+                    (a * k, b * k)
+                };
                 *nd = range[g].1 - range[g].0;
             }
         }
@@ -327,6 +359,7 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
             need,
             base,
             npk,
+            split,
             listeners: Csr::new(keys as usize, &listeners),
             key_of_tag,
             msg_of_key,
@@ -486,6 +519,25 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
         }
     }
 
+    /// The network packets of a schedule packet range of message `msg` (every schedule
+    /// packet is `split` network packets; `whole_messages`: all of them).
+    fn network_range(&self, msg: MsgId, packets: PacketRange) -> (u32, u32) {
+        let (m, np) = (self.s.message(msg), self.npk[msg as usize]);
+        if self.par.whole_messages == 1 {
+            return (0, np);
+        }
+        let (a, b) = packets.resolve(m.packets);
+        let k = self.split[msg as usize];
+        (a * k, b * k)
+    }
+
+    /// The largest network packet, in flits, and the most network packets the NI made of
+    /// one schedule packet.
+    pub fn packet_sizes(&self) -> (u64, u32) {
+        let flits = self.flits.iter().copied().max().unwrap_or(0);
+        (flits as u64, self.split.iter().copied().max().unwrap_or(1))
+    }
+
     /// A send reaches its NI at `t`: it pays `t_ns` (per copy when the NI is serial) and
     /// its packets are queued.
     fn ni_send(&mut self, sh: &mut Shared, g: u32, t: u64) {
@@ -508,7 +560,7 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
         } else {
             s.dests(m).len() as u64
         };
-        let (a, b) = packets.resolve(m.packets);
+        let (a, b) = self.network_range(msg, packets);
         let first = self.copy_of[g as usize];
         let (from, a0) = if self.forward[g as usize] {
             (t, b) // a forward: the NI holds its packets
@@ -520,10 +572,9 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
             else {
                 unreachable!()
             };
-            let fm = s.message(fmsg);
             (
                 self.host_at[first as usize].unwrap_or(t),
-                fp.resolve(fm.packets).0,
+                self.network_range(fmsg, fp).0,
             )
         } else {
             (t, a)
@@ -620,11 +671,7 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
         let vclass = op.step.map_or(0, |st| st % self.step_classes) as u8;
         let m = s.message(msg);
         let np = self.npk[msg as usize];
-        let (a, b) = if np == m.packets {
-            packets.resolve(m.packets)
-        } else {
-            (0, np)
-        };
+        let (a, b) = self.network_range(msg, packets);
         let last = b;
         let (a, b) = one.map_or((a, b), |p| (p, p + 1));
         let pl = s.placement();
@@ -677,6 +724,16 @@ impl<S: Deref<Target = Schedule> + Clone> Exec<S> {
             }
         }
     }
+}
+
+/// The largest network packet in flits: `max_packet_flits` (0: the engine's limit of 65535),
+/// and under virtual cut-through no more than a VC buffer holds.
+fn packet_limit(par: &ScheduleParams, vct_limit: Option<usize>) -> u64 {
+    let own = match par.max_packet_flits {
+        0 => 65535,
+        n => n.min(65535),
+    };
+    vct_limit.map_or(own, |b| own.min(b as u64))
 }
 
 /// For FPFS: per send op, the earlier host send at the same rank of the same payload and

@@ -55,6 +55,8 @@ pub use steplat::StepLatency;
 #[cfg(test)]
 mod alloc_tests;
 #[cfg(test)]
+mod packetise_tests;
+#[cfg(test)]
 mod schedule_tests;
 #[cfg(test)]
 mod steplat_tests;

@@ -41,6 +41,10 @@ pub struct ScheduleParams {
     /// 1: every message travels as one packet of all its flits (the schedule's packet split
     /// is ignored; s6.5's combined messages); 0: the schedule's packets.
     pub whole_messages: u64,
+    /// Largest network packet in flits, header included (0: 65535, the engine's limit). The
+    /// NI splits every larger schedule packet into packets of at most this size, as BookSim's
+    /// `packet_size` bounds its packets; multidestination worms are never split.
+    pub max_packet_flits: u64,
 }
 
 impl Default for ScheduleParams {
@@ -63,6 +67,7 @@ impl Default for ScheduleParams {
             step_vc_classes: 0,
             sync_steps: 0,
             whole_messages: 0,
+            max_packet_flits: 0,
         }
     }
 }
@@ -97,6 +102,7 @@ impl ScheduleParams {
             "step_vc_classes" => &mut self.step_vc_classes,
             "sync_steps" => &mut self.sync_steps,
             "whole_messages" => &mut self.whole_messages,
+            "max_packet_flits" => &mut self.max_packet_flits,
             _ => return Ok(false),
         };
         *slot = match value.trim().parse() {

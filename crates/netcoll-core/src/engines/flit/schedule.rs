@@ -48,6 +48,10 @@ pub struct ScheduleResult {
     pub avg_network_latency: f64,
     pub packets: u64,
     pub flit_hops: u64,
+    /// The largest network packet in flits (header included), and the most network packets
+    /// the NI cut one schedule packet into (`max_packet_flits`; 1: none was cut).
+    pub packet_flits: u64,
+    pub packets_per_schedule_packet: u32,
     /// For schedules with rounds: (round, cycle its last op is done).
     pub step_times: Vec<(u32, u64)>,
     /// Messages that travelled as switch-replicated worms.
@@ -167,7 +171,10 @@ pub fn run_schedule(
     }
     let steps: Vec<(u32, u64)> = steps.into_iter().collect();
     let (step_latency, sum_p, sum_n) = ex.step_latencies();
+    let (packet_flits, packets_per_schedule_packet) = ex.packet_sizes();
     Ok(ScheduleResult {
+        packet_flits,
+        packets_per_schedule_packet,
         cycles: ex.finish(),
         verified: s.is_correct(),
         avg_packet_latency: net.measured.packet.mean(),

@@ -20,6 +20,15 @@ from __future__ import annotations
 from . import _core
 from ._core import NetcollError, Topology, build_schedule, simulate_schedule
 from .networks import topology
+from .vocabulary import display_op, normalise
+
+#: What a step is, per engine: the step engine's steps are not the schedule's rounds.
+STEP_DEFINITION = {
+    "step": "synchronous link steps: each directed link carries one packet per step, so a "
+    "message routed over h links takes h steps and contending messages wait",
+    "schedule": "the schedule's rounds: one round per wave of sends, whatever the distance "
+    "and contention",
+}
 
 PROTOCOLS = ("line", "rect", "global", "trees")
 BROADCAST_NAMES = ("bcast", "broadcast")
@@ -36,7 +45,7 @@ def simulate_step(
     ``network``: ``topo`` already built (not built again)."""
     t = network if network is not None else topology(topo)
     if schedule is not None:  # a schedule read from a file (netcoll verify's formats)
-        result = {"algorithm": algo, **_core.step_run(schedule, t, list(sim))}
+        result = {"algo": algo, **_core.step_run(schedule, t, list(sim))}
         return {**result, "engine": "step", "front_end": "schedule"}
     if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
         if sim:
@@ -48,7 +57,7 @@ def simulate_step(
         result["engine"] = "step"
         result["front_end"] = "protocol"
         result["verified"] = _verified(op, algo, t, root, nbytes, packets, params)
-        return result
+        return _shared(result, op, algo, topo, t)
     schedule = _core.build_schedule(
         op,
         algo,
@@ -59,10 +68,19 @@ def simulate_step(
         params=list(params),
         **(request or {}),
     )
-    result = {"algorithm": algo, **_core.step_run(schedule, t, list(sim))}
+    result = {"algo": algo, **_core.step_run(schedule, t, list(sim))}
     result["engine"] = "step"
     result["front_end"] = "schedule"
-    return result
+    return _shared(result, op, algo, topo, t)
+
+
+def _shared(result: dict, op: str, algo: str, topo, t: Topology) -> dict:
+    """The step engine's figures under the shared keys (docs/cli.md, "Vocabulary"), with
+    what its steps are."""
+    spec = topo if isinstance(topo, str) else t.name
+    out = normalise({"op": display_op(op), "algo": algo, "topo": spec, **result})
+    out["step_definition"] = STEP_DEFINITION["step"]
+    return out
 
 
 def _verified(op, algo, t, root, nbytes, packets, params):
@@ -95,6 +113,7 @@ SCHEDULE_KEYS = (
     "step_vc_classes",
     "sync_steps",
     "whole_messages",
+    "max_packet_flits",
 )
 
 
@@ -146,15 +165,19 @@ def simulate_flit(
         pairs.insert(0, ("routing_function", "updown"))
     s = schedule or _build(op, algo, t, root, nbytes, packets, params, request)
     r = simulate_schedule(s, t, pairs)
-    return {
-        "engine": "flit",
-        "op": op,
-        "algo": algo,
-        "topo": topo,
-        "bytes": nbytes,
-        "message_packets": packets,
-        **r,  # its `packets` counts the packets delivered
-    }
+    return normalise(
+        {
+            "engine": "flit",
+            "op": display_op(op),
+            "algo": algo,
+            "topo": topo if isinstance(topo, str) else t.name,
+            "ranks": s.p,
+            "bytes": nbytes,
+            "message_bytes": nbytes,
+            "message_packets": packets,
+            **r,  # its `packets` counts the packets delivered; `packet_flits` the largest
+        }
+    )
 
 
 def simulate_loggops(
