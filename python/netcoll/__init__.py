@@ -9,7 +9,7 @@ metrics; this package holds the Python API, the CLI, plots and reports.
 10
 """
 
-from ._core import NetcollError, Topology, __version__
+from ._core import NetcollError, Topology, __version__, memory_budget, set_max_memory
 from .networks import canonical_spec, spec_stats, to_networkx, topology
 
 __all__ = [
@@ -17,6 +17,8 @@ __all__ = [
     "Topology",
     "__version__",
     "canonical_spec",
+    "memory_budget",
+    "set_max_memory",
     "spec_stats",
     "to_networkx",
     "topology",

@@ -15,8 +15,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from . import _core
 from . import networks as topo_mod
 from ._core import NetcollError
+from .cli_types import GIGABYTES, SWITCH, OutputPath, parse_int, short
 
 console = Console(emoji=False)  # user text such as ":x:" stays as typed
 if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
@@ -34,12 +36,28 @@ routing_option = click.option(
     help="dor | shortest | updown",
 )
 root_option = click.option(
-    "--root", type=int, default=None, help="up*/down* spanning-tree root switch (default 0)."
+    "--root", type=SWITCH, default=None, help="up*/down* spanning-tree root switch (default 0)."
 )
+
+
+def set_max_memory(ctx, param, value: float | None) -> float | None:
+    _core.set_max_memory(value)
+    return value
 
 
 @click.group(context_settings=CONTEXT)
 @click.version_option(package_name="netcoll")
+@click.option(
+    "--max-memory",
+    type=GIGABYTES,
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=set_max_memory,
+    metavar="GB",
+    help="Memory budget of the memory guard, in gigabytes (default: what is free; also "
+    "NETCOLL_MAX_MEMORY). Builders that would need more refuse before allocating.",
+)
 def app() -> None:
     """Design, prove, simulate and run collective communication on interconnection networks.
 
@@ -124,6 +142,7 @@ def topo_check(
     spec: str, routing: str, vcs: int, vc_rule: str, root: int | None, as_json: bool
 ) -> None:
     """Is ROUTING with VCS virtual channels deadlock-free? (channel-dependency-graph check)"""
+    refuse_root_without_updown(routing, root)
     t = topo_mod.topology(spec)
     rep = t.check_deadlock(routing, vcs, vc_rule, root)
     rep = {"spec": t.name, **rep}
@@ -147,27 +166,68 @@ def topo_check(
 # ---------------------------------------------------------------- route
 
 
-def parse_endpoint(t, text: str) -> int:
+def parse_endpoint(shape: list[int], name: str, endpoints: int, text: str) -> int:
     """An endpoint id, or coordinates like 3,4 in the coordinate families."""
     text = text.strip().strip("()")
     if "," not in text:
-        try:
-            return int(text)
-        except ValueError:
-            raise NetcollError(f"'{text}' is not an endpoint id or coordinates like 3,4") from None
-    shape = t.shape
+        return parse_int(text, f"endpoint of {name}", 0, endpoints - 1)
     if not shape:
-        raise NetcollError(f"{t.name} has no coordinates: give an endpoint id, not '{text}'")
-    try:
-        coords = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise NetcollError(f"'{text}' is not coordinates like 3,4") from None
+        raise NetcollError(f"{name} has no coordinates: give an endpoint id, not '{short(text)}'")
+    coords = [parse_int(x, "coordinate", 0, 2**32) for x in text.split(",")]
     if len(coords) != len(shape) or any(not 0 <= c < k for c, k in zip(coords, shape)):
-        raise NetcollError(f"coordinates {text} do not fit the shape {'x'.join(map(str, shape))}")
+        dims = "x".join(map(str, shape))
+        raise NetcollError(f"coordinates {short(text)} do not fit the shape {dims}")
     index = 0
     for c, k in zip(reversed(coords), reversed(shape)):
         index = index * k + c
     return index
+
+
+def refuse_root_without_updown(routing: str, root: int | None) -> None:
+    """--root picks the up*/down* spanning tree; with another routing it would do nothing."""
+    if root is not None and routing.lower() not in ("updown", "up*/down*", "up-down"):
+        raise NetcollError(
+            f"--root picks the up*/down* tree root and does nothing with --routing "
+            f"{short(routing)}: "
+            "drop it or use --routing updown"
+        )
+
+
+class GridView:
+    """What `route` needs of a mesh or torus (name, shape, coordinates) without building it."""
+
+    def __init__(self, name: str, shape: list[int]) -> None:
+        self.name, self.shape = name, shape
+
+    def coords(self, switch: int) -> list[int]:
+        out = []
+        for k in self.shape:
+            out.append(switch % k)
+            switch //= k
+        return out
+
+
+def _route(spec: str, src: str, dst: str, routing: str, root: int | None):
+    """(network view, src, dst, hops): in closed form on a mesh or torus, where a route does
+    not need the network (a five-hop route on mesh:4096x4096 must not build 3 GB)."""
+    kind = routing.lower()
+    refuse_root_without_updown(routing, root)
+    parsed = topo_mod.canonical_spec(spec)
+    if root is None and kind in ("dor", "shortest", "min", "minimal", "dimension-order"):
+        family = parsed.split(":", 1)[0]
+        if family in ("mesh", "torus"):
+            shape = [int(k) for k in parsed.split(":", 1)[1].split("x")]
+            n = 1
+            for k in shape:
+                n *= k
+            a = parse_endpoint(shape, parsed, n, src)
+            b = parse_endpoint(shape, parsed, n, dst)
+            found = _core.route_of_spec(parsed, a, b, routing)
+            return GridView(found["name"], found["shape"]), a, b, found["hops"]
+    t = topo_mod.topology(spec)
+    a = parse_endpoint(t.shape, t.name, t.num_endpoints, src)
+    b = parse_endpoint(t.shape, t.name, t.num_endpoints, dst)
+    return t, a, b, t.route(a, b, routing, root)
 
 
 @app.command("route")
@@ -179,9 +239,7 @@ def parse_endpoint(t, text: str) -> int:
 @json_option
 def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json: bool) -> None:
     """The route from SRC to DST (endpoint ids, or coordinates like 3,4), hop by hop."""
-    t = topo_mod.topology(spec)
-    a, b = parse_endpoint(t, src), parse_endpoint(t, dst)
-    hops = t.route(a, b, routing, root)
+    t, a, b, hops = _route(spec, src, dst, routing, root)
     if as_json:
         emit_json(
             {
@@ -218,7 +276,7 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
+    type=OutputPath((".png", ".svg", ".pdf")),
     required=True,
     help="Picture file (.png, .svg, .pdf).",
 )
@@ -235,7 +293,7 @@ def topo_draw(spec: str, output: Path, root: int | None) -> None:
 
 @topo_app.command("export")
 @spec_argument
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Output file.")
+@click.option("-o", "--output", type=OutputPath(), required=True, help="Output file.")
 @click.option(
     "--format",
     "fmt",
@@ -334,9 +392,19 @@ _register_command_modules()
 # ---------------------------------------------------------------- entry point
 
 
+#: An error line longer than this is cut in the middle: it never echoes megabytes of input.
+MAX_ERROR_CHARS = 1000
+
+
 def fail(message: str) -> None:
     # Plain text, not rich: the message quotes user input, where ':x:' would become an emoji
     # and '[b]' markup; one line, never wrapped.
+    message = " ".join(message.split("\n"))
+    if len(message) > MAX_ERROR_CHARS:
+        half = MAX_ERROR_CHARS // 2
+        message = (
+            f"{message[:half]} [... {len(message) - 2 * half} characters ...] {message[-half:]}"
+        )
     print(f"netcoll: error: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
 

@@ -11,6 +11,7 @@ import time
 import click
 
 from ._core import Topology, build_schedule, simulate_schedule
+from .cli_types import bounded
 
 
 def bench_schedule(k: int, algo: str, params: list[str], paper: bool) -> dict:
@@ -45,7 +46,13 @@ def register(app: click.Group) -> None:
     bench = app.commands["bench"]
 
     @bench.command("flit-schedule")
-    @click.option("--k", default=32, show_default=True, help="Radix of the k-ary 2-mesh.")
+    @click.option(
+        "--k",
+        type=bounded(2, 4096, "integer radix"),
+        default=32,
+        show_default=True,
+        help="Radix of the k-ary 2-mesh.",
+    )
     @click.option(
         "--algo",
         "algos",

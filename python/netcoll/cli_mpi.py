@@ -12,6 +12,16 @@ import click
 
 from ._core import NetcollError
 from .cli_algos import sources_option
+from .cli_types import (
+    COUNT,
+    POSITIVE,
+    RANK,
+    OutputPath,
+    PositiveFloat,
+    bounded,
+    int_list,
+    read_input,
+)
 
 KINDS = {
     "bcast": "broadcast",
@@ -82,7 +92,7 @@ def human(n: int) -> str:
 
 def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
-        text = Path(schedule).read_text()
+        text = read_input(schedule, "schedule file")
         return [{"name": Path(schedule).stem, "schedule": text}]
     if example:
         from .mpi import examples
@@ -111,7 +121,13 @@ def register(app: click.Group) -> None:
         help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
     )
     @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
-    @click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
+    @click.option(
+        "--np",
+        "np_",
+        type=bounded(1, 4096, "integer count"),
+        required=True,
+        help="Number of MPI ranks.",
+    )
     @click.option(
         "--topo",
         "-t",
@@ -120,7 +136,7 @@ def register(app: click.Group) -> None:
         help="Network the ranks are placed on (default mesh:NP, a linear array).",
     )
     @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
-    @click.option("--root", type=int, default=0, show_default=True)
+    @click.option("--root", type=RANK, default=0, show_default=True)
     @sources_option
     @click.option(
         "--dests",
@@ -131,7 +147,7 @@ def register(app: click.Group) -> None:
     @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
     @click.option(
         "--packets",
-        type=int,
+        type=POSITIVE,
         default=1,
         show_default=True,
         help="Packets per message (pipelined algorithms).",
@@ -150,9 +166,11 @@ def register(app: click.Group) -> None:
         help="Reduction: sum, prod, min, max, band, bor, bxor.",
     )
     @click.option("--compare-native", is_flag=True, help="Time the MPI library's collective too.")
-    @click.option("--iters", type=int, default=20, show_default=True)
-    @click.option("--warmup", type=int, default=3, show_default=True)
-    @click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
+    @click.option("--iters", type=POSITIVE, default=20, show_default=True)
+    @click.option("--warmup", type=COUNT, default=3, show_default=True)
+    @click.option(
+        "--timeout", type=PositiveFloat(), default=300, show_default=True, help="Seconds."
+    )
     @click.option("--no-check", is_flag=True, help="Skip the result check.")
     @click.option(
         "--tune",
@@ -167,7 +185,7 @@ def register(app: click.Group) -> None:
     )
     @click.option(
         "--plot",
-        type=click.Path(dir_okay=False),
+        type=OutputPath((".png",)),
         default=None,
         help="Write a time-vs-size plot (PNG).",
     )
@@ -223,7 +241,7 @@ def register(app: click.Group) -> None:
             "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
             "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
             "check": not no_check, "seed": 1,
-            "placement": [int(x) for x in placement.split(",")] if placement else None,
+            "placement": int_list(placement, "--placement endpoint") if placement else None,
         }  # fmt: skip
         _check_dtype(cfg["dtype"])
         cfg["sources"] = _sources(kind, sources, schedule, np_)
@@ -283,7 +301,7 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
     given = None if spec is None else list(_core.parse_sources(spec, np_))
     if schedule:
         try:
-            plan = parse(Path(schedule).read_text())
+            plan = parse(read_input(schedule, "schedule file"))
         except (ScheduleError, ValueError) as e:
             raise NetcollError(f"{schedule}: {e}") from None
         if plan.kind != "many_to_all":
@@ -320,7 +338,7 @@ def _targets(kind: str, spec: str | None, schedule: str | None, np_: int, root: 
             raise NetcollError(f"--dests {spec}: {e}") from None
     if schedule:
         try:
-            plan = parse(Path(schedule).read_text())
+            plan = parse(read_input(schedule, "schedule file"))
         except (ScheduleError, ValueError) as e:
             raise NetcollError(f"{schedule}: {e}") from None
         if plan.kind != "multicast":

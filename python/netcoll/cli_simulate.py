@@ -16,6 +16,7 @@ import click
 
 from ._core import NetcollError
 from .cli_algos import collective_kw, collective_options
+from .cli_types import BYTES, POSITIVE, RANK
 
 ENGINE_MODULES = {
     "step": "netcoll.engine_step",
@@ -40,18 +41,18 @@ def register(app: click.Group) -> None:
     @click.option("--engine", "-e", default="step", show_default=True, help="step | flit")
     @click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
     @click.option("--topo", "-t", required=True, metavar="SPEC", help="Network spec.")
-    @click.option("--root", type=int, default=0, show_default=True, help="Root rank.")
+    @click.option("--root", type=RANK, default=0, show_default=True, help="Root rank.")
     @click.option(
         "--bytes",
         "nbytes",
-        type=click.IntRange(1),
+        type=BYTES,
         default=1024,
         show_default=True,
         help="Message size in bytes.",
     )
     @click.option(
         "--packets",
-        type=click.IntRange(1),
+        type=POSITIVE,
         default=1,
         show_default=True,
         help="Packets per message (pipelining).",

@@ -10,6 +10,7 @@ import time
 import click
 
 from . import _core
+from .cli_types import bounded
 from .networks import topology
 
 
@@ -53,7 +54,9 @@ def register(app: click.Group) -> None:
     @bench.command("step")
     @click.option("--spec", default="ibt:1000x1000:b=8,32", show_default=True, help="Network.")
     @click.option("--algo", default="global", show_default=True, help="line | rect | global")
-    @click.option("--packets", type=click.IntRange(1, 65535), default=32, show_default=True)
+    @click.option(
+        "--packets", type=bounded(1, 65535, "integer count"), default=32, show_default=True
+    )
     @click.option(
         "--set",
         "params",

@@ -1,6 +1,7 @@
 //! Hierarchical network coding (seed 000): closed-form comparisons and DOR hop counts of
 //! built schedules.
 
+use crate::args;
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
@@ -17,8 +18,8 @@ fn hnc_compare(
     py: Python<'_>,
     topo: &PyTopology,
     params: Option<Vec<String>>,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
 ) -> PyResult<PyObject> {
     let t = topo.inner.clone();
     let params = params.unwrap_or_default();
@@ -48,8 +49,8 @@ fn hnc_figure(
     algo: &str,
     topo: &PyTopology,
     params: Option<Vec<String>>,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
 ) -> PyResult<PyObject> {
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let params = params.unwrap_or_default();

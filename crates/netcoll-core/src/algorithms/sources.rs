@@ -91,7 +91,7 @@ mod tests {
         assert!(e("random:3,sed=1").contains("malformed"));
         assert!(e("1,a").contains("not a rank list"));
         assert!(e("1,1").contains("listed twice"));
-        assert!(e("16").contains("source 16 is not a rank"));
+        assert!(e("16").contains("source 16 is out of range"));
         assert!(e("").contains("at least one source"));
         for s in ["random:17,seed=1", "1,a", "1,1", "16", ""] {
             assert!(!e(s).contains('\n'));

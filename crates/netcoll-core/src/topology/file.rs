@@ -74,7 +74,7 @@ fn build(file: &TopologyFile, origin: &str) -> Result<Topology> {
             file.shape
         )));
     }
-    let mut b = TopologyBuilder::new(file.switches.iter().map(|s| s.ports));
+    let mut b = TopologyBuilder::new(file.switches.iter().map(|s| s.ports))?;
     for &[sa, pa, sb, pb] in &file.links {
         b.link(pref(sa, pa), pref(sb, pb))?;
     }
