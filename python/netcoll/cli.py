@@ -18,7 +18,7 @@ from rich.table import Table
 from . import _core
 from . import networks as topo_mod
 from ._core import NetcollError
-from .cli_types import GIGABYTES, SWITCH, OutputPath, parse_int, short
+from .cli_types import GIGABYTES, SWITCH, OutputPath, bounded, parse_int, short
 
 console = Console(emoji=False)  # user text such as ":x:" stays as typed
 if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
@@ -125,7 +125,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
 @routing_option
 @click.option(
     "--vcs",
-    type=click.IntRange(1, 64),
+    type=bounded(1, 64, "integer count"),
     default=1,
     show_default=True,
     help="Virtual channels per link.",
@@ -420,7 +420,10 @@ def main(argv: list[str] | None = None) -> None:
             print(e.ctx.get_help())
             sys.exit(0)
         where = e.ctx.command_path if e.ctx else "netcoll"
-        fail(f"{e.format_message()} (see '{where} --help')")
+        message = e.format_message()
+        if isinstance(e, click.NoSuchOption) and e.option_name[1:2].isdigit():
+            message += f" ({e.option_name} reads as an option; no value here may be negative)"
+        fail(f"{message} (see '{where} --help')")
     except click.exceptions.Abort:
         fail("aborted")
     except OSError as e:

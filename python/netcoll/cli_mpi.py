@@ -198,7 +198,7 @@ def register(app: click.Group) -> None:
     )
     @click.option(
         "--inject-crash",
-        type=int,
+        type=RANK,
         default=None,
         hidden=True,
         metavar="RANK",
@@ -206,7 +206,7 @@ def register(app: click.Group) -> None:
     )
     @click.option(
         "--inject-xor-fault",
-        type=int,
+        type=RANK,
         default=None,
         hidden=True,
         metavar="RANK",

@@ -135,11 +135,11 @@ class OutputPath(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = Path(value)
+        if path.is_dir() or str(value).endswith("/"):
+            self.fail(f"{short(str(value))} is a folder: name a file", param, ctx)
         if self.suffixes and path.suffix.lower() not in self.suffixes:
             got = f"'{path.suffix}'" if path.suffix else "no extension"
             self.fail(f"{short(str(value))} has {got}: use {', '.join(self.suffixes)}", param, ctx)
-        if path.is_dir():
-            self.fail(f"{short(str(value))} is a folder: name a file", param, ctx)
         parent = path.parent
         if str(parent) not in ("", ".") and not parent.is_dir():
             self.fail(f"folder {short(str(parent))} does not exist", param, ctx)

@@ -149,6 +149,48 @@ pub fn filled_vec<T: Clone>(what: &str, n: usize, value: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// Files that netcoll reads (topologies, schedules) are refused above this size.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The text of an input file, refused by name before it is read whole when it is not a
+/// regular file (a folder, /dev/zero) or larger than `limit`, and after reading when it is
+/// binary (NUL bytes) or not UTF-8 (with the byte offset and line).
+pub fn read_text(path: &str, what: &str, limit: u64) -> Result<String> {
+    use std::io::Read;
+    let io = |e: std::io::Error| Error::Io(format!("cannot read {what} '{path}': {e}"));
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(Error::Io(format!("{what} '{path}' is not a regular file")));
+    }
+    if meta.len() > limit {
+        return Err(Error::Io(format!(
+            "{what} '{path}' is {} bytes: the limit is {limit} bytes",
+            meta.len()
+        )));
+    }
+    let mut data = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(limit + 1)
+        .read_to_end(&mut data)
+        .map_err(io)?;
+    if data.len() as u64 > limit {
+        return Err(Error::Io(format!("{what} '{path}' exceeds {limit} bytes")));
+    }
+    if data.contains(&0) {
+        return Err(Error::Io(format!(
+            "{what} '{path}' is binary (it holds NUL bytes)"
+        )));
+    }
+    String::from_utf8(data).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::Io(format!(
+            "{what} '{path}' is not UTF-8 text (byte {at}, line {line})"
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +219,23 @@ mod tests {
         let e = filled_vec("huge table", usize::MAX / 2, 0u64).unwrap_err();
         assert!(e.to_string().starts_with("huge table: cannot allocate"));
         assert_eq!(filled_vec("small", 3, 7u8).unwrap(), vec![7, 7, 7]);
+    }
+
+    #[test]
+    fn input_files_are_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("netcoll-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        std::fs::write(path("latin1"), b"ok\nr\xe9seau").unwrap();
+        std::fs::write(path("nul"), b"ab\0cd").unwrap();
+        std::fs::write(path("big"), vec![b'x'; 100]).unwrap();
+        let err = |p: &str, limit| read_text(p, "file", limit).unwrap_err().to_string();
+        assert!(err(&path("latin1"), 1000).contains("not UTF-8 text (byte 4, line 2)"));
+        assert!(err(&path("nul"), 1000).contains("is binary"));
+        assert!(err(&path("big"), 10).contains("is 100 bytes: the limit is 10 bytes"));
+        assert!(err("/dev/zero", 10).contains("is not a regular file"));
+        assert_eq!(read_text(&path("big"), "file", 100).unwrap().len(), 100);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::args;
 use crate::{guarded, to_py, NetcollError};
+use netcoll_core::guard;
 use netcoll_core::routing::{check_deadlock, grid_route, Routing, RoutingKind, VcRule};
 use netcoll_core::spec::TopologySpec;
 use netcoll_core::topology::{file, metrics, Topology};
@@ -127,8 +128,14 @@ impl PyTopology {
             .collect())
     }
     /// The network in netcoll's JSON topology format.
-    fn to_json(&self) -> String {
-        file::to_json(&self.inner)
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        let topo = self.inner.clone();
+        guarded(py, move || {
+            // The text, its copy as a Python str, and the file write's buffer.
+            let bytes = 3 * (topo.num_links() as u64 * 40 + topo.total_ports() as u64 * 16);
+            guard::check(&format!("the JSON of {}", topo.name()), bytes)?;
+            Ok(file::to_json(&topo))
+        })
     }
     /// Exact distance metrics (dict).
     fn stats(&self, py: Python<'_>) -> PyResult<PyObject> {

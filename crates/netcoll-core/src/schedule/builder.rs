@@ -35,7 +35,7 @@ pub struct ScheduleBuilder {
 
 /// Footprint per message of a schedule: the message, its send and receive ops, their deps,
 /// destination and payload pools, and the flat copy `build` makes (a generous round figure).
-const BYTES_PER_MESSAGE: u64 = 320;
+pub const BYTES_PER_MESSAGE: u64 = 320;
 
 impl ScheduleBuilder {
     /// A builder for `kind` on `p` ranks with one block per owner (scatter and reduce-scatter:

@@ -42,8 +42,7 @@ pub struct SwitchEntry {
 
 /// Reads `path`; every problem is a one-line error naming the file.
 pub fn load(path: &str) -> Result<Topology> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read topology file '{path}': {e}")))?;
+    let text = crate::guard::read_text(path, "topology file", crate::guard::MAX_INPUT_BYTES)?;
     from_json(&text, path)
 }
 

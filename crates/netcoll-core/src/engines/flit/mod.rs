@@ -17,6 +17,7 @@ pub mod config;
 pub mod deadlock;
 mod dest_draw;
 mod exec;
+mod footprint;
 pub mod mcload;
 pub mod multicast;
 mod network;

@@ -193,6 +193,8 @@ pub struct Network<'t> {
 impl<'t> Network<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
         cfg.validate()?;
+        let what = format!("the flit network of {}", topo.name());
+        crate::guard::check(&what, super::footprint::flit_footprint(topo, cfg))?;
         let routing = Routing::new(topo, cfg.routing, None)?;
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
