@@ -175,7 +175,8 @@ CASES: list[tuple[tuple[str, ...], str]] = [
             "--root",
             "4",
         ),
-        "up*/down* root 4 is out of range: irregular:switches=4,ports=8,nodes=8,conn=0.8,seed=1 has switches 0 to 3",
+        "up*/down* root 4 is out of range: irregular:switches=4,ports=8,nodes=8,conn=0.8,seed=1 "
+        "has switches 0 to 3",
     ),
     # --- topo stats: spec strings
     (("topo", "stats", "mesh"), "has no family"),
