@@ -250,6 +250,11 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("route", "ibt:16x16:b=4", "0", "3", "-r", "dor"), "dimension-order routing is defined for"),
     (("route", "mesh:4x4", "0", "99999999999999999999999"), "is out of range: use 0 to 15"),
     # --- topo draw, export
+    (("topo", "draw", "mesh:4096x4096", "-o", "x.png"), "has 16777216 switches: too many to draw"),
+    (
+        ("topo", "draw", "torus:4x4", "-o", "x.png", "--root", "2"),
+        "torus networks are drawn as grids",
+    ),
     (
         ("topo", "draw", "torus:64x64", "-o", "/tmp/netcoll-never.png"),
         "has 4096 switches: too many to draw readably (at most 1024)",
@@ -498,6 +503,10 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ),
         "bogus_key",
     ),
+    (
+        ("simulate", "bcast", "-a", "global", "-t", "torus:8x8", "--bytes", "4096"),
+        "--bytes does nothing for the step protocol global",
+    ),
     # --- worms
     (
         ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "1,-2"),
@@ -569,6 +578,33 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "is binary",
     ),
     (("run", "multicast", "--np", "4", "--bytes", "8", "--dests", "0,x"), "--dests"),
+    # --- found in the second hostile pass
+    (
+        ("--max-memory", "4", "run", "bcast", "--np", "2", "--bytes", "99999999999999999999999"),
+        "on 2 ranks needs about",
+    ),
+    (
+        (
+            "schedule",
+            "manytoall",
+            "-a",
+            "hnc",
+            "-t",
+            "mesh:8x8",
+            "--sources",
+            "random:3,seed=1,seed=2",
+        ),
+        "gives seed twice",
+    ),
+    (
+        ("topo", "stats", "file:tests/data/bad/wrap_shape.json"),
+        "does not multiply to its 2 switches",
+    ),
+    (
+        ("schedule", "bcast", "-a", "kbinomial", "-t", "mesh:4x4", "--set", "k=0"),
+        "k=0 is out of range: use 1 to 64",
+    ),
+    (("hnc", "compare", "-t", "mesh:8x8", "--set", "base=tree"), "drop base="),
     # --- global options
     (
         ("--max-memory", "0", "topo", "stats", "mesh:4x4"),

@@ -87,3 +87,10 @@ def test_route_on_a_huge_mesh_does_not_build_it(capsys):
     main(["--max-memory", "0.2", "route", "torus:4096x4096", "0", "4095", "-r", "dor", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["hops"] == 1 and out["path"][0]["vc_class"] == 1  # over the dateline
+
+
+def test_huge_messages_are_analysed_in_closed_form(capsys):
+    """10^12 bytes are 6.5e8 packets of the multi-send model: analysed in closed form, not
+    packet by packet (this took minutes)."""
+    main(["schedule", "reduce-scatter", "-a", "ring", "-t", "mesh:4x4", "--bytes", str(10**12)])
+    assert "messages" in capsys.readouterr().out

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import netcoll
 from netcoll._core import NetcollError, build_schedule, multicast_figures, worms_show
-from netcoll.cli_worms import parse_dests
+from netcoll.cli.worms import parse_dests
 
 SPEC = "irregular:switches=8,ports=8,nodes=32,seed=3"
 
@@ -63,7 +63,7 @@ def test_show_errors_are_one_line(cli):
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
-    count=st.integers(0, 31),
+    count=st.integers(1, 31),  # a multicast to nobody is refused (issue 15)
     algo=st.sampled_from(["worm-ssr", "worm-path", "worm-tree", "ni-kbinomial"]),
     phases=st.sampled_from(["greedy", "less-greedy"]),
 )
@@ -81,7 +81,7 @@ def test_every_multicast_verifies(seed, count, algo, phases):
     else:
         assert routed == f
         assert f["unicasts"] == 0
-        assert (f["worms"] == 0) == (count == 0)
+        assert f["worms"] > 0
     if algo != "ni-kbinomial" and count:
         shown = worms_show(topo, algo, root=seed % 32, targets=targets, params=params)
         assert shown["figures"] == f
@@ -96,7 +96,7 @@ def test_routed_figures_need_the_right_topology():
 
 
 def test_trends_benchmark_shape():
-    from netcoll.cli_worms import trends
+    from netcoll.cli.worms import trends
 
     rows = trends(dests=7, topos=2, sets=2)
     assert [r["nodes"] for r in rows] == [32, 64, 128, 256, 32, 32, 32]

@@ -10,6 +10,8 @@ pub mod engines;
 pub mod error;
 pub mod guard;
 pub mod models;
+pub mod params;
+pub mod plan;
 pub mod routing;
 pub mod schedule;
 pub mod spec;

@@ -8,12 +8,8 @@
 //! ```
 
 use crate::error::Result;
+pub use crate::params::{IbtParams, IrregularParams, MAX_SWITCHES};
 use crate::spec_err;
-use crate::topology::{IbtParams, IrregularParams};
-
-/// Largest network built explicitly (switches). Metrics of larger symmetric networks come
-/// from closed forms without building them.
-pub const MAX_SWITCHES: usize = 1 << 24;
 
 const FAMILIES: &str = "mesh, torus, hypercube, ibt, irregular, file";
 
@@ -59,10 +55,24 @@ impl TopologySpec {
             TopologySpec::Ibt(p) => format!("ibt:{}:b={}", join(&p.dims, "x"), join(&p.b, ",")),
             TopologySpec::Irregular(p) => format!(
                 "irregular:switches={},ports={},nodes={},conn={},seed={}",
-                p.switches, p.ports, p.nodes, p.conn, p.seed
+                p.switches,
+                p.ports,
+                p.nodes,
+                short_number(p.conn),
+                p.seed
             ),
             TopologySpec::File(path) => format!("file:{path}"),
         }
+    }
+}
+
+/// `0.8` as written, but `1e-300` rather than its 300 decimal digits.
+fn short_number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 16 {
+        format!("{x:?}")
+    } else {
+        plain
     }
 }
 

@@ -24,6 +24,11 @@ fn hnc_compare(
     let t = topo.inner.clone();
     let params = params.unwrap_or_default();
     let out = guarded(py, move || {
+        if params.iter().any(|p| p.trim_start().starts_with("base=")) {
+            return Err(netcoll_core::Error::Spec(
+                "the comparison runs HNC on both bases (tree and all-at-once): drop base=".into(),
+            ));
+        }
         let run = |name: &str, extra: &[String]| figure(&t, name, extra, nbytes, packets);
         let with_base = |base: &str| {
             let mut p = params.clone();

@@ -43,7 +43,10 @@ fn random_sources(rest: &str, p: u32) -> Result<Vec<u32>> {
     let mut parts = rest.split(',');
     let count: Option<u32> = parts.next().and_then(|c| c.trim().parse().ok());
     let mut seed = Some(0u64);
-    for kv in parts {
+    for (i, kv) in parts.enumerate() {
+        if i > 0 {
+            return spec_err!("sources 'random:{rest}' gives seed twice: use random:COUNT,seed=S");
+        }
         seed = kv
             .trim()
             .strip_prefix("seed=")

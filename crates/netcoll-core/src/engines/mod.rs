@@ -1,8 +1,7 @@
 //! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
 //! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
-//! BookSim-compatible); `tune` ranks algorithms by the analytic engine.
+//! BookSim-compatible). Engines consume schedules; they never build them (that is `plan`).
 
 pub mod analytic;
 pub mod flit;
 pub mod step;
-pub mod tune;

@@ -67,7 +67,8 @@ fn build(file: &TopologyFile, origin: &str) -> Result<Topology> {
         return Err(Error::Invalid("it has no switches".into()));
     }
     let n = file.switches.len();
-    if !file.shape.is_empty() && file.shape.iter().product::<usize>() != n {
+    let product = file.shape.iter().try_fold(1usize, |a, &k| a.checked_mul(k));
+    if !file.shape.is_empty() && (product != Some(n) || file.shape.contains(&0)) {
         return Err(Error::Invalid(format!(
             "shape {:?} does not multiply to its {n} switches",
             file.shape

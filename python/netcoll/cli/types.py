@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from ._core import NetcollError
+from .._core import NetcollError
 
 U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
