@@ -206,19 +206,23 @@ class Placement:
         return random.Random(self.seed).sample(range(endpoints), ranks)
 
 
-class PlacementType(click.ParamType):
-    name = "placement"
+class Parsed(click.ParamType):
+    """A value in a small syntax of its own, parsed by ``parse`` into a ``kind`` object (a
+    NetcollError from the parser becomes click's message naming the option)."""
+
+    def __init__(self, name: str, kind: type, parse, metavar: str) -> None:
+        self.name, self.kind, self.parse, self.metavar = name, kind, parse, metavar
 
     def convert(self, value, param, ctx):
-        if isinstance(value, Placement):
+        if isinstance(value, self.kind):
             return value
         try:
-            return parse_placement_text(str(value))
+            return self.parse(str(value))
         except NetcollError as e:
             self.fail(str(e), param, ctx)
 
     def get_metavar(self, param, ctx=None) -> str:
-        return "P"
+        return self.metavar
 
 
 def parse_placement_text(text: str) -> Placement:
@@ -257,21 +261,6 @@ class Dests:
         return list(self.ranks)
 
 
-class DestsType(click.ParamType):
-    name = "dests"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, Dests):
-            return value
-        try:
-            return parse_dests_text(str(value))
-        except NetcollError as e:
-            self.fail(str(e), param, ctx)
-
-    def get_metavar(self, param, ctx=None) -> str:
-        return "D"
-
-
 def parse_dests_text(text: str) -> Dests:
     text = text.strip()
     if text.startswith("random:"):
@@ -284,8 +273,8 @@ def parse_dests_text(text: str) -> Dests:
     return Dests(ranks=tuple(int_list(text, "destination rank")))
 
 
-PLACEMENT = PlacementType()
-DESTS = DestsType()
+PLACEMENT = Parsed("placement", Placement, parse_placement_text, "P")
+DESTS = Parsed("dests", Dests, parse_dests_text, "D")
 
 
 def read_input(path: str | os.PathLike, what: str, limit: int = MAX_INPUT_BYTES) -> str:
