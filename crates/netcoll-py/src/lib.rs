@@ -12,6 +12,7 @@ mod flit;
 mod hnc;
 mod manytoall;
 mod models;
+mod mpi;
 mod request;
 mod schedule;
 mod step;
@@ -132,5 +133,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
+    mpi::register(m)?;
     Ok(())
 }
