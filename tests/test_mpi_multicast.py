@@ -89,8 +89,8 @@ def test_a_wrong_byte_on_a_target_is_caught_by_the_check():
         (["--dests", "9"], "--dests 9: multicast target 9 is out of range: ranks are 0 to 7"),
         (["--dests", "2,2"], "multicast target 2 is listed twice"),
         (["--dests", "0"], "multicast target 0 is the root"),
-        (["--dests", "random:8"], "choose 1..7 destinations"),
-        (["--dests", "x"], "is not a comma-separated list of integers"),
+        (["--dests", "random:8"], "choose 1 to 7 destinations"),
+        (["--dests", "x"], "destination rank 'x' is not an integer"),
         ([], "multicast needs --dests"),
     ],
 )
