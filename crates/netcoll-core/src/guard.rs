@@ -122,11 +122,11 @@ fn too_large(what: &str, bytes: u64, free: u64) -> Error {
     ))
 }
 
-/// `12.3 GB`, `0.5 GB`, or `more than 10^9 GB` for sizes no machine has.
+/// `12.3 GB`, `0.5 GB`, or `10^9 GB or more` for sizes no machine has.
 pub fn gigabytes(bytes: u64) -> String {
     let gb = bytes as f64 / GB;
     if gb >= 1e9 {
-        "more than 10^9 GB".into()
+        "10^9 GB or more".into()
     } else if gb >= 10.0 {
         format!("{gb:.0} GB")
     } else {
@@ -211,7 +211,7 @@ mod tests {
     fn sizes_print_in_gigabytes() {
         assert_eq!(gigabytes(1_500_000_000), "1.5 GB");
         assert_eq!(gigabytes(123_000_000_000), "123 GB");
-        assert_eq!(gigabytes(u64::MAX), "more than 10^9 GB");
+        assert_eq!(gigabytes(u64::MAX), "10^9 GB or more");
     }
 
     #[test]
