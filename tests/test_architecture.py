@@ -16,6 +16,7 @@ SRC = Path(__file__).resolve().parents[1] / "crates" / "netcoll-core" / "src"
 # The layers, bottom up; a module may import its own layer or lower ones only.
 LAYERS = {
     "error": 0,
+    "guard": 1,
     "params": 1,
     "spec": 2,
     "schedule": 2,

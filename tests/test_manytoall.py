@@ -111,7 +111,7 @@ def test_cli_schedule_and_analyze():
     "sources, message",
     [
         ("0,0", "source 0 is listed twice"),
-        ("16", "source 16 is not a rank"),
+        ("16", "source 16 is out of range"),
         ("random:17,seed=1", "choose a COUNT from 1 to 16"),
         ("0,x", "is not a rank list"),
         ("random:2,sd=1", "malformed"),
@@ -191,5 +191,5 @@ def test_tune_takes_sources():
         "99",
         check=False,
     )
-    assert bad.returncode != 0 and "source 99 is not a rank" in bad.stderr
+    assert bad.returncode != 0 and "source 99 is out of range" in bad.stderr
     assert "Traceback" not in bad.stderr

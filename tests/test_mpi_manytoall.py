@@ -53,7 +53,7 @@ def test_sources_blocks_tile_the_output_in_source_list_order(data, p, blocks, n)
 
 @pytest.mark.parametrize(
     "sources,msg",
-    [([], "needs its collective's \"sources\""), ([0, 4], "source 4 is not a rank"),
+    [([], "needs its collective's \"sources\""), ([0, 4], "source 4 is out of range"),
      ([1, 1], "source 1 is listed twice")],
 )  # fmt: skip
 def test_parse_refuses_bad_sources(sources, msg):
@@ -85,7 +85,7 @@ def test_every_algorithm_and_source_set_is_byte_exact(np_):
     assert all(len(m) == 1 and "no error" not in m for m in bad.values())  # same everywhere
     assert "rank 1 is not a source: pass sendbuf=None" in bad["nonsource-sendbuf"].pop()
     assert "disagree on the call" in bad["sources-differ"].pop()
-    assert f"source {np_} is not a rank" in bad["bad-sources"].pop()
+    assert f"source {np_} is out of range" in bad["bad-sources"].pop()
     assert "rank 1 passes 5 x float64 per source" in bad["sizes"].pop()
     assert "give sources=" in bad["no-sources"].pop()
     assert f"recvbuf has 5 elements, manytoall needs {4 * np_}" in bad["recvbuf"].pop()
@@ -166,7 +166,7 @@ def test_a_wrong_xor_in_flight_is_caught_by_the_check_with_rank_and_element(hnc_
 @pytest.mark.parametrize(
     "args,msg",
     [
-        (["--sources", "9"], "source 9 is not a rank"),
+        (["--sources", "9"], "source 9 is out of range"),
         (["--sources", "1,1"], "source 1 is listed twice"),
         (["--sources", "random:0"], "choose a COUNT from 1 to 8"),
         (["--sources", "x"], "is not a rank list"),

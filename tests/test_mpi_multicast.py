@@ -41,7 +41,7 @@ def test_every_algorithm_and_target_set_is_byte_exact(np_):
             bad.setdefault(name, set()).add(rest.split(": ", 1)[1])
     assert len(bad) == 7
     assert all(len(m) == 1 and "no error" not in m for m in bad.values())  # same everywhere
-    assert f"multicast target {np_} is not a rank" in bad["not-a-rank"].pop()
+    assert f"multicast target {np_} is out of range" in bad["not-a-rank"].pop()
     assert "multicast target 1 is the root" in bad["root-target"].pop()
     assert "pass different targets ([3] vs [2])" in bad["targets-differ"].pop()
     assert "root 1 passes 4 x float64, target 2 passes 5 x float64" in bad["sizes"].pop()
@@ -86,11 +86,11 @@ def test_a_wrong_byte_on_a_target_is_caught_by_the_check():
 @pytest.mark.parametrize(
     "args,msg",
     [
-        (["--dests", "9"], "--dests 9: multicast target 9 is not a rank (0..7)"),
+        (["--dests", "9"], "--dests 9: multicast target 9 is out of range: ranks are 0 to 7"),
         (["--dests", "2,2"], "multicast target 2 is listed twice"),
         (["--dests", "0"], "multicast target 0 is the root"),
-        (["--dests", "random:8"], "choose 1..7 destinations"),
-        (["--dests", "x"], "is not a comma-separated list of integers"),
+        (["--dests", "random:8"], "choose 1 to 7 destinations"),
+        (["--dests", "x"], "destination rank 'x' is not an integer"),
         ([], "multicast needs --dests"),
     ],
 )

@@ -135,7 +135,7 @@ def test_python_api():
     "args,needle",
     [
         (["--algo", "line", "--topo", "mesh:4x4"], "tori and interlaced bypass tori"),
-        (["--algo", "line", "--topo", "torus:8", "--set", "pattern=99"], "0..=15"),
+        (["--algo", "line", "--topo", "torus:8", "--set", "pattern=99"], "0 to 15"),
         (["--algo", "rect", "--topo", "torus:8"], "two dimensions"),
         (["--algo", "linear", "--topo", "mesh:4", "--sim", "speed=9"], "no setting 'speed'"),
     ],

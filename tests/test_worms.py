@@ -63,7 +63,7 @@ def test_show_errors_are_one_line(cli):
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
-    count=st.integers(0, 31),
+    count=st.integers(1, 31),  # a multicast to nobody is refused (issue 15)
     algo=st.sampled_from(["worm-ssr", "worm-path", "worm-tree", "ni-kbinomial"]),
     phases=st.sampled_from(["greedy", "less-greedy"]),
 )
@@ -81,7 +81,7 @@ def test_every_multicast_verifies(seed, count, algo, phases):
     else:
         assert routed == f
         assert f["unicasts"] == 0
-        assert (f["worms"] == 0) == (count == 0)
+        assert f["worms"] > 0
     if algo != "ni-kbinomial" and count:
         shown = worms_show(topo, algo, root=seed % 32, targets=targets, params=params)
         assert shown["figures"] == f

@@ -16,7 +16,7 @@ The API: :func:`topology`, :func:`schedule` (a :class:`Schedule`), :func:`simula
 ``"1K"``, parameters as dicts (docs/python-api.md).
 """
 
-from ._core import NetcollError, Topology, __version__
+from ._core import NetcollError, Topology, __version__, memory_budget, set_max_memory
 from .api import REFERENCE_MACHINE, schedule, simulate, tune
 from .networks import canonical_spec, spec_stats, to_networkx, topology
 from .schedules import Schedule, VerifyResult
@@ -30,8 +30,10 @@ __all__ = [
     "VerifyResult",
     "__version__",
     "canonical_spec",
+    "memory_budget",
     "parse_size",
     "schedule",
+    "set_max_memory",
     "simulate",
     "spec_stats",
     "to_networkx",

@@ -42,6 +42,9 @@ def to_networkx(topo: Topology):
     """
     import networkx as nx
 
+    # networkx keeps a few dicts per node and edge: about a kilobyte each.
+    items = topo.num_switches + 2 * topo.num_endpoints + topo.num_links
+    _core.check_memory(f"the networkx graph of {topo.name}", items * 1000.0)
     g = nx.MultiGraph(name=topo.name)
     for s in range(topo.num_switches):
         attrs: dict[str, Any] = {"kind": "switch", "ports": topo.num_ports(s)}

@@ -109,7 +109,7 @@ impl IrregularParams {
         }
         if self.num_links() + 1 < s {
             return spec_err!(
-                "'{spec}': conn={} links {} of the {} free ports ({} links), but connecting {s} \
+                "'{spec}': conn={:?} links {} of the {} free ports ({} links), but connecting {s} \
                  switches needs at least {} links; raise conn or ports, or lower nodes",
                 self.conn,
                 2 * self.num_links(),

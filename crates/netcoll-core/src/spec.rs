@@ -55,10 +55,24 @@ impl TopologySpec {
             TopologySpec::Ibt(p) => format!("ibt:{}:b={}", join(&p.dims, "x"), join(&p.b, ",")),
             TopologySpec::Irregular(p) => format!(
                 "irregular:switches={},ports={},nodes={},conn={},seed={}",
-                p.switches, p.ports, p.nodes, p.conn, p.seed
+                p.switches,
+                p.ports,
+                p.nodes,
+                short_number(p.conn),
+                p.seed
             ),
             TopologySpec::File(path) => format!("file:{path}"),
         }
+    }
+}
+
+/// `0.8` as written, but `1e-300` rather than its 300 decimal digits.
+fn short_number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() > 16 {
+        format!("{x:?}")
+    } else {
+        plain
     }
 }
 
@@ -105,7 +119,7 @@ fn parse_uint(text: &str, what: &str, spec: &str) -> Result<usize> {
 fn parse_hypercube(rest: &str, spec: &str) -> Result<TopologySpec> {
     let n = parse_uint(rest, "dimension", spec)?;
     if n == 0 || (1usize << n.min(63)) > MAX_SWITCHES {
-        return spec_err!("hypercube dimension {n} in '{spec}' must be in 1..=24");
+        return spec_err!("hypercube dimension {n} in '{spec}' is out of range: use 1 to 24");
     }
     Ok(TopologySpec::Hypercube(n))
 }
@@ -133,10 +147,18 @@ pub fn parse_key_values(
     spec: &str,
     mut set: impl FnMut(&str, &str) -> Result<()>,
 ) -> Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
     for pair in text.split(',').filter(|s| !s.trim().is_empty()) {
         let Some((k, v)) = pair.split_once('=') else {
             return spec_err!("'{pair}' in '{spec}' is not key=value");
         };
+        if seen.contains(&k.trim()) {
+            return spec_err!(
+                "key '{}' is given twice in '{spec}': give it once",
+                k.trim()
+            );
+        }
+        seen.push(k.trim());
         set(k.trim(), v.trim())?;
     }
     Ok(())
@@ -160,7 +182,7 @@ fn parse_irregular(rest: &str, spec: &str) -> Result<TopologySpec> {
             "conn" => {
                 p.conn = match v.parse::<f64>() {
                     Ok(c) if (0.0..=1.0).contains(&c) => c,
-                    _ => return spec_err!("conn={v} in '{spec}' must be a fraction in 0..=1"),
+                    _ => return spec_err!("conn={v} in '{spec}' must be a fraction from 0 to 1"),
                 }
             }
             _ => {

@@ -1,6 +1,7 @@
 //! Hierarchical network coding (seed 000): closed-form comparisons and DOR hop counts of
 //! built schedules.
 
+use crate::args;
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
@@ -17,12 +18,17 @@ fn hnc_compare(
     py: Python<'_>,
     topo: &PyTopology,
     params: Option<Vec<String>>,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
 ) -> PyResult<PyObject> {
     let t = topo.inner.clone();
     let params = params.unwrap_or_default();
     let out = guarded(py, move || {
+        if params.iter().any(|p| p.trim_start().starts_with("base=")) {
+            return Err(netcoll_core::Error::Spec(
+                "the comparison runs HNC on both bases (tree and all-at-once): drop base=".into(),
+            ));
+        }
         let run = |name: &str, extra: &[String]| figure(&t, name, extra, nbytes, packets);
         let with_base = |base: &str| {
             let mut p = params.clone();
@@ -48,8 +54,8 @@ fn hnc_figure(
     algo: &str,
     topo: &PyTopology,
     params: Option<Vec<String>>,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
 ) -> PyResult<PyObject> {
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let params = params.unwrap_or_default();

@@ -7,6 +7,7 @@
 //! metrics), schedule.rs (algorithms and schedules). Shared helpers live here.
 
 mod analytic;
+mod args;
 mod flit;
 mod formats;
 mod hnc;
@@ -89,11 +90,40 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
     })
 }
 
+/// Sets the memory guard's budget in gigabytes (None: the memory that is free); see
+/// `netcoll.set_max_memory`.
+#[pyfunction]
+#[pyo3(signature = (gb=None))]
+fn set_max_memory(gb: Option<f64>) -> PyResult<()> {
+    netcoll_core::guard::set_max_memory(gb).map_err(|e| NetcollError::new_err(e.to_string()))
+}
+
+/// Refuses (NetcollError) `what` when its estimated footprint `bytes` exceeds the memory
+/// guard's budget: for Python code that allocates in proportion to its input.
+#[pyfunction]
+fn check_memory(what: &str, bytes: f64) -> PyResult<()> {
+    let bytes = if bytes.is_finite() && bytes > 0.0 {
+        bytes.min(u64::MAX as f64) as u64
+    } else {
+        0
+    };
+    netcoll_core::guard::check(what, bytes).map_err(|e| NetcollError::new_err(e.to_string()))
+}
+
+/// The memory guard's budget in bytes (None: unknown, nothing is refused).
+#[pyfunction]
+fn memory_budget() -> Option<u64> {
+    netcoll_core::guard::budget()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     quiet_panics();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_budget, m)?)?;
+    m.add_function(wrap_pyfunction!(check_memory, m)?)?;
     m.add("NetcollError", m.py().get_type::<NetcollError>())?;
     topology::register(m)?;
     schedule::register(m)?;

@@ -2,13 +2,18 @@
 //! ranks the core does. Schedules and figures go through `build_schedule`, `schedule_figures`
 //! and `analyze` with `sources=`.
 
+use crate::args;
 use crate::guarded;
 use pyo3::prelude::*;
 
 /// The source ranks `spec` names among `p` ranks: `0,5,9`, `all` or `random:COUNT,seed=S`
 /// (seeded, sorted). Bad specs raise NetcollError with one line.
 #[pyfunction]
-fn parse_sources(py: Python<'_>, spec: &str, p: u32) -> PyResult<Vec<u32>> {
+fn parse_sources(
+    py: Python<'_>,
+    spec: &str,
+    #[pyo3(from_py_with = args::ranks)] p: u32,
+) -> PyResult<Vec<u32>> {
     let spec = spec.to_string();
     guarded(py, move || {
         netcoll_core::algorithms::parse_sources(&spec, p)

@@ -1,6 +1,7 @@
 //! Analytic models (seed 001, 002, 003 closed forms) as plain functions; the Python module
 //! `netcoll.models` wraps them (exact fractions come back as `(numerator, denominator)`).
 
+use crate::args;
 use crate::guarded;
 use netcoll_core::models::{self, Ratio};
 use pyo3::prelude::*;
@@ -11,8 +12,8 @@ use pyo3::types::PyDict;
 #[pyo3(signature = (nbytes, ndest, write_combining=false))]
 fn multisend_time(
     py: Python<'_>,
-    nbytes: u64,
-    ndest: u64,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::ndest)] ndest: u64,
     write_combining: bool,
 ) -> PyResult<(f64, f64)> {
     guarded(py, move || {
@@ -23,7 +24,11 @@ fn multisend_time(
 /// Postal lambda of a multi-send tree for `nbytes` packets (seed 002 s4).
 #[pyfunction]
 #[pyo3(signature = (nbytes, write_combining=false))]
-fn multisend_lambda(py: Python<'_>, nbytes: u64, write_combining: bool) -> PyResult<f64> {
+fn multisend_lambda(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    write_combining: bool,
+) -> PyResult<f64> {
     guarded(py, move || {
         models::multisend_lambda(nbytes, write_combining)
     })
@@ -32,7 +37,11 @@ fn multisend_lambda(py: Python<'_>, nbytes: u64, write_combining: bool) -> PyRes
 /// Postal lambda of a host-based unicast tree for `nbytes` packets.
 #[pyfunction]
 #[pyo3(signature = (nbytes, write_combining=false))]
-fn unicast_lambda(py: Python<'_>, nbytes: u64, write_combining: bool) -> PyResult<f64> {
+fn unicast_lambda(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    write_combining: bool,
+) -> PyResult<f64> {
     guarded(py, move || models::unicast_lambda(nbytes, write_combining))
 }
 
@@ -44,7 +53,11 @@ fn postal_reach(py: Python<'_>, lam: f64, t: f64) -> PyResult<u64> {
 
 /// The greedy postal tree as a dict, and its completion time.
 #[pyfunction]
-fn postal_tree<'py>(py: Python<'py>, n: u64, lam: f64) -> PyResult<(Bound<'py, PyDict>, f64)> {
+fn postal_tree<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = args::n)] n: u64,
+    lam: f64,
+) -> PyResult<(Bound<'py, PyDict>, f64)> {
     let (tree, done) = guarded(py, move || models::postal_tree(n, lam))?;
     let d = PyDict::new(py);
     d.set_item("lam", tree.lam)?;
@@ -58,31 +71,52 @@ fn postal_tree<'py>(py: Python<'py>, n: u64, lam: f64) -> PyResult<(Bound<'py, P
 
 /// `N(s, k)` (seed 003 Lemma 4).
 #[pyfunction]
-fn kbinomial_reach(py: Python<'_>, s: u32, k: u32) -> PyResult<u64> {
+fn kbinomial_reach(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::s)] s: u32,
+    #[pyo3(from_py_with = args::k)] k: u32,
+) -> PyResult<u64> {
     guarded(py, move || models::kbinomial_reach(s, k))
 }
 
 /// Steps of a pipelined FPFS multicast over a k-binomial tree.
 #[pyfunction]
-fn kbinomial_steps(py: Python<'_>, n: u64, m: u64, k: u32) -> PyResult<u64> {
+fn kbinomial_steps(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::n)] n: u64,
+    #[pyo3(from_py_with = args::m)] m: u64,
+    #[pyo3(from_py_with = args::k)] k: u32,
+) -> PyResult<u64> {
     guarded(py, move || models::kbinomial_steps(n, m, k))
 }
 
 /// `(k, steps)` of Theorem 3.
 #[pyfunction]
-fn kbinomial_optimal(py: Python<'_>, n: u64, m: u64) -> PyResult<(u32, u64)> {
+fn kbinomial_optimal(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::n)] n: u64,
+    #[pyo3(from_py_with = args::m)] m: u64,
+) -> PyResult<(u32, u64)> {
     guarded(py, move || models::kbinomial_optimal(n, m))
 }
 
 /// Children lists of the contention-free k-binomial tree on the chain `0..n`.
 #[pyfunction]
-fn kbinomial_tree(py: Python<'_>, n: u64, k: u32) -> PyResult<Vec<Vec<usize>>> {
+fn kbinomial_tree(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::n)] n: u64,
+    #[pyo3(from_py_with = args::k)] k: u32,
+) -> PyResult<Vec<Vec<usize>>> {
     guarded(py, move || models::kbinomial_tree(n, k))
 }
 
 /// FPFS step count of an arbitrary tree (children lists, root 0) for `m` packets.
 #[pyfunction]
-fn fpfs_steps(py: Python<'_>, children: Vec<Vec<usize>>, m: u64) -> PyResult<u64> {
+fn fpfs_steps(
+    py: Python<'_>,
+    children: Vec<Vec<usize>>,
+    #[pyo3(from_py_with = args::m)] m: u64,
+) -> PyResult<u64> {
     guarded(py, move || models::fpfs_steps(&children, m))
 }
 
@@ -108,7 +142,11 @@ fn hybrid_broadcast_cost(py: Python<'_>, dims: &str, strategy: &str) -> PyResult
 /// Every hybrid broadcast on `p` nodes: `(dims, strategy, alpha, nbeta)` with exact fractions.
 #[pyfunction]
 #[pyo3(signature = (p, max_dims=4))]
-fn hybrid_broadcast_options(py: Python<'_>, p: u64, max_dims: usize) -> PyResult<Vec<HybridRow>> {
+fn hybrid_broadcast_options(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::ranks_u64)] p: u64,
+    #[pyo3(from_py_with = args::max_dims)] max_dims: usize,
+) -> PyResult<Vec<HybridRow>> {
     guarded(py, move || {
         Ok(models::hybrid_broadcast_options(p, max_dims)?
             .into_iter()

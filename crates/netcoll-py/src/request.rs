@@ -35,6 +35,15 @@ impl RequestArgs {
         req.bytes = self.nbytes;
         req.packets = self.packets;
         req.targets = self.targets.clone();
+        // A multicast to nobody would "verify" with no messages: refuse it at the border (the
+        // core keeps the empty multicast as a degenerate case for its own tests).
+        if req.kind == netcoll_core::schedule::CollectiveKind::Multicast && req.targets.is_empty() {
+            return Err(netcoll_core::Error::Spec(
+                "a multicast needs at least one destination: give --dests 1,4,7 or \
+                 random:COUNT,seed=S (targets= in the Python API)"
+                    .into(),
+            ));
+        }
         req.params = Params::parse(&self.params)?;
         if let Some(spec) = &self.sources {
             req.sources = netcoll_core::algorithms::parse_sources(spec, req.p)?;

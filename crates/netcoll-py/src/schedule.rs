@@ -1,5 +1,6 @@
 //! Schedules: the algorithm registry, building, verifying and (de)serialising schedules.
 
+use crate::args;
 use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
@@ -94,13 +95,13 @@ fn build_schedule(
     op: &str,
     algo: &str,
     topo: &PyTopology,
-    p: Option<u32>,
-    root: u32,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::p)] p: Option<u32>,
+    #[pyo3(from_py_with = args::root)] root: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
     params: Option<Vec<String>>,
-    placement: Option<Vec<u32>>,
-    targets: Option<Vec<u32>>,
+    #[pyo3(from_py_with = args::placement)] placement: Option<Vec<u32>>,
+    #[pyo3(from_py_with = args::targets)] targets: Option<Vec<u32>>,
     sources: Option<String>,
 ) -> PyResult<PySchedule> {
     let args = RequestArgs {

@@ -1,5 +1,6 @@
 //! The step engine: the iBT/torus broadcast protocols and any registered schedule, in steps.
 
+use crate::args;
 use crate::request::RequestArgs;
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
@@ -32,8 +33,8 @@ fn step_broadcast(
     py: Python<'_>,
     topo: &PyTopology,
     algo: &str,
-    root: u32,
-    packets: u32,
+    #[pyo3(from_py_with = args::root)] root: u32,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
     params: Option<Vec<String>>,
 ) -> PyResult<PyObject> {
     let (t, algo) = (topo.inner.clone(), algo.to_string());
@@ -58,9 +59,9 @@ fn step_schedule(
     op: &str,
     algo: &str,
     topo: &PyTopology,
-    root: u32,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::root)] root: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
     params: Option<Vec<String>>,
     sim: Option<Vec<String>>,
 ) -> PyResult<PyObject> {

@@ -1,7 +1,9 @@
 //! Networks, routing, metrics and the deadlock check.
 
+use crate::args;
 use crate::{guarded, to_py, NetcollError};
-use netcoll_core::routing::{check_deadlock, Routing, RoutingKind, VcRule};
+use netcoll_core::guard;
+use netcoll_core::routing::{check_deadlock, grid_route, Routing, RoutingKind, VcRule};
 use netcoll_core::spec::TopologySpec;
 use netcoll_core::topology::{file, metrics, Topology};
 use pyo3::prelude::*;
@@ -100,17 +102,23 @@ impl PyTopology {
             .map(|e| (e.switch, e.port))
             .collect()
     }
-    fn num_ports(&self, switch: usize) -> PyResult<usize> {
+    fn num_ports(&self, #[pyo3(from_py_with = args::switch)] switch: usize) -> PyResult<usize> {
         self.check_switch(switch)?;
         Ok(self.inner.num_ports(switch))
     }
     /// Coordinates of a switch (None outside the coordinate families).
-    fn coords(&self, switch: usize) -> PyResult<Option<Vec<usize>>> {
+    fn coords(
+        &self,
+        #[pyo3(from_py_with = args::switch)] switch: usize,
+    ) -> PyResult<Option<Vec<usize>>> {
         self.check_switch(switch)?;
         Ok(self.inner.coords(switch))
     }
     /// Switch-to-switch neighbours as (switch, local port, link id), in port order.
-    fn neighbours(&self, switch: usize) -> PyResult<Vec<(u32, u32, u32)>> {
+    fn neighbours(
+        &self,
+        #[pyo3(from_py_with = args::switch)] switch: usize,
+    ) -> PyResult<Vec<(u32, u32, u32)>> {
         self.check_switch(switch)?;
         Ok(self
             .inner
@@ -120,8 +128,14 @@ impl PyTopology {
             .collect())
     }
     /// The network in netcoll's JSON topology format.
-    fn to_json(&self) -> String {
-        file::to_json(&self.inner)
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
+        let topo = self.inner.clone();
+        guarded(py, move || {
+            // The text, its copy as a Python str, and the file write's buffer.
+            let bytes = 3 * (topo.num_links() as u64 * 40 + topo.total_ports() as u64 * 16);
+            guard::check(&format!("the JSON of {}", topo.name()), bytes)?;
+            Ok(file::to_json(&topo))
+        })
     }
     /// Exact distance metrics (dict).
     fn stats(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -140,10 +154,10 @@ impl PyTopology {
     fn route(
         &self,
         py: Python<'_>,
-        src: usize,
-        dst: usize,
+        #[pyo3(from_py_with = args::src)] src: usize,
+        #[pyo3(from_py_with = args::dst)] dst: usize,
         routing: &str,
-        root: Option<usize>,
+        #[pyo3(from_py_with = args::updown_root)] root: Option<usize>,
     ) -> PyResult<PyObject> {
         let r = self.routing(py, routing, root)?;
         let topo = self.inner.clone();
@@ -156,9 +170,9 @@ impl PyTopology {
         &self,
         py: Python<'_>,
         routing: &str,
-        vcs: u32,
+        #[pyo3(from_py_with = args::vcs)] vcs: u32,
         vc_rule: &str,
-        root: Option<usize>,
+        #[pyo3(from_py_with = args::updown_root)] root: Option<usize>,
     ) -> PyResult<PyObject> {
         let r = self.routing(py, routing, root)?;
         let rule = guarded(py, || VcRule::parse(vc_rule))?;
@@ -169,7 +183,11 @@ impl PyTopology {
     /// The up*/down* structure: root, BFS level per switch, and for each link whether
     /// going from its end a to its end b is "up".
     #[pyo3(signature = (root=None))]
-    fn updown<'py>(&self, py: Python<'py>, root: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+    fn updown<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::updown_root)] root: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let r = self.routing(py, "updown", root)?;
         let u = r.updown().expect("updown routing");
         let d = PyDict::new(py);
@@ -199,9 +217,9 @@ impl PyTopology {
     fn check_switch(&self, switch: usize) -> PyResult<()> {
         if switch >= self.inner.num_switches() {
             return Err(NetcollError::new_err(format!(
-                "switch {switch} is out of range: {} has switches 0..{}",
+                "switch {switch} is out of range: {} has switches 0 to {}",
                 self.inner.name(),
-                self.inner.num_switches()
+                self.inner.num_switches() - 1
             )));
         }
         Ok(())
@@ -218,6 +236,40 @@ fn spec_stats(py: Python<'_>, spec: &str) -> PyResult<PyObject> {
     to_py(py, &m)
 }
 
+/// The route between two endpoints of a mesh or torus spec in closed form, without building
+/// the network: `{"name", "shape", "hops"}`, or None for other families and up*/down*.
+#[pyfunction]
+#[pyo3(signature = (spec, src, dst, routing="shortest"))]
+fn route_of_spec(
+    py: Python<'_>,
+    spec: &str,
+    #[pyo3(from_py_with = args::src)] src: usize,
+    #[pyo3(from_py_with = args::dst)] dst: usize,
+    routing: &str,
+) -> PyResult<PyObject> {
+    let (spec, routing) = (spec.to_string(), routing.to_string());
+    let found = guarded(py, move || {
+        let parsed = TopologySpec::parse(&spec)?;
+        let (dims, wrap) = match &parsed {
+            TopologySpec::Mesh(d) => (d.clone(), false),
+            TopologySpec::Torus(d) => (d.clone(), true),
+            _ => return Ok(None),
+        };
+        let kind = RoutingKind::parse(&routing)?;
+        Ok(grid_route(&dims, wrap, src, dst, kind)?.map(|hops| (parsed.canonical(), dims, hops)))
+    })?;
+    match found {
+        None => Ok(py.None()),
+        Some((name, shape, hops)) => {
+            let d = PyDict::new(py);
+            d.set_item("name", name)?;
+            d.set_item("shape", shape)?;
+            d.set_item("hops", to_py(py, &hops)?)?;
+            Ok(d.into_any().unbind())
+        }
+    }
+}
+
 /// The canonical form of a spec string (raises NetcollError when it is malformed).
 #[pyfunction]
 fn canonical_spec(py: Python<'_>, spec: &str) -> PyResult<String> {
@@ -229,5 +281,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTopology>()?;
     m.add_function(wrap_pyfunction!(spec_stats, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(route_of_spec, m)?)?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Multidestination worms: what a worm multicast sends (`worms_show`) and the figures of a
 //! multicast schedule (`multicast_figures`).
 
+use crate::args;
 use crate::request::RequestArgs;
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
@@ -18,11 +19,11 @@ fn worms_show(
     py: Python<'_>,
     topo: &PyTopology,
     algo: &str,
-    root: u32,
-    targets: Option<Vec<u32>>,
+    #[pyo3(from_py_with = args::root)] root: u32,
+    #[pyo3(from_py_with = args::targets)] targets: Option<Vec<u32>>,
     params: Option<Vec<String>>,
-    nbytes: u64,
-    packets: u32,
+    #[pyo3(from_py_with = args::nbytes)] nbytes: u64,
+    #[pyo3(from_py_with = args::packets)] packets: u32,
 ) -> PyResult<PyObject> {
     let (t, algo) = (topo.inner.clone(), algo.to_string());
     let shown = guarded(py, move || {
@@ -52,7 +53,7 @@ fn multicast_figures(
     py: Python<'_>,
     schedule: &PySchedule,
     topo: Option<&PyTopology>,
-    ud_root: usize,
+    #[pyo3(from_py_with = args::ud_root)] ud_root: usize,
 ) -> PyResult<PyObject> {
     let s = schedule.inner.clone();
     let t = topo.map(|t| t.inner.clone());

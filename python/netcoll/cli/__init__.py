@@ -11,14 +11,32 @@ from __future__ import annotations
 
 import click
 
+from .. import _core
 from . import bench, demo, hnc, reproduce, run, schedule, sim, simulate, topo, verify, worms
 from .common import CONTEXT, console, emit_json, fail, run_cli
+from .types import GIGABYTES
 
 __all__ = ["app", "console", "emit_json", "fail", "main"]
 
 
+def set_max_memory(ctx, param, value: float | None) -> float | None:
+    _core.set_max_memory(value)
+    return value
+
+
 @click.group(context_settings=CONTEXT)
 @click.version_option(package_name="netcoll")
+@click.option(
+    "--max-memory",
+    type=GIGABYTES,
+    default=None,
+    expose_value=False,
+    is_eager=True,
+    callback=set_max_memory,
+    metavar="GB",
+    help="Memory budget of the memory guard, in gigabytes (default: what is free; also "
+    "NETCOLL_MAX_MEMORY). Builders that would need more refuse before allocating.",
+)
 def app() -> None:
     """Design, prove, simulate and run collective communication on interconnection networks.
 

@@ -26,6 +26,7 @@ from .._core import (
 )
 from ..networks import topology
 from .common import console, json_option
+from .types import bounded
 
 
 def _peak_rss_mib() -> float:
@@ -73,7 +74,7 @@ def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
     help="Network spec (--spec: deprecated spelling).",
 )
 @click.option("--algo", default="global", show_default=True, help="line | rect | global")
-@click.option("--packets", type=click.IntRange(1, 65535), default=32, show_default=True)
+@click.option("--packets", type=bounded(1, 65535, "integer count"), default=32, show_default=True)
 @click.option(
     "--set",
     "params",
@@ -311,7 +312,13 @@ def bench_schedule(k: int, algo: str, params: list[str], paper: bool) -> dict:
 
 
 @click.command("flit-schedule")
-@click.option("--k", default=32, show_default=True, help="Radix of the k-ary 2-mesh.")
+@click.option(
+    "--k",
+    type=bounded(2, 4096, "integer radix"),
+    default=32,
+    show_default=True,
+    help="Radix of the k-ary 2-mesh.",
+)
 @click.option(
     "--algo",
     "algos",

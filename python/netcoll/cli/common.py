@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 
 from .._core import NetcollError
+from .types import SWITCH
 
 console = Console(emoji=False)  # user text such as ":x:" stays as typed
 if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
@@ -63,7 +64,7 @@ routing_option = click.option(
     help="dor | shortest | updown",
 )
 root_option = click.option(
-    "--root", type=int, default=None, help="up*/down* spanning-tree root switch (default 0)."
+    "--root", type=SWITCH, default=None, help="up*/down* spanning-tree root switch (default 0)."
 )
 
 
@@ -71,9 +72,19 @@ def emit_json(obj: Any) -> None:
     print(json.dumps(obj, indent=2))
 
 
+#: An error line longer than this is cut in the middle: it never echoes megabytes of input.
+MAX_ERROR_CHARS = 1000
+
+
 def fail(message: str) -> None:
     # Plain text, not rich: the message quotes user input, where ':x:' would become an emoji
     # and '[b]' markup; one line, never wrapped.
+    message = " ".join(message.split("\n"))
+    if len(message) > MAX_ERROR_CHARS:
+        half = MAX_ERROR_CHARS // 2
+        message = (
+            f"{message[:half]} [... {len(message) - 2 * half} characters ...] {message[-half:]}"
+        )
     print(f"netcoll: error: {message}", file=sys.stderr, flush=True)
     sys.exit(2)
 
@@ -89,7 +100,10 @@ def run_cli(app: click.Group, argv: list[str] | None = None) -> None:
             print(e.ctx.get_help())
             sys.exit(0)
         where = e.ctx.command_path if e.ctx else "netcoll"
-        fail(f"{e.format_message()} (see '{where} --help')")
+        message = e.format_message()
+        if isinstance(e, click.NoSuchOption) and e.option_name[1:2].isdigit():
+            message += f" ({e.option_name} reads as an option; no value here may be negative)"
+        fail(f"{message} (see '{where} --help')")
     except click.exceptions.Abort:
         fail("aborted")
     except OSError as e:

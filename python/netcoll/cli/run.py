@@ -12,6 +12,7 @@ import click
 
 from .._core import NetcollError
 from .schedule import sources_option
+from .types import COUNT, POSITIVE, RANK, OutputPath, PositiveFloat, bounded, int_list, read_input
 
 KINDS = {
     "bcast": "broadcast",
@@ -82,13 +83,12 @@ def human(n: int) -> str:
 
 def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
-        data = Path(schedule).read_bytes()
-        if data.lstrip().startswith(b"{"):
-            text = data.decode()
-        else:  # MSCCL XML (docs/formats.md): lowered onto the IR, then run like our JSON
+        text = read_input(schedule, "schedule file")
+        if not text.lstrip().startswith("{"):
+            # MSCCL XML (docs/formats.md): lowered onto the IR, then run like our JSON
             from .. import _core
 
-            text = _core.load_schedule(data, schedule, op=kind, root=root).to_json()
+            text = _core.load_schedule(text.encode(), schedule, op=kind, root=root).to_json()
         return [{"name": Path(schedule).stem, "schedule": text}]
     if example:
         from ..mpi import examples
@@ -116,7 +116,13 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     help="Run a schedule file (netcoll JSON or MSCCL XML, docs/formats.md) instead of --algo.",
 )
 @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
-@click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
+@click.option(
+    "--np",
+    "np_",
+    type=bounded(1, 4096, "integer count"),
+    required=True,
+    help="Number of MPI ranks.",
+)
 @click.option(
     "--topo",
     "-t",
@@ -125,7 +131,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     help="Network the ranks are placed on (default mesh:NP, a linear array).",
 )
 @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
-@click.option("--root", type=int, default=0, show_default=True)
+@click.option("--root", type=RANK, default=0, show_default=True)
 @sources_option
 @click.option(
     "--dests",
@@ -136,7 +142,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
 @click.option(
     "--packets",
-    type=int,
+    type=POSITIVE,
     default=1,
     show_default=True,
     help="Packets per message (pipelined algorithms).",
@@ -151,9 +157,9 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     help="Reduction: sum, prod, min, max, band, bor, bxor.",
 )
 @click.option("--compare-native", is_flag=True, help="Time the MPI library's collective too.")
-@click.option("--iters", type=int, default=20, show_default=True)
-@click.option("--warmup", type=int, default=3, show_default=True)
-@click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
+@click.option("--iters", type=POSITIVE, default=20, show_default=True)
+@click.option("--warmup", type=COUNT, default=3, show_default=True)
+@click.option("--timeout", type=PositiveFloat(), default=300, show_default=True, help="Seconds.")
 @click.option("--no-check", is_flag=True, help="Skip the result check.")
 @click.option(
     "--check",
@@ -183,7 +189,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    type=OutputPath((".png",)),
     default=None,
     help="Write a time-vs-size plot (PNG).",
 )
@@ -196,7 +202,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 )
 @click.option(
     "--inject-crash",
-    type=int,
+    type=RANK,
     default=None,
     hidden=True,
     metavar="RANK",
@@ -204,7 +210,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 )
 @click.option(
     "--inject-xor-fault",
-    type=int,
+    type=RANK,
     default=None,
     hidden=True,
     metavar="RANK",
@@ -248,9 +254,14 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
         "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
         "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
         "check": not no_check, "check_mode": check_mode, "executor": executor, "seed": 1,
-        "placement": [int(x) for x in placement.split(",")] if placement else None,
+        "placement": int_list(placement, "--placement endpoint") if placement else None,
     }  # fmt: skip
     _check_dtype(cfg["dtype"])
+    # Each rank holds a send and a receive buffer (and a check copy) of the largest size.
+    from .. import _core
+
+    largest = max(cfg["sizes"])
+    _core.check_memory(f"--bytes {largest} on {np_} ranks", 3.0 * largest * np_)
     cfg["sources"] = _sources(kind, sources, schedule, np_)
     cfg["targets"] = _targets(kind, dests, schedule, np_, root)
     if inject_fault:
@@ -311,7 +322,7 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
     given = None if spec is None else list(_core.parse_sources(spec, np_))
     if schedule:
         try:
-            plan = parse(Path(schedule).read_text())
+            plan = parse(read_input(schedule, "schedule file"))
         except (ScheduleError, ValueError) as e:
             raise NetcollError(f"{schedule}: {e}") from None
         if plan.kind != "many_to_all":
@@ -348,7 +359,7 @@ def _targets(kind: str, spec: str | None, schedule: str | None, np_: int, root: 
             raise NetcollError(f"--dests {spec}: {e}") from None
     if schedule:
         try:
-            plan = parse(Path(schedule).read_text())
+            plan = parse(read_input(schedule, "schedule file"))
         except (ScheduleError, ValueError) as e:
             raise NetcollError(f"{schedule}: {e}") from None
         if plan.kind != "multicast":

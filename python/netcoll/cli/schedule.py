@@ -4,7 +4,7 @@ figures from the analytic engine, and the tuner (docs/algorithms.md, docs/analyt
 from __future__ import annotations
 
 import json
-import random
+import math
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,19 @@ from ..api import tune as tune_api
 from ..engines import STEP_DEFINITION
 from ..vocabulary import display_op, op_name, registry_name, round_floats
 from .sizes import SIZE
+from .types import (
+    DESTS,
+    PLACEMENT,
+    POSITIVE,
+    RANK,
+    SECONDS,
+    Dests,
+    OutputPath,
+    Placement,
+    parse_dests_text,
+    parse_placement_text,
+    short,
+)
 
 # What `schedule --algo hnc` adds from the plan the closed form resolves.
 HNC_PLAN_KEYS = ("group", "group_size", "groups", "place", "inner")
@@ -28,56 +41,34 @@ def collective_name(op: str) -> str:
     return registry_name(op)
 
 
-def _ints(text: str, what: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",") if x.strip() != ""]
-    except ValueError:
-        raise NetcollError(f"{what} '{text}' is not a comma-separated list of integers") from None
-
-
 def _kv(text: str, what: str) -> dict[str, str]:
     out = {}
     for item in text.split(","):
         if "=" not in item:
-            raise NetcollError(f"{what}: '{item}' is not key=value")
-        k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
+            raise NetcollError(f"{what}: '{short(item)}' is not key=value")
+        k, v = (x.strip() for x in item.split("=", 1))
+        if k in out:
+            raise NetcollError(f"{what}: '{k}' is given twice")
+        out[k] = v
     return out
 
 
-def parse_placement(text: str | None, ranks: int, endpoints: int) -> list[int] | None:
+def parse_placement(text: str | Placement | None, ranks: int, endpoints: int) -> list[int] | None:
     """identity | reverse | random[:seed=S] | a comma-separated list of endpoints."""
-    if text is None or text == "identity":
-        return None if ranks == endpoints else list(range(ranks))
-    if ranks > endpoints:
-        raise NetcollError(
-            f"{ranks} ranks do not fit on {endpoints} endpoints: use --ranks <= {endpoints}"
-        )
-    if text == "reverse":
-        return [endpoints - 1 - i for i in range(ranks)]
-    if text.startswith("random"):
-        rest = text[len("random") :].lstrip(":")
-        seed = int(_kv(rest, "--placement").get("seed", "0")) if rest else 0
-        return random.Random(seed).sample(range(endpoints), ranks)
-    return _ints(text, "--placement")
+    if text is None:
+        text = Placement("identity")
+    if isinstance(text, str):
+        text = parse_placement_text(text)
+    return text.resolve(ranks, endpoints)
 
 
-def parse_dests(text: str | None, ranks: int, root: int) -> list[int] | None:
+def parse_dests(text: str | Dests | None, ranks: int, root: int) -> list[int] | None:
     """LIST of ranks | random:COUNT[,seed=S] (distinct ranks other than the root)."""
     if text is None:
         return None
-    if text.startswith("random:"):
-        head, _, tail = text[len("random:") :].partition(",")
-        try:
-            count = int(head)
-        except ValueError:
-            raise NetcollError(f"--dests '{text}': use random:COUNT,seed=S") from None
-        seed = int(_kv(tail, "--dests").get("seed", "0")) if tail else 0
-        others = [r for r in range(ranks) if r != root]
-        if not 0 < count <= len(others):
-            raise NetcollError(f"--dests random:{count}: choose 1..{len(others)} destinations")
-        return sorted(random.Random(seed).sample(others, count))
-    return _ints(text, "--dests")
+    if isinstance(text, str):
+        text = parse_dests_text(text)
+    return text.resolve(ranks, root)
 
 
 def parse_machine(items: tuple[str, ...], **given: float | None) -> dict[str, float]:
@@ -87,7 +78,11 @@ def parse_machine(items: tuple[str, ...], **given: float | None) -> dict[str, fl
             try:
                 out[k] = float(v)
             except ValueError:
-                raise NetcollError(f"--machine {k}={v}: the value must be a number") from None
+                raise NetcollError(
+                    f"--machine {k}={short(v)}: the value must be a number"
+                ) from None
+            if not math.isfinite(out[k]) or out[k] < 0:
+                raise NetcollError(f"--machine {k}={short(v)}: use a finite number >= 0")
     return out
 
 
@@ -104,20 +99,20 @@ COLLECTIVE_OPTIONS = [
     click.option(
         "--ranks",
         "-p",
-        type=click.IntRange(1),
+        type=POSITIVE,
         default=None,
         help="Number of ranks (default: every endpoint).",
     ),
     click.option(
         "--placement",
+        type=PLACEMENT,
         default=None,
-        metavar="P",
         help="identity | reverse | random[:seed=S] | endpoint list 0,5,3,...",
     ),
     click.option(
         "--dests",
+        type=DESTS,
         default=None,
-        metavar="D",
         help="Multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
     ),
     sources_option,
@@ -135,7 +130,7 @@ def request_options(f):
     """Options shared by schedule, analyze and tune."""
     opts = [
         click.option("--topo", "-t", required=True, metavar="SPEC", help="Network spec."),
-        click.option("--root", type=int, default=0, show_default=True, help="Root rank."),
+        click.option("--root", type=RANK, default=0, show_default=True, help="Root rank."),
         click.option(
             "--bytes",
             "nbytes",
@@ -147,7 +142,7 @@ def request_options(f):
         ),
         click.option(
             "--packets",
-            type=click.IntRange(1),
+            type=POSITIVE,
             default=1,
             show_default=True,
             help="Packets per whole-vector message.",
@@ -264,7 +259,7 @@ def algos(op, as_json):
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False),
+    type=OutputPath((".json",)),
     default=None,
     help="Write the schedule to this file (in --format).",
 )
@@ -293,7 +288,7 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
         if fmt != "json":
             text = _core.write_schedule(_core.Schedule.from_json(text), fmt)
         Path(output).write_text(text.rstrip("\n") + "\n")
-        fig["output"] = output
+        fig["output"] = str(output)
         fig["format"] = fmt
     _print(fig, as_json)
 
@@ -333,19 +328,19 @@ def _figures(kind: str, algo: str, topo: str, params, fig: dict[str, Any]) -> di
 @click.argument("op")
 @click.option(
     "--alpha",
-    type=float,
+    type=SECONDS,
     default=None,
     help=f"Start-up per message, seconds [default: {REFERENCE_MACHINE['alpha']:g}].",
 )
 @click.option(
     "--beta",
-    type=float,
+    type=SECONDS,
     default=None,
     help=f"Seconds per byte [default: {REFERENCE_MACHINE['beta']:g}].",
 )
 @click.option(
     "--gamma",
-    type=float,
+    type=SECONDS,
     default=None,
     help=f"Seconds per byte combined [default: {REFERENCE_MACHINE['gamma']:g}].",
 )

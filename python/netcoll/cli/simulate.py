@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 
 from .. import _core
 from .._core import NetcollError
 from ..api import simulate as simulate_api
-from ..engines import ENGINES
+from ..engines import ENGINES, PROTOCOLS
 from ..vocabulary import round_floats
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
+from .types import POSITIVE, RANK
 from .verify import read_bytes
 
 
@@ -30,7 +32,7 @@ from .verify import read_bytes
     "instead of --algo.",
 )
 @click.option("--topo", "-t", default=None, metavar="SPEC", help="Network spec.")
-@click.option("--root", type=int, default=0, show_default=True, help="Root rank.")
+@click.option("--root", type=RANK, default=0, show_default=True, help="Root rank.")
 @click.option(
     "--bytes",
     "nbytes",
@@ -41,7 +43,7 @@ from .verify import read_bytes
 )
 @click.option(
     "--packets",
-    type=click.IntRange(1),
+    type=POSITIVE,
     default=1,
     show_default=True,
     help="Packets per message (pipelining).",
@@ -72,6 +74,12 @@ def simulate(
         raise NetcollError(f"unknown engine '{engine}': use {', '.join(ENGINES)}")
     if (algo is None) == (schedule_path is None):
         raise NetcollError("give exactly one of --algo NAME and --schedule FILE")
+    given = click.get_current_context().get_parameter_source("nbytes")
+    if engine == "step" and algo in PROTOCOLS and given == ParameterSource.COMMANDLINE:
+        raise NetcollError(
+            f"--bytes does nothing for the step protocol {algo}: it moves --packets packets, "
+            "whatever their size; drop --bytes"
+        )
     extra = {}
     if schedule_path is not None:
         data = read_bytes(schedule_path)

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from .. import _core
 from .. import networks as topo_mod
 from .._core import NetcollError
 from .common import (
@@ -22,6 +23,7 @@ from .common import (
     topo_input,
     topo_option,
 )
+from .types import OutputPath, bounded, parse_int, short
 
 # ---------------------------------------------------------------- topo stats
 
@@ -69,7 +71,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
 @routing_option
 @click.option(
     "--vcs",
-    type=click.IntRange(1, 64),
+    type=bounded(1, 64, "integer count"),
     default=1,
     show_default=True,
     help="Virtual channels per link.",
@@ -86,6 +88,7 @@ def topo_check(
     spec: str, routing: str, vcs: int, vc_rule: str, root: int | None, as_json: bool
 ) -> None:
     """Is ROUTING with VCS virtual channels deadlock-free? (channel-dependency-graph check)"""
+    refuse_root_without_updown(routing, root)
     t = topo_mod.topology(spec)
     rep = t.check_deadlock(routing, vcs, vc_rule, root)
     rep = {"topo": t.name, "spec": t.name, **rep}  # spec: deprecated, use topo
@@ -109,27 +112,68 @@ def topo_check(
 # ---------------------------------------------------------------- route
 
 
-def parse_endpoint(t, text: str) -> int:
+def parse_endpoint(shape: list[int], name: str, endpoints: int, text: str) -> int:
     """An endpoint id, or coordinates like 3,4 in the coordinate families."""
     text = text.strip().strip("()")
     if "," not in text:
-        try:
-            return int(text)
-        except ValueError:
-            raise NetcollError(f"'{text}' is not an endpoint id or coordinates like 3,4") from None
-    shape = t.shape
+        return parse_int(text, f"endpoint of {name}", 0, endpoints - 1)
     if not shape:
-        raise NetcollError(f"{t.name} has no coordinates: give an endpoint id, not '{text}'")
-    try:
-        coords = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise NetcollError(f"'{text}' is not coordinates like 3,4") from None
+        raise NetcollError(f"{name} has no coordinates: give an endpoint id, not '{short(text)}'")
+    coords = [parse_int(x, "coordinate", 0, 2**32) for x in text.split(",")]
     if len(coords) != len(shape) or any(not 0 <= c < k for c, k in zip(coords, shape)):
-        raise NetcollError(f"coordinates {text} do not fit the shape {'x'.join(map(str, shape))}")
+        dims = "x".join(map(str, shape))
+        raise NetcollError(f"coordinates {short(text)} do not fit the shape {dims}")
     index = 0
     for c, k in zip(reversed(coords), reversed(shape)):
         index = index * k + c
     return index
+
+
+def refuse_root_without_updown(routing: str, root: int | None) -> None:
+    """--root picks the up*/down* spanning tree; with another routing it would do nothing."""
+    if root is not None and routing.lower() not in ("updown", "up*/down*", "up-down"):
+        raise NetcollError(
+            f"--root picks the up*/down* tree root and does nothing with --routing "
+            f"{short(routing)}: "
+            "drop it or use --routing updown"
+        )
+
+
+class GridView:
+    """What `route` needs of a mesh or torus (name, shape, coordinates) without building it."""
+
+    def __init__(self, name: str, shape: list[int]) -> None:
+        self.name, self.shape = name, shape
+
+    def coords(self, switch: int) -> list[int]:
+        out = []
+        for k in self.shape:
+            out.append(switch % k)
+            switch //= k
+        return out
+
+
+def _route(spec: str, src: str, dst: str, routing: str, root: int | None):
+    """(network view, src, dst, hops): in closed form on a mesh or torus, where a route does
+    not need the network (a five-hop route on mesh:4096x4096 must not build 3 GB)."""
+    kind = routing.lower()
+    refuse_root_without_updown(routing, root)
+    parsed = topo_mod.canonical_spec(spec)
+    if root is None and kind in ("dor", "shortest", "min", "minimal", "dimension-order"):
+        family = parsed.split(":", 1)[0]
+        if family in ("mesh", "torus"):
+            shape = [int(k) for k in parsed.split(":", 1)[1].split("x")]
+            n = 1
+            for k in shape:
+                n *= k
+            a = parse_endpoint(shape, parsed, n, src)
+            b = parse_endpoint(shape, parsed, n, dst)
+            found = _core.route_of_spec(parsed, a, b, routing)
+            return GridView(found["name"], found["shape"]), a, b, found["hops"]
+    t = topo_mod.topology(spec)
+    a = parse_endpoint(t.shape, t.name, t.num_endpoints, src)
+    b = parse_endpoint(t.shape, t.name, t.num_endpoints, dst)
+    return t, a, b, t.route(a, b, routing, root)
 
 
 @click.command("route")
@@ -144,9 +188,7 @@ def route(
     """The route from SRC to DST (endpoint ids, or coordinates like 3,4), hop by hop, on the
     network --topo (the older form `route SPEC SRC DST` still works, deprecated)."""
     spec, src, dst = _route_ends(topo, ends)
-    t = topo_mod.topology(spec)
-    a, b = parse_endpoint(t, src), parse_endpoint(t, dst)
-    hops = t.route(a, b, routing, root)
+    t, a, b, hops = _route(spec, src, dst, routing, root)
     if as_json:
         emit_json(
             {
@@ -193,7 +235,7 @@ def _route_ends(topo: str | None, ends: tuple[str, ...]) -> tuple[str, str, str]
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
+    type=OutputPath((".png", ".svg", ".pdf")),
     required=True,
     help="Picture file (.png, .svg, .pdf).",
 )
@@ -201,8 +243,25 @@ def _route_ends(topo: str | None, ends: tuple[str, ...]) -> tuple[str, str, str]
 def topo_draw(spec: str, output: Path, root: int | None) -> None:
     """Draw a small network: grids with wrap and bypass links, irregular networks by up*/down*
     level with the up direction of every link."""
-    from ..draw import draw
+    from ..draw import MAX_DRAWN, draw
 
+    parsed = topo_mod.canonical_spec(spec)
+    family, _, rest = parsed.partition(":")
+    if family in ("mesh", "torus", "ibt", "hypercube"):
+        if root is not None:
+            raise NetcollError(
+                f"--root picks the up*/down* root of irregular and file networks; {family} "
+                "networks are drawn as grids: drop it"
+            )
+        dims = [2] * int(rest) if family == "hypercube" else rest.split(":")[0].split("x")
+        switches = 1
+        for k in dims:
+            switches *= int(k)
+        if switches > MAX_DRAWN:  # refused before building the network
+            raise NetcollError(
+                f"{parsed} has {switches} switches: too many to draw readably "
+                f"(at most {MAX_DRAWN}); draw a smaller instance of the family"
+            )
     t = topo_mod.topology(spec)
     draw(t, output, root=root)
     console.print(f"wrote {output}")
@@ -210,7 +269,7 @@ def topo_draw(spec: str, output: Path, root: int | None) -> None:
 
 @click.command("export")
 @topo_input
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Output file.")
+@click.option("-o", "--output", type=OutputPath(), required=True, help="Output file.")
 @click.option(
     "--format",
     "fmt",

@@ -8,7 +8,6 @@ a list `3,7,12` or `random:COUNT,seed=S` (COUNT distinct ranks other than the ro
 from __future__ import annotations
 
 import json
-import random
 import statistics
 
 import click
@@ -18,50 +17,29 @@ from rich.table import Table
 from .. import networks as topo_mod
 from .._core import NetcollError, build_schedule, multicast_figures, worms_show
 from .common import topo_input
+from .types import DESTS, POSITIVE, RANK, Dests, parse_dests_text
 
 WORM_ALGOS = ("worm-ssr", "worm-path", "worm-tree")
 
 
-def parse_dests(text: str, p: int, root: int) -> list[int]:
-    """Destination ranks from `3,7,12` or `random:COUNT,seed=S` (seed defaults to 1)."""
-    text = text.strip()
-    if text.startswith("random:"):
-        fields = text[len("random:") :].split(",")
-        try:
-            count = int(fields[0])
-            opts = dict(f.split("=", 1) for f in fields[1:])
-            seed = int(opts.pop("seed", "1"))
-        except ValueError:
-            raise NetcollError(
-                f"--dests {text!r} is not random:COUNT,seed=S (e.g. random:15,seed=3)"
-            ) from None
-        if opts:
-            raise NetcollError(f"--dests {text!r} has an unknown option; only seed=S")
-        others = [r for r in range(p) if r != root]
-        if not 0 <= count <= len(others):
-            raise NetcollError(
-                f"--dests {text!r}: COUNT must be 0..{len(others)} (ranks other than the root)"
-            )
-        return sorted(random.Random(seed).sample(others, count))
-    if not text:
-        return []
-    try:
-        dests = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise NetcollError(
-            f"--dests {text!r}: give ranks like 3,7,12 or random:COUNT,seed=S"
-        ) from None
-    bad = [d for d in dests if not 0 <= d < p]
+def parse_dests(text: str | Dests, p: int, root: int) -> list[int]:
+    """Destination ranks from `3,7,12` or `random:COUNT,seed=S` (seed defaults to 1 here),
+    each a rank other than the root."""
+    dests = parse_dests_text(text) if isinstance(text, str) else text
+    if dests.count and dests.seed is None:
+        dests = Dests(count=dests.count, seed=1)
+    out = dests.resolve(p, root)
+    bad = [d for d in out if d >= p]
     if bad:
-        raise NetcollError(f"--dests: rank {bad[0]} is out of range: ranks are 0..{p - 1}")
-    return dests
+        raise NetcollError(f"--dests: rank {bad[0]} is out of range: {p} ranks, 0 to {p - 1}")
+    return out
 
 
 @click.command("show")
 @topo_input
 @click.option("--algo", "-a", default="worm-path", show_default=True, help="|".join(WORM_ALGOS))
-@click.option("--root", type=int, default=0, show_default=True, help="Source rank.")
-@click.option("--dests", required=True, metavar="LIST", help="3,7,12 or random:COUNT,seed=S")
+@click.option("--root", type=RANK, default=0, show_default=True, help="Source rank.")
+@click.option("--dests", type=DESTS, required=True, help="3,7,12 or random:COUNT,seed=S")
 @click.option(
     "--set",
     "params",
@@ -82,9 +60,9 @@ def show(spec, algo, root, dests, params, as_json):
 
 
 @click.command("trends")
-@click.option("--dests", type=click.IntRange(1), default=15, show_default=True)
-@click.option("--topos", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--sets", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--dests", type=POSITIVE, default=15, show_default=True)
+@click.option("--topos", type=POSITIVE, default=10, show_default=True)
+@click.option("--sets", type=POSITIVE, default=10, show_default=True)
 @click.option("--phases", type=click.Choice(["greedy", "less-greedy"]), default="less-greedy")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def trends_cmd(dests, topos, sets, phases, as_json):

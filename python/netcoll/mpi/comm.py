@@ -285,7 +285,7 @@ class Comm:
         raises the same ArgumentError on every rank."""
         try:
             if not (isinstance(root, int) and 0 <= root < self.p):
-                raise _Bad(f"root {root} is not a rank (0..{self.p - 1})")
+                raise _Bad(f"root {root} is out of range: ranks are 0 to {self.p - 1}")
             tg = self._mc_targets(targets, root, schedule)
             buf, n, dtype = self._mc_local(buf, tg, root)
             err = None
@@ -385,7 +385,7 @@ class Comm:
         if kind not in KIND_OF.values():
             return f"unknown collective '{kind}'", None, sendbuf, recvbuf, 0
         if rooted and not (isinstance(root, int) and 0 <= root < p):
-            return f"root {root} is not a rank (0..{p - 1})", None, sendbuf, recvbuf, 0
+            return f"root {root} is out of range: ranks are 0 to {p - 1}", None, sendbuf, recvbuf, 0
         needs_send = kind not in ("scatter",) or me == root
         sb, err = flat(sendbuf, "sendbuf")
         if err and needs_send:
@@ -566,7 +566,7 @@ def check_targets(targets, p: int, root: int) -> list[int]:
     seen: set[int] = set()
     for t in tg:
         if not 0 <= t < p:
-            raise ValueError(f"multicast target {t} is not a rank (0..{p - 1})")
+            raise ValueError(f"multicast target {t} is out of range: ranks are 0 to {p - 1}")
         if t == root:
             raise ValueError(f"multicast target {t} is the root: it holds the data already")
         if t in seen:

@@ -165,7 +165,7 @@ def _sources(kind: str, c: dict) -> list[int]:
     seen = set()
     for s in sources:
         if not isinstance(s, int) or not 0 <= s < p:
-            raise ScheduleError(f"many_to_all source {s!r} is not a rank (0..{p - 1})")
+            raise ScheduleError(f"many_to_all source {s!r} is out of range: ranks are 0 to {p - 1}")
         if s in seen:
             raise ScheduleError(f"many_to_all source {s} is listed twice")
         seen.add(s)

@@ -137,9 +137,9 @@ pub fn simulate(
     let opts = Options::from_params(kind, params, grid.dims.len())?;
     if root as usize >= topo.num_switches() {
         return spec_err!(
-            "root {root} is not a node of {} (0..{})",
+            "root {root} is out of range: {} has nodes 0 to {}",
             topo.name(),
-            topo.num_switches()
+            topo.num_switches() - 1
         );
     }
     let net = PortNet::from_topology(topo);

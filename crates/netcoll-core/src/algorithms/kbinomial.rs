@@ -78,7 +78,7 @@ fn build(req: &AlgoRequest) -> Result<Schedule> {
         _ => {
             let k = req.params.get_u64("k", 1)?;
             if k == 0 || k > 64 {
-                return spec_err!("k={k} is out of range: use 1 <= k <= 64");
+                return spec_err!("k={k} is out of range: use 1 to 64");
             }
             k as u32
         }

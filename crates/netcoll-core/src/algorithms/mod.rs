@@ -94,6 +94,7 @@ pub fn build(name: &str, req: &AlgoRequest) -> Result<Schedule> {
     let algo = find(req.kind, name)?;
     req.validate()?;
     req.params.check_known(algo.name, algo.params)?;
+    check_footprint(algo, req)?;
     let schedule = (algo.build)(req)?;
     let report = schedule.verify();
     if !report.ok {
@@ -104,6 +105,43 @@ pub fn build(name: &str, req: &AlgoRequest) -> Result<Schedule> {
         )));
     }
     Ok(schedule)
+}
+
+/// Ranks above which a schedule is sized by its closed form (where the algorithm has one)
+/// before it is built: below, no schedule comes near the memory guard's attention.
+const SIZE_FIRST_ABOVE: u32 = 1024;
+
+/// Refuses, before building, a schedule whose closed form says it will not fit in memory
+/// (an all-to-all broadcast on 65,536 ranks has 4e9 messages): one line instead of an abort.
+fn check_footprint(algo: &Algorithm, req: &AlgoRequest) -> Result<()> {
+    let Some(closed) = algo.closed_form.filter(|_| req.p > SIZE_FIRST_ABOVE) else {
+        return Ok(());
+    };
+    let Some(messages) = closed(req).ok().and_then(|v| v["messages"].as_u64()) else {
+        return Ok(());
+    };
+    let what = format!(
+        "the {} schedule of {} on {} ranks ({messages} messages)",
+        req.kind.name(),
+        algo.name,
+        req.p
+    );
+    // The all-to-all builders keep a rank x rank map of what each rank holds.
+    let all_to_all = matches!(
+        req.kind,
+        CollectiveKind::AlltoallBroadcast | CollectiveKind::ManyToAll
+    );
+    let per_rank = if all_to_all {
+        (req.p as u64).saturating_mul(req.p as u64) * 12
+    } else {
+        0
+    };
+    crate::guard::check(
+        &what,
+        messages
+            .saturating_mul(crate::schedule::BYTES_PER_MESSAGE)
+            .saturating_add(per_rank),
+    )
 }
 
 #[cfg(test)]

@@ -23,7 +23,12 @@ impl Params {
             let Some((k, v)) = item.split_once('=') else {
                 return spec_err!("parameter '{item}' is not key=value (e.g. --set k=4)");
             };
-            map.insert(k.trim().to_string(), v.trim().to_string());
+            if map
+                .insert(k.trim().to_string(), v.trim().to_string())
+                .is_some()
+            {
+                return spec_err!("parameter '{}' is set twice: give it once", k.trim());
+            }
         }
         Ok(Params(map))
     }

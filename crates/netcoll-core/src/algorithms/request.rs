@@ -86,8 +86,9 @@ impl<'a> AlgoRequest<'a> {
         for (r, &e) in self.placement.iter().enumerate() {
             if e >= n {
                 return spec_err!(
-                    "rank {r} is placed on endpoint {e}, but {} has endpoints 0..{n}",
-                    self.topo.name()
+                    "rank {r} is placed on endpoint {e}, but {} has endpoints 0 to {}",
+                    self.topo.name(),
+                    n - 1
                 );
             }
             if std::mem::replace(&mut used[e as usize], true) {
@@ -98,9 +99,10 @@ impl<'a> AlgoRequest<'a> {
         }
         if self.root >= self.p {
             return spec_err!(
-                "root {} is out of range: ranks are 0..{}",
+                "root {} is out of range: {} ranks, 0 to {}",
                 self.root,
-                self.p
+                self.p,
+                self.p - 1
             );
         }
         if self.packets == 0 {

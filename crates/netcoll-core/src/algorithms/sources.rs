@@ -43,7 +43,10 @@ fn random_sources(rest: &str, p: u32) -> Result<Vec<u32>> {
     let mut parts = rest.split(',');
     let count: Option<u32> = parts.next().and_then(|c| c.trim().parse().ok());
     let mut seed = Some(0u64);
-    for kv in parts {
+    for (i, kv) in parts.enumerate() {
+        if i > 0 {
+            return spec_err!("sources 'random:{rest}' gives seed twice: use random:COUNT,seed=S");
+        }
         seed = kv
             .trim()
             .strip_prefix("seed=")
@@ -91,7 +94,7 @@ mod tests {
         assert!(e("random:3,sed=1").contains("malformed"));
         assert!(e("1,a").contains("not a rank list"));
         assert!(e("1,1").contains("listed twice"));
-        assert!(e("16").contains("source 16 is not a rank"));
+        assert!(e("16").contains("source 16 is out of range"));
         assert!(e("").contains("at least one source"));
         for s in ["random:17,seed=1", "1,a", "1,1", "16", ""] {
             assert!(!e(s).contains('\n'));

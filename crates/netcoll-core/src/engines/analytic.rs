@@ -420,6 +420,33 @@ impl Rounds {
 }
 
 /// Bytes a compute op combines: one block per input piece beyond the output (copies: 0).
+/// Packets above which the multi-send NIC recurrence is taken in closed form: a message of
+/// 10^12 bytes has 6.5e8 FM packets, and one loop step per packet would take minutes.
+const PACKET_LOOP_MAX: u64 = 1 << 16;
+
+/// The host hands `q` packets to the NIC, one per `ts` from `t`; the NIC sends each to its
+/// destinations in `c`. Returns when the NIC took the last packet, and advances `nic`.
+fn multisend_packets(t: f64, nic: &mut f64, q: u64, ts: f64, c: f64) -> f64 {
+    if q <= PACKET_LOOP_MAX {
+        let mut base = t;
+        for j in 0..q {
+            base = (t + (j + 1) as f64 * ts).max(*nic);
+            *nic = base + c;
+        }
+        return base;
+    }
+    // nic_j = max(nic_0 + (j+1) c, max_i (t + (i+1) ts + (j-i+1) c)); the inner maximum is
+    // linear in i, so it sits at i = j when ts >= c and at i = 0 otherwise.
+    let qf = q as f64;
+    let host_bound = if ts >= c {
+        t + qf * ts + c
+    } else {
+        t + ts + qf * c
+    };
+    *nic = (*nic + qf * c).max(host_bound);
+    *nic - c
+}
+
 fn combine_bytes(s: &Schedule, g: usize) -> u64 {
     let op = &s.ops[g];
     match op.kind {
@@ -649,12 +676,7 @@ fn send(
             let q = npk.max(bytes.div_ceil(ms.max_packet_bytes.max(1)));
             let pb = bytes.div_ceil(q).max(1);
             let (ts, tx, tr) = (ms.send.at(pb), ms.xmit.at(pb), ms.recv.at(pb));
-            let mut base = t;
-            for j in 0..q {
-                let host = t + (j + 1) as f64 * ts;
-                base = host.max(*nic);
-                *nic = base + k as f64 * tx;
-            }
+            let base = multisend_packets(t, nic, q, ts, k as f64 * tx);
             for (i, a) in arrive.iter_mut().take(k).enumerate() {
                 *a = base + i as f64 * tx + tr;
             }

@@ -252,3 +252,28 @@ fn table2_rows_from_intercom_hybrid_schedules() {
         );
     }
 }
+
+#[test]
+fn the_multisend_packet_recurrence_has_a_closed_form_for_huge_messages() {
+    // Packet by packet for q beyond the loop's limit, against the closed form.
+    for (ts, c, nic0) in [
+        (2.0, 1.0, 0.0),
+        (1.0, 3.0, 5.0),
+        (1.0, 1.0, 1e6),
+        (0.5, 0.25, 9.0),
+    ] {
+        let q = PACKET_LOOP_MAX + 7;
+        let (t, mut nic, mut base) = (10.0, nic0, 10.0);
+        for j in 0..q {
+            base = f64::max(t + (j + 1) as f64 * ts, nic);
+            nic = base + c;
+        }
+        let mut fast_nic = nic0;
+        let fast = multisend_packets(t, &mut fast_nic, q, ts, c);
+        assert!(
+            (fast - base).abs() <= 1e-9 * base,
+            "{ts} {c}: {fast} vs {base}"
+        );
+        assert!((fast_nic - nic).abs() <= 1e-9 * nic);
+    }
+}

@@ -6,7 +6,7 @@
 //! because the next hop depends only on (switch, destination, packet state), a walk stops as
 //! soon as it reaches a (channel, state) that an earlier walk to the same destination took.
 
-use super::{Hop, Routing};
+use super::{Hop, Routing, RoutingKind};
 use crate::error::{Error, Result};
 use crate::spec_err;
 use crate::topology::Topology;
@@ -76,7 +76,7 @@ pub fn check_deadlock(
     rule: VcRule,
 ) -> Result<DeadlockReport> {
     if vcs == 0 || vcs > 64 {
-        return spec_err!("--vcs {vcs} is out of range: use 1..=64 virtual channels");
+        return spec_err!("--vcs {vcs} is out of range: use 1 to 64 virtual channels");
     }
     let rule = match rule {
         VcRule::Auto if routing.vc_classes() > 1 => VcRule::Dateline,
@@ -93,6 +93,15 @@ pub fn check_deadlock(
             topo.num_switches()
         )));
     }
+    // The routing's next-hop tables for every destination stay in memory during the walk.
+    let n = topo.num_switches() as u64;
+    let per_pair = match routing.kind() {
+        RoutingKind::Dor => 0,
+        RoutingKind::Shortest => 4,
+        RoutingKind::UpDown => 8,
+    };
+    let what = format!("the dependency check of {}", topo.name());
+    crate::guard::check(&what, n * n * per_pair)?;
     let vc_of = VcMap::new(vcs, routing.vc_classes(), rule);
     let edges = dependencies(topo, routing, &vc_of);
     let nodes = channels * vcs as usize;

@@ -8,10 +8,12 @@
 
 mod cdg;
 mod dor;
+mod grid_route;
 mod shortest;
 mod updown;
 
 pub use cdg::{check_deadlock, CycleChannel, DeadlockReport, VcRule};
+pub use grid_route::grid_route;
 pub use updown::UpDown;
 
 use crate::error::Result;
@@ -176,9 +178,10 @@ impl Routing {
         let n = topo.num_endpoints();
         if src >= n || dest >= n {
             return spec_err!(
-                "endpoint {} is out of range: {} has endpoints 0..{n}",
+                "endpoint {} is out of range: {} has {n} endpoints, 0 to {}",
                 if src >= n { src } else { dest },
-                topo.name()
+                topo.name(),
+                n - 1
             );
         }
         Ok(self.route(topo, topo.endpoint_switch(src), topo.endpoint_switch(dest)))

@@ -28,9 +28,9 @@ impl UpDown {
     pub fn new(topo: &Topology, root: usize) -> Result<UpDown> {
         if root >= topo.num_switches() {
             return spec_err!(
-                "up*/down* root {root} is not a switch of {}: use 0..{}",
+                "up*/down* root {root} is out of range: {} has switches 0 to {}",
                 topo.name(),
-                topo.num_switches()
+                topo.num_switches() - 1
             );
         }
         let level = Bfs::new(topo.num_switches()).distances(topo, root).to_vec();

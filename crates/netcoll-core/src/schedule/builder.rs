@@ -26,7 +26,16 @@ pub struct ScheduleBuilder {
     pieces: Vec<Piece>,
     round: Option<u32>,
     error: Option<Error>,
+    /// Message count at which the memory guard is asked again (doubling from 2^20).
+    next_budget_check: usize,
+    /// Set when the guard refused: every further call returns at once, so a schedule too
+    /// large for memory costs the algorithm's loop, not the allocation.
+    over_budget: bool,
 }
+
+/// Footprint per message of a schedule: the message, its send and receive ops, their deps,
+/// destination and payload pools, and the flat copy `build` makes (a generous round figure).
+pub const BYTES_PER_MESSAGE: u64 = 320;
 
 impl ScheduleBuilder {
     /// A builder for `kind` on `p` ranks with one block per owner (scatter and reduce-scatter:
@@ -37,7 +46,10 @@ impl ScheduleBuilder {
 
     /// A builder for a fully specified collective. Block ids depend on it, so it is fixed here.
     pub fn from_collective(collective: Collective) -> Self {
-        let error = collective.validate().err();
+        let error = collective.validate().err().or_else(|| {
+            let what = format!("a schedule on {} ranks", collective.p);
+            crate::guard::check_items(&what, collective.p as u64, 64).err()
+        });
         let p = if error.is_some() {
             0
         } else {
@@ -55,6 +67,8 @@ impl ScheduleBuilder {
             pieces: Vec::new(),
             round: None,
             error,
+            next_budget_check: 1 << 20,
+            over_budget: false,
         }
     }
 
@@ -111,6 +125,12 @@ impl ScheduleBuilder {
     /// Creates a message without sending it: for packet-range sends, or to build a schedule
     /// with a message that is never sent. Ids are given in order 0, 1, 2, ...
     pub fn message(&mut self, from: u32, to: &[u32], payload: &[Piece]) -> MsgId {
+        if self.messages.len() >= self.next_budget_check {
+            self.check_budget();
+        }
+        if self.over_budget {
+            return 0;
+        }
         self.check_rank(from, "message source");
         self.check_dests(from, to);
         self.check_pieces(payload);
@@ -373,7 +393,7 @@ impl ScheduleBuilder {
     }
 
     fn push(&mut self, at: u32, kind: OpKind, deps: &[OpRef]) -> OpRef {
-        if !self.check_rank(at, "op") {
+        if self.over_budget || !self.check_rank(at, "op") {
             return OpRef::new(0, 0);
         }
         let deps = push_pool(&mut self.deps, deps);
@@ -442,11 +462,29 @@ impl ScheduleBuilder {
             )),
             Piece::Reduced { over, .. } if over.is_empty() || over.iter().any(|r| r >= c.p) => {
                 Err(format!(
-                    "{name}: a reduced piece needs contributors among ranks 0..{}",
-                    c.p
+                    "{name}: a reduced piece needs contributors among ranks 0 to {}",
+                    c.p.saturating_sub(1)
                 ))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Asks the memory guard whether the schedule may double again; stops building if not.
+    fn check_budget(&mut self) {
+        let projected = 2 * self.next_budget_check as u64;
+        let what = format!(
+            "the {} schedule on {} ranks (over {} messages so far)",
+            self.collective.kind.name(),
+            self.collective.p,
+            self.messages.len()
+        );
+        match crate::guard::check_items(&what, projected, BYTES_PER_MESSAGE) {
+            Ok(()) => self.next_budget_check *= 2,
+            Err(e) => {
+                self.error = Some(e);
+                self.over_budget = true;
+            }
         }
     }
 

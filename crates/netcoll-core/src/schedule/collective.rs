@@ -145,7 +145,11 @@ impl Collective {
             return spec_err!("{name} on 0 ranks: p must be at least 1");
         }
         if self.kind.is_rooted() && self.root >= p {
-            return spec_err!("{name} root {} is not a rank (p = {p})", self.root);
+            return spec_err!(
+                "{name} root {} is out of range: {p} ranks, 0 to {}",
+                self.root,
+                p.saturating_sub(1)
+            );
         }
         if self.blocks == 0 {
             return spec_err!("{name} with 0 blocks: blocks must be at least 1");
@@ -305,7 +309,10 @@ pub fn check_targets(targets: &[u32], p: u32) -> Result<()> {
     let mut seen = BitSet::new();
     for &t in targets {
         if t >= p {
-            return spec_err!("multicast target {t} is not a rank (p = {p})");
+            return spec_err!(
+                "multicast target {t} is out of range: {p} ranks, 0 to {}",
+                p.saturating_sub(1)
+            );
         }
         if !seen.insert(t) {
             return spec_err!("multicast target {t} is listed twice");
@@ -331,7 +338,7 @@ pub fn check_sources(sources: &[u32], p: u32) -> Result<()> {
     let mut seen = BitSet::new();
     for &s in sources {
         if s >= p {
-            return spec_err!("source {s} is not a rank: ranks are 0..={}", p - 1);
+            return spec_err!("source {s} is out of range: {p} ranks, 0 to {}", p - 1);
         }
         if !seen.insert(s) {
             return spec_err!("source {s} is listed twice: list each source once");
@@ -377,7 +384,8 @@ mod tests {
     #[test]
     fn validation_messages() {
         let bad = |c: Collective| c.validate().unwrap_err().to_string();
-        assert!(bad(Collective::new(Broadcast, 4, 4)).contains("root 4 is not a rank"));
+        assert!(bad(Collective::new(Broadcast, 4, 4))
+            .contains("root 4 is out of range: 4 ranks, 0 to 3"));
         let mut s = Collective::new(Scatter, 4, 0);
         s.blocks = 6;
         assert!(bad(s).contains("multiple of p"));
@@ -407,7 +415,7 @@ mod tests {
         };
         assert!(bad(vec![]).contains("at least one source"));
         assert!(bad(vec![1, 1]).contains("source 1 is listed twice"));
-        assert!(bad(vec![4]).contains("source 4 is not a rank"));
+        assert!(bad(vec![4]).contains("source 4 is out of range"));
         assert!(bad(vec![0, 1, 2, 3, 0]).contains("5 sources on 4 ranks"));
         let mut a = Collective::new(Allgather, 4, 0);
         a.sources = vec![1];

@@ -39,7 +39,7 @@ mod tests;
 
 pub use bitset::BitSet;
 pub use buffer::{Buffer, Slot};
-pub use builder::ScheduleBuilder;
+pub use builder::{ScheduleBuilder, BYTES_PER_MESSAGE};
 pub use collective::{check_sources, check_targets};
 pub use collective::{BlockId, Collective, CollectiveKind};
 pub use counts::Counts;

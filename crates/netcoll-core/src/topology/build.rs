@@ -3,8 +3,16 @@
 //! are checked in one place.
 
 use super::{Family, Link, Neighbour, Peer, PortRef, Topology};
-use crate::error::Result;
-use crate::invalid;
+use crate::error::{Error, Result};
+use crate::{guard, invalid};
+
+/// Port ids are u32 and `u32::MAX` marks "none" in routing tables.
+const MAX_PORTS: u64 = u32::MAX as u64 - 1;
+/// Footprint of a finished network per port: its peer (16 B), at most half a link (8 B), an
+/// adjacency entry (12 B) and an endpoint (8 B), plus the builder's temporaries.
+const BYTES_PER_PORT: u64 = 56;
+/// Per switch: port and adjacency offsets, the connectivity check's mark, metrics' BFS state.
+const BYTES_PER_SWITCH: u64 = 24;
 
 pub struct TopologyBuilder {
     port_start: Vec<u32>,
@@ -15,19 +23,33 @@ pub struct TopologyBuilder {
 
 impl TopologyBuilder {
     /// A network of switches with the given number of ports each, nothing connected yet.
-    pub fn new(ports_per_switch: impl IntoIterator<Item = usize>) -> TopologyBuilder {
-        let mut port_start = vec![0u32];
-        for p in ports_per_switch {
-            let last = *port_start.last().unwrap();
-            port_start.push(last + p as u32);
+    /// Refuses (before allocating) a network whose ports overflow the u32 port ids or whose
+    /// footprint exceeds the memory guard's budget.
+    pub fn new(ports_per_switch: impl IntoIterator<Item = usize>) -> Result<TopologyBuilder> {
+        let ports = ports_per_switch.into_iter();
+        let mut port_start = Vec::with_capacity(ports.size_hint().0.saturating_add(1));
+        port_start.push(0u32);
+        let mut total = 0u64;
+        for p in ports {
+            total = total.saturating_add(p as u64);
+            if total > MAX_PORTS {
+                return Err(Error::TooLarge(format!(
+                    "the network has more than {MAX_PORTS} ports in all: port ids are 32-bit"
+                )));
+            }
+            port_start.push(total as u32);
         }
-        let total = *port_start.last().unwrap() as usize;
-        TopologyBuilder {
+        let switches = port_start.len() as u64 - 1;
+        guard::check(
+            &format!("a network of {switches} switches and {total} ports"),
+            total * BYTES_PER_PORT + switches * BYTES_PER_SWITCH,
+        )?;
+        Ok(TopologyBuilder {
             port_start,
-            peers: vec![Peer::Open; total],
+            peers: guard::filled_vec("the network's ports", total as usize, Peer::Open)?,
             endpoints: Vec::new(),
             links: Vec::new(),
-        }
+        })
     }
 
     pub fn num_switches(&self) -> usize {
@@ -38,14 +60,19 @@ impl TopologyBuilder {
         let s = p.switch as usize;
         if s >= self.num_switches() {
             return invalid!(
-                "switch {} does not exist: the network has switches 0..{}",
+                "switch {} does not exist: the network has switches 0 to {}",
                 s,
-                self.num_switches()
+                self.num_switches() - 1
             );
         }
         let nports = self.port_start[s + 1] - self.port_start[s];
         if p.port >= nports {
-            return invalid!("switch {} has ports 0..{}, not port {}", s, nports, p.port);
+            return invalid!(
+                "switch {} has ports 0 to {}, not port {}",
+                s,
+                nports as i64 - 1,
+                p.port
+            );
         }
         let slot = (self.port_start[s] + p.port) as usize;
         if self.peers[slot] != Peer::Open {

@@ -42,8 +42,7 @@ pub struct SwitchEntry {
 
 /// Reads `path`; every problem is a one-line error naming the file.
 pub fn load(path: &str) -> Result<Topology> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Io(format!("cannot read topology file '{path}': {e}")))?;
+    let text = crate::guard::read_text(path, "topology file", crate::guard::MAX_INPUT_BYTES)?;
     from_json(&text, path)
 }
 
@@ -68,13 +67,14 @@ fn build(file: &TopologyFile, origin: &str) -> Result<Topology> {
         return Err(Error::Invalid("it has no switches".into()));
     }
     let n = file.switches.len();
-    if !file.shape.is_empty() && file.shape.iter().product::<usize>() != n {
+    let product = file.shape.iter().try_fold(1usize, |a, &k| a.checked_mul(k));
+    if !file.shape.is_empty() && (product != Some(n) || file.shape.contains(&0)) {
         return Err(Error::Invalid(format!(
             "shape {:?} does not multiply to its {n} switches",
             file.shape
         )));
     }
-    let mut b = TopologyBuilder::new(file.switches.iter().map(|s| s.ports));
+    let mut b = TopologyBuilder::new(file.switches.iter().map(|s| s.ports))?;
     for &[sa, pa, sb, pb] in &file.links {
         b.link(pref(sa, pa), pref(sb, pb))?;
     }

@@ -7,7 +7,7 @@ use crate::spec::TopologySpec;
 
 pub fn build(dim: usize) -> Result<Topology> {
     let n = 1usize << dim;
-    let mut b = TopologyBuilder::new(std::iter::repeat_n(dim + 1, n));
+    let mut b = TopologyBuilder::new(std::iter::repeat_n(dim + 1, n))?;
     for i in 0..dim {
         for x in 0..n {
             let y = x ^ (1 << i);

@@ -18,7 +18,7 @@ use crate::spec::TopologySpec;
 
 pub fn build(p: &IbtParams) -> Result<Topology> {
     let d = p.dims.len();
-    let mut b = grid_builder(&p.dims, 2);
+    let mut b = grid_builder(&p.dims, 2)?;
     add_grid_links(&mut b, &p.dims, true)?;
     let n: usize = p.dims.iter().product();
     let mut coords = vec![0usize; d];

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub fn build(params: &IrregularParams) -> Result<Topology> {
     let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
-    let mut b = TopologyBuilder::new(std::iter::repeat_n(params.ports, params.switches));
+    let mut b = TopologyBuilder::new(std::iter::repeat_n(params.ports, params.switches))?;
     let hosts = place_hosts(params, &mut rng);
     let mut free = open_ports_by_switch(params, &hosts);
     let tree_links = link_spanning_tree(&mut b, &mut free, &mut rng)?;

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::spec::TopologySpec;
 
 pub fn build(dims: &[usize], wrap: bool) -> Result<Topology> {
-    let mut b = grid_builder(dims, 0);
+    let mut b = grid_builder(dims, 0)?;
     add_grid_links(&mut b, dims, wrap)?;
     attach_endpoints(&mut b, 2 * dims.len())?;
     let (spec, family) = if wrap {
@@ -31,7 +31,7 @@ pub fn build(dims: &[usize], wrap: bool) -> Result<Topology> {
 }
 
 /// A builder for a grid of routers with `2 * dims + extra` network ports and one endpoint port.
-pub(super) fn grid_builder(dims: &[usize], extra: usize) -> TopologyBuilder {
+pub(super) fn grid_builder(dims: &[usize], extra: usize) -> Result<TopologyBuilder> {
     let n: usize = dims.iter().product();
     TopologyBuilder::new(std::iter::repeat_n(2 * dims.len() + extra + 1, n))
 }

@@ -17,7 +17,7 @@ pub use crate::params::IbtParams;
 pub use crate::params::IrregularParams;
 pub use build::TopologyBuilder;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::spec::TopologySpec;
 use serde::Serialize;
 
@@ -93,6 +93,15 @@ impl Topology {
     }
 
     pub fn from_parsed(spec: &TopologySpec) -> Result<Topology> {
+        Self::build_parsed(spec).map_err(|e| match e {
+            Error::TooLarge(m) if !matches!(spec, TopologySpec::File(_)) => {
+                Error::TooLarge(format!("{}: {m}", spec.canonical()))
+            }
+            e => e,
+        })
+    }
+
+    fn build_parsed(spec: &TopologySpec) -> Result<Topology> {
         match spec {
             TopologySpec::Mesh(dims) => mesh_torus::build(dims, false),
             TopologySpec::Torus(dims) => mesh_torus::build(dims, true),

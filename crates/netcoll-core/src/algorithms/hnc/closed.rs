@@ -363,7 +363,7 @@ impl Calc {
                 if let Some((i, l)) = group.lines.iter().enumerate().find(|(i, l)| v[*i] >= l.n) {
                     return spec_err!(
                         "place offset {} in dimension {i} is outside a group of {} nodes there: \
-                         use 0..{}",
+                         use 0 to {}",
                         v[i],
                         l.n,
                         l.n - 1

@@ -166,7 +166,7 @@ fn bad_requests_are_one_line_errors() {
     };
     assert!(err(&[], &[]).contains("at least one source"));
     assert!(err(&[3, 3], &[]).contains("source 3 is listed twice"));
-    assert!(err(&[16], &[]).contains("source 16 is not a rank"));
+    assert!(err(&[16], &[]).contains("source 16 is out of range"));
     let many: Vec<u32> = (0..17).map(|i| i % 16).collect();
     assert!(err(&many, &[]).contains("17 sources on 16 ranks"));
     assert!(err(&[1], &["inner=auto"]).contains("inner"));

@@ -367,7 +367,10 @@ impl Options {
         let dim = params.get_u64("dim", 0)? as usize;
         let check_dim = |j: usize, key: &str| {
             if j >= d {
-                spec_err!("{key}={j} is not a dimension of this {d}-dimensional network (0..{d})")
+                spec_err!(
+                    "{key}={j} is out of range: this {d}-dimensional network has dimensions 0 to {}",
+                    d - 1
+                )
             } else {
                 Ok(j)
             }
@@ -430,7 +433,7 @@ impl Options {
 fn parse_pattern(t: &str) -> Result<u8> {
     match t.parse::<u8>() {
         Ok(p) if p < 16 => Ok(p),
-        _ => spec_err!("pattern={t} must be Int(pn), 0..=15 (the paper uses 0..=7)"),
+        _ => spec_err!("pattern={t} must be Int(pn), 0 to 15 (the paper uses 0 to 7)"),
     }
 }
 

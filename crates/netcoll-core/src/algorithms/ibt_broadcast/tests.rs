@@ -142,8 +142,8 @@ fn bad_requests_are_one_line_errors() {
     assert!(e.contains("tori and interlaced bypass tori"), "{e}");
     let t = Topology::from_spec("torus:4x4").unwrap();
     for (sets, want) in [
-        (&["dim=2"][..], "not a dimension"),
-        (&["pattern=16"], "0..=15"),
+        (&["dim=2"][..], "dim=2 is out of range"),
+        (&["pattern=16"], "0 to 15"),
         (&["dim2=0"], "equals dim"),
         (&["tie=x"], "tie rule"),
         (&["k1=9"], "exceeds"),

@@ -127,13 +127,17 @@ impl<'a> Mcast<'a> {
         let ud_root = req.params.get_u64(UD_ROOT.name, 0)?;
         let n = req.topo.num_switches();
         if ud_root >= n as u64 {
-            return spec_err!("ud-root={ud_root} is not a switch: use 0..{n}");
+            return spec_err!("ud-root={ud_root} is out of range: use 0 to {}", n - 1);
         }
         let dests = match req.kind {
             CollectiveKind::Broadcast => (0..req.p).filter(|&r| r != req.root).collect(),
             _ => {
                 if let Some(&t) = req.targets.iter().find(|&&t| t >= req.p) {
-                    return spec_err!("multicast target {t} is not a rank (p = {})", req.p);
+                    return spec_err!(
+                        "multicast target {t} is out of range: {} ranks, 0 to {}",
+                        req.p,
+                        req.p.saturating_sub(1)
+                    );
                 }
                 let mut seen = vec![false; req.p as usize];
                 seen[req.root as usize] = true;

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 /// an idle leaf so that the paper's switch numbers are ours. `link_4_7` adds the link of the
 /// Fig. 17(b) variation.
 fn fig14(link_4_7: bool) -> Topology {
-    let mut b = TopologyBuilder::new(std::iter::repeat_n(8, 11));
+    let mut b = TopologyBuilder::new(std::iter::repeat_n(8, 11)).unwrap();
     for s in 1..=10u32 {
         for p in 0..2 {
             b.endpoint(PortRef { switch: s, port: p }).unwrap();

@@ -161,7 +161,7 @@ fn build(l: &Listing, origin: &str) -> Result<Topology> {
         )));
     }
     let ports = (0..n as u32).map(|r| l.nodes[&r].len() + l.routers[&r].len());
-    let mut b = TopologyBuilder::new(ports);
+    let mut b = TopologyBuilder::new(ports)?;
     let port_of = |r: u32, other: u32| -> u32 {
         (l.nodes[&r].len() + l.routers[&r].iter().position(|&x| x == other).unwrap()) as u32
     };

@@ -22,6 +22,7 @@ mod config_values;
 pub mod deadlock;
 mod dest_draw;
 mod exec;
+mod footprint;
 pub mod mcload;
 pub mod multicast;
 mod network;

@@ -187,6 +187,8 @@ pub struct Network<'t> {
 impl<'t> Network<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
         cfg.validate()?;
+        let what = format!("the flit network of {}", topo.name());
+        crate::guard::check(&what, super::footprint::flit_footprint(topo, cfg))?;
         let mut cfg = cfg.clone();
         cfg.channel_latency = cfg.link_latency();
         let cfg = &cfg;

@@ -313,13 +313,17 @@ pub fn run(f: &Flood) -> Result<FloodResult> {
 fn check(f: &Flood) -> Result<()> {
     let (n, ports) = (f.net.nodes, f.net.ports);
     if f.k == 0 || f.k > u16::MAX as u32 {
-        return crate::spec_err!("a broadcast needs 1..=65535 packets, not {}", f.k);
+        return crate::spec_err!("a broadcast takes 1 to 65535 packets, not {}", f.k);
     }
     if ports > 16 {
         return crate::spec_err!("the step protocols handle up to 16 ports per node, not {ports}");
     }
     if (f.source as usize) >= n {
-        return crate::spec_err!("source {} is not a node (0..{n})", f.source);
+        return crate::spec_err!(
+            "source {} is out of range: nodes are 0 to {}",
+            f.source,
+            n.saturating_sub(1)
+        );
     }
     if f.colour.len() != f.k as usize || f.colour.iter().any(|&c| c as usize >= f.colours) {
         return invalid!("every packet needs a colour below {}", f.colours);

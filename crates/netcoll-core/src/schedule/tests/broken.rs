@@ -260,5 +260,5 @@ fn builder_rejects_malformed_arguments() {
     let d = b.block(1, 0);
     let s = b.send(1, &[3], &[d], &[]);
     b.recv(3, s, &[]);
-    assert_eq!(err(b), "gather root 3 is not a rank (p = 3)");
+    assert_eq!(err(b), "gather root 3 is out of range: 3 ranks, 0 to 2");
 }

@@ -1,0 +1,50 @@
+//! What a flit network will allocate, estimated before `Network::new` allocates it, so the
+//! memory guard refuses a network of 10^6 routers or an injection latency of 2^31 cycles (a
+//! timing wheel of 2^31 buckets) with one line instead of an abort.
+
+use super::FlitConfig;
+use crate::routing::RoutingKind;
+use crate::topology::Topology;
+
+/// Bytes per flit slot of the input buffers.
+const FLIT_BYTES: u64 = 16;
+/// Per (port, VC): queue head and length, state, output port and VC, class, owner, credits,
+/// allocator pointers.
+const VC_STATE_BYTES: u64 = 48;
+/// Per port: wiring, round-robin pointers, occupancy, masks.
+const PORT_BYTES: u64 = 48;
+/// Per timing-wheel bucket (an empty `Vec`).
+const BUCKET_BYTES: u64 = 24;
+/// Per endpoint: network interface queues and counters, traffic state.
+const ENDPOINT_BYTES: u64 = 256;
+
+/// Estimated bytes of the network state for `topo` under `cfg`.
+pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
+    let ports = topo.total_ports() as u64;
+    let (nv, depth) = (cfg.num_vcs as u64, cfg.vc_buf_size as u64);
+    let lat = |x: u32| x as u64;
+    let max_delay = [
+        lat(cfg.sw_alloc_delay)
+            + lat(cfg.st_final_delay)
+            + lat(cfg.channel_latency).max(lat(cfg.ejection_latency) + lat(cfg.ni_read_delay)),
+        lat(cfg.credit_delay) + lat(cfg.channel_latency).max(lat(cfg.injection_latency)),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(1);
+    let wheel = (max_delay + 1).next_power_of_two() * BUCKET_BYTES;
+    let switches = topo.num_switches() as u64;
+    // Minimal routing keeps one next-hop table per destination once traffic has used it.
+    let tables = if cfg.routing == RoutingKind::Shortest {
+        switches * switches * 4
+    } else {
+        0
+    };
+    ports
+        .saturating_mul(nv)
+        .saturating_mul(depth * FLIT_BYTES + VC_STATE_BYTES)
+        + ports * PORT_BYTES
+        + topo.num_endpoints() as u64 * ENDPOINT_BYTES
+        + wheel
+        + tables
+}

@@ -1,0 +1,616 @@
+"""The bad-input catalogue: each case is a command line that must be refused with exit status
+2 and one line on stderr that contains the fragment (docs/errors.md). Cases from issue 15
+first, then the hostile pass over every command. `test_bad_inputs.py` runs them."""
+
+from __future__ import annotations
+
+#: (arguments, fragment of the message)
+CASES: list[tuple[tuple[str, ...], str]] = [
+    # --- issue 15: values never validated at the boundary
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--root", "-1"),
+        "'--root': -1 is out of range: use 0 to 4294967295",
+    ),
+    (
+        ("tune", "bcast", "-t", "mesh:4x4", "--alpha", "1e-6", "--beta", "1e-9", "--root", "-1"),
+        "'--root': -1 is out of range",
+    ),
+    (
+        ("simulate", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--root", "-1"),
+        "'--root': -1 is out of range",
+    ),
+    (
+        (
+            "topo",
+            "check",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "-r",
+            "updown",
+            "--root",
+            "-1",
+        ),
+        "'--root': -1 is out of range",
+    ),
+    (
+        (
+            "topo",
+            "draw",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "-o",
+            "x.png",
+            "--root",
+            "-1",
+        ),
+        "'--root': -1 is out of range",
+    ),
+    (
+        (
+            "route",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "0",
+            "1",
+            "-r",
+            "updown",
+            "--root",
+            "-1",
+        ),
+        "'--root': -1 is out of range",
+    ),
+    (("route", "mesh:4x4", "-1", "3"), "(-1 reads as an option; no value here may be negative)"),
+    (
+        ("route", "mesh:4x4", "--", "-1", "3"),
+        "endpoint of mesh:4x4 -1 is out of range: use 0 to 15",
+    ),
+    (
+        (
+            "schedule",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--bytes",
+            "99999999999999999999999",
+        ),
+        "'--bytes': 99999999999999999999999 is out of range: use 1 to 18446744073709551615",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "random:seed=x"),
+        "seed 'x' is not an integer",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "-3,4"),
+        "destination rank -3 is out of range: use 0 to 4294967295",
+    ),
+    (("topo", "draw", "mesh:4x4", "-o", "net.bmp"), "has '.bmp': use .png, .svg, .pdf"),
+    # --- issue 15: allocations sized by the input (the memory guard; budget fixed at 1 GB)
+    (
+        ("--max-memory", "1", "topo", "stats", "ibt:4096x4096:b=8,24"),
+        "needs about 7.0 GB; the memory limit is 1.0 GB; --max-memory GB",
+    ),
+    (
+        ("--max-memory", "1", "topo", "check", "hypercube:24"),
+        "hypercube:24: a network of 16777216 switches",
+    ),
+    (
+        ("--max-memory", "1", "topo", "export", "mesh:4096x4096", "-o", "/tmp/netcoll-never.json"),
+        "mesh:4096x4096: a network of 16777216 switches and 83886080 ports needs about",
+    ),
+    (("--max-memory", "1", "topo", "stats", "--all-pairs", "torus:4096x4096"), "needs about"),
+    (("topo", "stats", "file:tests/data/bad/huge_ports.json"), "more than 4294967294 ports in all"),
+    (
+        (
+            "--max-memory",
+            "0.5",
+            "sim",
+            "topology=mesh",
+            "k=4",
+            "n=2",
+            "injection_latency=2147483647",
+        ),
+        "the flit network of mesh:4x4 needs about",
+    ),
+    (
+        (
+            "--max-memory",
+            "0.5",
+            "sim",
+            "topology=mesh",
+            "k=4",
+            "n=2",
+            "ejection_latency=2147483647",
+        ),
+        "the flit network of mesh:4x4 needs about",
+    ),
+    (("--max-memory", "0.1", "bench", "flit-schedule", "--k", "256"), "needs about"),
+    # --- issue 15: silent misreadings
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4"),
+        "a multicast needs at least one destination",
+    ),
+    (
+        ("simulate", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--engine", "step"),
+        "a multicast needs at least one destination",
+    ),
+    (
+        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed=1,seed=2"),
+        "key 'seed' is given twice",
+    ),
+    (
+        ("schedule", "bcast", "-a", "kbinomial", "-t", "mesh:4x4", "--set", "k=2", "--set", "k=3"),
+        "parameter 'k' is set twice",
+    ),
+    (
+        ("route", "mesh:8x8", "0", "5", "--root", "3"),
+        "--root picks the up*/down* tree root and does nothing with --routing shortest",
+    ),
+    (
+        ("topo", "check", "torus:4x4", "-r", "dor", "--vcs", "2", "--root", "1"),
+        "does nothing with --routing dor",
+    ),
+    # --- one range convention
+    (("route", "mesh:4x4", "0", "16"), "use 0 to 15"),
+    (("route", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "8"), "use 0 to 7"),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--root", "16"),
+        "root 16 is out of range: 16 ranks, 0 to 15",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "16"),
+        "multicast target 16 is out of range: 16 ranks, 0 to 15",
+    ),
+    (("topo", "stats", "hypercube:25"), "is out of range: use 1 to 24"),
+    (
+        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,conn=1.5"),
+        "must be a fraction from 0 to 1",
+    ),
+    (
+        (
+            "route",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "0",
+            "1",
+            "-r",
+            "updown",
+            "--root",
+            "4",
+        ),
+        "up*/down* root 4 is out of range: irregular:switches=4,ports=8,nodes=8,conn=0.8,seed=1 "
+        "has switches 0 to 3",
+    ),
+    # --- topo stats: spec strings
+    (("topo", "stats", "mesh"), "has no family"),
+    (("topo", "stats", "mesh:"), "gives no dimensions"),
+    (("topo", "stats", "mesh:1x4"), "every radix must be >= 2"),
+    (("topo", "stats", "mesh:-4x4"), "is not a non-negative integer"),
+    (("topo", "stats", "mesh:4.5x4"), "is not a non-negative integer"),
+    (("topo", "stats", "mesh:4x"), "is not a non-negative integer"),
+    (("topo", "stats", "torus:99999999999999999999x2"), "is not a non-negative integer"),
+    (("topo", "stats", "torus:100000x100000"), "switches, too many to build"),
+    (("topo", "stats", "blob:3"), "unknown topology family 'blob'"),
+    (("topo", "stats", "hypercube:0"), "use 1 to 24"),
+    (("topo", "stats", "hypercube:x"), "is not a non-negative integer"),
+    (("topo", "stats", "ibt:64x64"), "gives no bypass scheme"),
+    (("topo", "stats", "ibt:64x64:c=8"), "must be written b=L1,L2"),
+    (("topo", "stats", "ibt:64x64:b=7"), "bypass"),
+    (("topo", "stats", "ibt:64x64:b="), "bypass length"),
+    (("topo", "stats", "irregular:switches=8"), "must give switches, ports and nodes"),
+    (("topo", "stats", "irregular:switches=8,ports=8,nodes=32,colour=red"), "unknown key 'colour'"),
+    (
+        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,conn=nan"),
+        "must be a fraction from 0 to 1",
+    ),
+    (
+        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed=-1"),
+        "is not a non-negative integer",
+    ),
+    (("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed"), "is not key=value"),
+    (
+        ("topo", "stats", "irregular:switches=8,switches=9,ports=8,nodes=32"),
+        "key 'switches' is given twice",
+    ),
+    (("topo", "stats", "irregular:switches=8,ports=3,nodes=20"), "irregular"),
+    (("topo", "stats", "file:"), "names no file"),
+    (("topo", "stats", "file:/no/such.json"), "cannot read topology file '/no/such.json'"),
+    (("topo", "stats", "file:/dev/zero"), "is not a regular file"),
+    (("topo", "stats", "file:tests"), "is not a regular file"),
+    (("topo", "stats", "file:tests/data/bad/latin1.json"), "is not UTF-8 text (byte"),
+    (("topo", "stats", "file:tests/data/bad/binary.json"), "is binary"),
+    (
+        ("topo", "stats", "file:tests/data/bad/not_json.json"),
+        "is not a valid netcoll-topology document",
+    ),
+    (("topo", "stats", "file:tests/data/bad/self_link.json"), "self links are not allowed"),
+    (("topo", "stats", "file:tests/data/bad/port_twice.json"), "is used twice"),
+    (("topo", "stats", "file:tests/data/bad/bad_port.json"), "has ports 0 to 2, not port 7"),
+    (
+        ("topo", "stats", "file:tests/data/bad/negative.json"),
+        "is not a valid netcoll-topology document",
+    ),
+    (("topo", "stats", "file:tests/data/bad/disconnected.json"), "is disconnected"),
+    (("topo", "stats"), "Missing argument 'SPEC'"),
+    (("topo", "frobnicate"), "No such command 'frobnicate'"),
+    # --- topo check
+    (("topo", "check", "torus:4x4", "--routing", "teleport"), "unknown routing 'teleport'"),
+    (
+        ("topo", "check", "ibt:16x16:b=4", "--routing", "dor"),
+        "dimension-order routing is defined for mesh, torus and hypercube",
+    ),
+    (("topo", "check", "torus:4x4", "--vcs", "0"), "'--vcs': 0 is out of range: use 1 to 64"),
+    (("topo", "check", "torus:4x4", "--vcs", "65"), "use 1 to 64"),
+    (("topo", "check", "torus:4x4", "--vcs", "two"), "'two' is not an integer"),
+    (("topo", "check", "torus:4x4", "--vc-rule", "sideways"), "sideways"),
+    # --- route
+    (("route", "mesh:4x4", "0", "9,9"), "coordinates 9,9 do not fit the shape 4x4"),
+    (("route", "mesh:4x4", "0", "1,2,3"), "do not fit the shape 4x4"),
+    (("route", "mesh:4x4", "0", "x"), "is not an integer"),
+    (("route", "mesh:4x4", "0", "1,x"), "coordinate 'x' is not an integer"),
+    (("route", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "1,1"), "has no coordinates"),
+    (("route", "mesh:4x4", "0", "3", "-r", "warp"), "unknown routing 'warp'"),
+    (("route", "ibt:16x16:b=4", "0", "3", "-r", "dor"), "dimension-order routing is defined for"),
+    (("route", "mesh:4x4", "0", "99999999999999999999999"), "is out of range: use 0 to 15"),
+    # --- topo draw, export
+    (("topo", "draw", "mesh:4096x4096", "-o", "x.png"), "has 16777216 switches: too many to draw"),
+    (
+        ("topo", "draw", "torus:4x4", "-o", "x.png", "--root", "2"),
+        "torus networks are drawn as grids",
+    ),
+    (
+        ("topo", "draw", "torus:64x64", "-o", "/tmp/netcoll-never.png"),
+        "has 4096 switches: too many to draw readably (at most 1024)",
+    ),
+    (("topo", "draw", "mesh:4x4", "-o", "net"), "has no extension: use .png, .svg, .pdf"),
+    (
+        ("topo", "draw", "mesh:4x4", "-o", "/no/such/dir/net.png"),
+        "folder /no/such/dir does not exist",
+    ),
+    (("topo", "draw", "mesh:4x4", "-o", "tests"), "tests is a folder: name a file"),
+    (("topo", "draw", "mesh:4x4", "-o", "/tmp/"), "is a folder"),
+    (
+        ("topo", "export", "mesh:4x4", "-o", "/no/such/dir/x.json"),
+        "folder /no/such/dir does not exist",
+    ),
+    (("topo", "export", "mesh:4x4", "-o", "x.json", "--format", "dot"), "'dot' is not one of"),
+    # --- schedule / analyze / tune
+    (("schedule", "bcast", "-a", "teleport", "-t", "mesh:4x4"), "teleport"),
+    (("schedule", "frob", "-a", "binomial", "-t", "mesh:4x4"), "unknown collective 'frob'"),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--bytes", "0"),
+        "'--bytes': 0 is out of range: use 1 to",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--bytes", "1.5"),
+        "'1.5' is not an integer number of bytes",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--bytes", "1e6"),
+        "'1e6' is not an integer number of bytes",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--packets", "0"),
+        "'--packets': 0 is out of range: use 1 to 4294967295",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--packets", "4294967296"),
+        "use 1 to 4294967295",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--ranks", "0"),
+        "'--ranks' / '-p': 0 is out of range: use 1 to 4294967295",
+    ),
+    (
+        (
+            "schedule",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--ranks",
+            "17",
+            "--placement",
+            "reverse",
+        ),
+        "--ranks 17 does not fit on 16 endpoints: use 1 to 16",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "sideways"),
+        "is not a placement",
+    ),
+    (
+        (
+            "schedule",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--placement",
+            "random:seed=1,seed=2",
+        ),
+        "key 'seed' is given twice",
+    ),
+    (
+        (
+            "schedule",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--placement",
+            "random:colour=red",
+        ),
+        "unknown key 'colour'",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "random:seed=-1"),
+        "seed -1 is out of range",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "0,1,,2"),
+        "has an empty item",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "0,1,99"),
+        "--placement endpoint 99 is out of range: the network has 16 endpoints, 0 to 15",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--placement", "0,1,1"),
+        "puts two ranks on one endpoint",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "random:0"),
+        "destination count 0 is out of range",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "random:16"),
+        "choose 1 to 15 destinations",
+    ),
+    (
+        (
+            "schedule",
+            "multicast",
+            "-a",
+            "kbinomial",
+            "-t",
+            "mesh:4x4",
+            "--dests",
+            "random:3,seed=x",
+        ),
+        "seed 'x' is not an integer",
+    ),
+    (
+        (
+            "schedule",
+            "multicast",
+            "-a",
+            "kbinomial",
+            "-t",
+            "mesh:4x4",
+            "--dests",
+            "random:3,sead=1",
+        ),
+        "unknown key 'sead'",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "3,3"),
+        "multicast target 3 is listed twice",
+    ),
+    (
+        ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", ""),
+        "no destinations",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--dests", "3"),
+        "--dests applies to multicast only",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--sources", "3"),
+        "--sources applies to manytoall only",
+    ),
+    (
+        ("schedule", "manytoall", "-a", "hnc", "-t", "mesh:4x4", "--sources", "0,99"),
+        "source 99 is out of range",
+    ),
+    (("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--set", "k"), "is not key=value"),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--machine", "alpha=nan"),
+        "--machine alpha=nan: use a finite number >= 0",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--machine", "alpha=x"),
+        "the value must be a number",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--machine", "alpha=1,alpha=2"),
+        "'alpha' is given twice",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "-o", "sched.txt"),
+        "has '.txt': use .json",
+    ),
+    (
+        ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "-o", "/no/such/dir/s.json"),
+        "folder /no/such/dir does not exist",
+    ),
+    (("schedule", "bcast", "-a", "binomial", "-t", "blob:3"), "unknown topology family"),
+    (
+        ("analyze", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--root", "99"),
+        "root 99 is out of range: 16 ranks, 0 to 15",
+    ),
+    (
+        ("analyze", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--packets", "-2"),
+        "'--packets': -2 is out of range",
+    ),
+    (
+        ("tune", "bcast", "-t", "mesh:4x4", "--alpha", "nan", "--beta", "1e-9"),
+        "'--alpha': nan must be a finite number >= 0",
+    ),
+    (
+        ("tune", "bcast", "-t", "mesh:4x4", "--alpha", "-1", "--beta", "1e-9"),
+        "must be a finite number >= 0",
+    ),
+    (
+        ("tune", "bcast", "-t", "mesh:4x4", "--alpha", "1e-6", "--beta", "inf"),
+        "'--beta': inf must be a finite number",
+    ),
+    (
+        ("tune", "bcast", "-t", "mesh:4x4", "--alpha", "1e-6", "--beta", "1e-9", "--top", "0"),
+        "'--top': 0 is out of range",
+    ),
+    (("tune", "bcast", "-t", "mesh:4x4", "--alpha", "1e-6"), "Missing option '--beta'"),
+    # --- simulate
+    (
+        ("simulate", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--engine", "warp"),
+        "unknown engine 'warp'",
+    ),
+    (
+        ("simulate", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--packets", "0"),
+        "'--packets': 0 is out of range",
+    ),
+    (
+        ("simulate", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--bytes", "-5"),
+        "'--bytes': -5 is out of range",
+    ),
+    (
+        (
+            "simulate",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--engine",
+            "flit",
+            "--sim",
+            "num_vcs=0",
+        ),
+        "num_vcs",
+    ),
+    (
+        (
+            "simulate",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "mesh:4x4",
+            "--engine",
+            "flit",
+            "--sim",
+            "bogus_key=1",
+        ),
+        "bogus_key",
+    ),
+    (
+        ("simulate", "bcast", "-a", "global", "-t", "torus:8x8", "--bytes", "4096"),
+        "--bytes does nothing for the step protocol global",
+    ),
+    # --- worms
+    (
+        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "1,-2"),
+        "destination rank -2 is out of range",
+    ),
+    (
+        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "99"),
+        "out of range",
+    ),
+    (
+        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "random:99"),
+        "choose 1 to 7 destinations",
+    ),
+    (
+        (
+            "worms",
+            "show",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "--dests",
+            "1",
+            "--root",
+            "-1",
+        ),
+        "'--root': -1 is out of range",
+    ),
+    (
+        (
+            "worms",
+            "show",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "--dests",
+            "1",
+            "-a",
+            "warp",
+        ),
+        "warp",
+    ),
+    (("worms", "trends", "--dests", "0"), "'--dests': 0 is out of range"),
+    (("worms", "trends", "--phases", "eager"), "'eager' is not one of"),
+    # --- hnc
+    (("hnc", "compare", "-t", "irregular:switches=4,ports=8,nodes=8,seed=1"), "mesh"),
+    (("hnc", "compare", "-t", "mesh:8x8", "--set", "group=3x3x3"), "group"),
+    (("hnc", "groups", "-t", "mesh:8x8", "--set", "group=2x2"), "group"),
+    # --- bench
+    (("bench", "flit-schedule", "--k", "1"), "'--k': 1 is out of range: use 2 to 4096"),
+    (("bench", "flit-schedule", "--k", "-3"), "'--k': -3 is out of range"),
+    (("bench", "step", "--packets", "0"), "'--packets': 0 is out of range: use 1 to 65535"),
+    (("bench", "step", "--packets", "70000"), "use 1 to 65535"),
+    # --- run (checked before any rank starts)
+    (("run", "bcast", "--np", "0", "--bytes", "8"), "'--np': 0 is out of range: use 1 to 4096"),
+    (("run", "bcast", "--np", "2", "--bytes", "8", "--root", "-1"), "'--root': -1 is out of range"),
+    (("run", "bcast", "--np", "2", "--bytes", "8", "--iters", "0"), "'--iters': 0 is out of range"),
+    (
+        ("run", "bcast", "--np", "2", "--bytes", "8", "--timeout", "nan"),
+        "'--timeout': nan must be a finite number > 0",
+    ),
+    (("run", "bcast", "--np", "2", "--bytes", "8", "--plot", "t.jpg"), "has '.jpg': use .png"),
+    (
+        ("run", "bcast", "--np", "2", "--bytes", "8", "--placement", "0,x"),
+        "--placement endpoint 'x' is not an integer",
+    ),
+    (("run", "bcast", "--np", "2", "--bytes", "-8"), "bad size '-8'"),
+    (
+        ("run", "bcast", "--np", "2", "--bytes", "8", "--schedule", "tests/data/bad/latin1.json"),
+        "is not UTF-8 text",
+    ),
+    (
+        ("run", "bcast", "--np", "2", "--bytes", "8", "--schedule", "tests/data/bad/binary.json"),
+        "is binary",
+    ),
+    (("run", "multicast", "--np", "4", "--bytes", "8", "--dests", "0,x"), "--dests"),
+    # --- found in the second hostile pass
+    (
+        ("--max-memory", "4", "run", "bcast", "--np", "2", "--bytes", "99999999999999999999999"),
+        "on 2 ranks needs about",
+    ),
+    (
+        (
+            "schedule",
+            "manytoall",
+            "-a",
+            "hnc",
+            "-t",
+            "mesh:8x8",
+            "--sources",
+            "random:3,seed=1,seed=2",
+        ),
+        "gives seed twice",
+    ),
+    (
+        ("topo", "stats", "file:tests/data/bad/wrap_shape.json"),
+        "does not multiply to its 2 switches",
+    ),
+    (
+        ("schedule", "bcast", "-a", "kbinomial", "-t", "mesh:4x4", "--set", "k=0"),
+        "k=0 is out of range: use 1 to 64",
+    ),
+    (("hnc", "compare", "-t", "mesh:8x8", "--set", "base=tree"), "drop base="),
+    # --- global options
+    (
+        ("--max-memory", "0", "topo", "stats", "mesh:4x4"),
+        "'--max-memory': 0 must be a finite number > 0 (gigabytes)",
+    ),
+    (("--max-memory", "lots", "topo", "stats", "mesh:4x4"), "'lots' is not a number"),
+    (("--max-memory", "-1", "topo", "stats", "mesh:4x4"), "must be a finite number > 0"),
+    (("reproduce", "no-such-figure"), "no-such-figure"),
+]
