@@ -5,19 +5,23 @@
 //! need is not met by plain blocks alone. Partial reductions are held as they are: a
 //! reduction is only ever formed by an explicit Reduce op, so "held" means "held exactly".
 
-use super::super::bitset::BitSet;
 use super::super::collective::Collective;
 use super::super::gf2::Basis;
 use super::super::payload::Piece;
+use super::super::rangeset::RangeSet;
+use std::collections::HashMap;
 
 #[derive(Default)]
 pub(crate) struct Knowledge {
     /// The rank whose own contributions are held from the start (reductions).
     rank: u32,
-    plain: BitSet,
-    combos: Vec<BitSet>,
-    reduced: Vec<(u32, BitSet)>,
+    plain: RangeSet,
+    combos: Vec<RangeSet>,
+    /// Contributor sets held, by block index: a need is looked up, not searched for.
+    reduced: HashMap<u32, Vec<RangeSet>>,
     basis: Basis,
+    /// Single blocks absorbed but not yet merged into `plain` (merged once per absorb).
+    fresh: Vec<u32>,
 }
 
 impl Knowledge {
@@ -32,12 +36,17 @@ impl Knowledge {
     pub fn absorb(&mut self, pieces: &[Piece]) {
         for piece in pieces {
             match piece {
-                Piece::Block(b) => {
-                    self.plain.insert(*b);
-                }
+                Piece::Block(b) => self.fresh.push(*b),
                 Piece::Xor(s) => self.combos.push(s.clone()),
-                Piece::Reduced { index, over } => self.reduced.push((*index, over.clone())),
+                Piece::Reduced { index, over } => {
+                    self.reduced.entry(*index).or_default().push(over.clone())
+                }
             }
+        }
+        // One merge for the whole payload: a run of blocks costs one sweep, not one each.
+        if !self.fresh.is_empty() {
+            let add: RangeSet = self.fresh.drain(..).collect();
+            self.plain.union_with(&add);
         }
     }
 
@@ -63,9 +72,9 @@ impl Knowledge {
         None
     }
 
-    fn holds_reduced(&self, index: u32, over: &BitSet) -> bool {
+    fn holds_reduced(&self, index: u32, over: &RangeSet) -> bool {
         let own = over.len() == 1 && over.contains(self.rank);
-        own || self.reduced.iter().any(|(j, s)| *j == index && s == over)
+        own || self.reduced.get(&index).is_some_and(|v| v.contains(over))
     }
 
     /// Rebuilds the basis of the XOR combinations modulo the plain blocks.
@@ -94,7 +103,7 @@ impl Knowledge {
     }
 
     /// Blocks of `want` not held plainly.
-    pub fn lacking(&self, want: &BitSet) -> BitSet {
+    pub fn lacking(&self, want: &RangeSet) -> RangeSet {
         let mut w = want.clone();
         w.difference_with(&self.plain);
         w
@@ -110,13 +119,13 @@ impl Knowledge {
     }
 
     /// The largest contributor set held for block index `j` (own contribution included).
-    pub fn best_reduced(&self, j: u32) -> BitSet {
-        let held = self.reduced.iter().filter(|(i, _)| *i == j).map(|(_, s)| s);
+    pub fn best_reduced(&self, j: u32) -> RangeSet {
+        let held = self.reduced.get(&j).into_iter().flatten();
         let best = held.max_by_key(|s| s.len()).cloned();
-        best.unwrap_or_else(|| BitSet::singleton(self.rank))
+        best.unwrap_or_else(|| RangeSet::singleton(self.rank))
     }
 
-    pub fn holds_full(&self, j: u32, full: &BitSet) -> bool {
+    pub fn holds_full(&self, j: u32, full: &RangeSet) -> bool {
         self.holds_reduced(j, full)
     }
 }
