@@ -63,7 +63,10 @@ pub fn analyze_by(
         let a = analyze(&s, topo, routing, m)?;
         return Ok(tagged(&a, "schedule", "schedule", Value::Bool(true)));
     }
-    spec_err!("{algo} has no {method} analysis for {}: use method auto", req.kind.name())
+    spec_err!(
+        "{algo} has no {method} analysis for {}: use method auto",
+        req.kind.name()
+    )
 }
 
 /// The closed form of `algo`, if it has one here.

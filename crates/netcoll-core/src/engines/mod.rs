@@ -5,6 +5,7 @@
 
 pub mod aggregate;
 pub mod analytic;
+pub mod figures;
 pub mod flit;
 pub mod step;
 pub mod tune;

@@ -433,19 +433,17 @@ impl ScheduleBuilder {
                 "{name} moves partial reductions; use Piece::Reduced"
             )),
             Piece::Block(b) if *b >= c.num_blocks() => Err(format!("{name} has no block id {b}")),
-            Piece::Xor(s) if s.len() < 2 || s.iter().any(|b| b >= c.num_blocks()) => Err(format!(
-                "{name}: an XOR piece needs two or more existing blocks"
-            )),
+            Piece::Xor(s) if s.len() < 2 || s.last().is_some_and(|b| b >= c.num_blocks()) => Err(
+                format!("{name}: an XOR piece needs two or more existing blocks"),
+            ),
             Piece::Reduced { index, .. } if *index >= c.num_blocks() => Err(format!(
                 "{name} has no block index {index} (blocks = {})",
                 c.blocks
             )),
-            Piece::Reduced { over, .. } if over.is_empty() || over.iter().any(|r| r >= c.p) => {
-                Err(format!(
-                    "{name}: a reduced piece needs contributors among ranks 0..{}",
-                    c.p
-                ))
-            }
+            Piece::Reduced { over, .. } if over.last().is_none_or(|r| r >= c.p) => Err(format!(
+                "{name}: a reduced piece needs contributors among ranks 0..{}",
+                c.p
+            )),
             _ => Ok(()),
         }
     }

@@ -60,7 +60,7 @@ impl RangeSet {
         if hi <= lo {
             return Self::new();
         }
-        Self::from_canonical(vec![(lo, hi)])
+        Self::from_slice(&[(lo, hi)])
     }
 
     /// `count` ids from `start` upwards, wrapping modulo `p`: at most two runs.
@@ -73,7 +73,7 @@ impl RangeSet {
         if end <= p as u64 {
             return Self::range(start, end as u32);
         }
-        Self::from_canonical(vec![(0, (end - p as u64) as u32), (start, p)])
+        Self::from_slice(&[(0, (end - p as u64) as u32), (start, p)])
     }
 
     /// The runs `[lo, hi)` in increasing order.
@@ -94,6 +94,25 @@ impl RangeSet {
         match &self.runs {
             Runs::Inline { .. } => 0,
             Runs::Heap(v) => v.capacity() * std::mem::size_of::<Run>(),
+        }
+    }
+
+    /// As [`RangeSet::from_canonical`], from a slice.
+    fn from_slice(v: &[Run]) -> Self {
+        match v.len() {
+            0..=2 => {
+                let mut runs = [(0, 0); 2];
+                runs[..v.len()].copy_from_slice(v);
+                RangeSet {
+                    runs: Runs::Inline {
+                        len: v.len() as u8,
+                        runs,
+                    },
+                }
+            }
+            _ => RangeSet {
+                runs: Runs::Heap(v.to_vec()),
+            },
         }
     }
 
@@ -151,6 +170,11 @@ impl RangeSet {
         self.runs().first().map(|r| r.0)
     }
 
+    /// Largest member.
+    pub fn last(&self) -> Option<u32> {
+        self.runs().last().map(|r| r.1 - 1)
+    }
+
     /// Members in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.runs().iter().flat_map(|&(lo, hi)| lo..hi)
@@ -206,9 +230,29 @@ impl RangeSet {
 }
 
 /// The set of ids `x` with `keep(x in a, x in b)`, by one sweep over both run lists.
+/// Small results (the common case: a few runs in, at most two out) never touch the heap.
 fn sweep(a: &RangeSet, b: &RangeSet, keep: impl Fn(bool, bool) -> bool) -> RangeSet {
     let (ra, rb) = (a.runs(), b.runs());
+    if ra.len() + rb.len() <= 4 {
+        let (mut buf, mut n) = ([(0u32, 0u32); 4], 0);
+        sweep_into(ra, rb, keep, |r| {
+            buf[n] = r;
+            n += 1;
+        });
+        return RangeSet::from_slice(&buf[..n]);
+    }
     let mut out: Vec<Run> = Vec::with_capacity(ra.len() + rb.len());
+    sweep_into(ra, rb, keep, |r| out.push(r));
+    RangeSet::from_canonical(out)
+}
+
+/// Emits the runs of the sweep in order (at most `ra.len() + rb.len()` of them).
+fn sweep_into(
+    ra: &[Run],
+    rb: &[Run],
+    keep: impl Fn(bool, bool) -> bool,
+    mut emit: impl FnMut(Run),
+) {
     // Boundaries of each list alternate start, end; walk both in order.
     let (mut i, mut j) = (0usize, 0usize);
     let (na, nb) = (2 * ra.len(), 2 * rb.len());
@@ -233,14 +277,13 @@ fn sweep(a: &RangeSet, b: &RangeSet, keep: impl Fn(bool, bool) -> bool) -> Range
             (true, None) => open = Some(x),
             (false, Some(lo)) => {
                 if lo < x {
-                    out.push((lo, x));
+                    emit((lo, x));
                 }
                 open = None;
             }
             _ => {}
         }
     }
-    RangeSet::from_canonical(out)
 }
 
 impl FromIterator<u32> for RangeSet {

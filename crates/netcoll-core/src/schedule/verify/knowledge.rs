@@ -9,7 +9,7 @@ use super::super::collective::Collective;
 use super::super::gf2::Basis;
 use super::super::payload::Piece;
 use super::super::rangeset::RangeSet;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 #[derive(Default)]
 pub(crate) struct Knowledge {
@@ -17,8 +17,9 @@ pub(crate) struct Knowledge {
     rank: u32,
     plain: RangeSet,
     combos: Vec<RangeSet>,
-    /// Contributor sets held, by block index: a need is looked up, not searched for.
-    reduced: HashMap<u32, Vec<RangeSet>>,
+    /// Partial reductions held, (block index, contributors): a need is looked up, not
+    /// searched for (contributor sets of a few runs are stored inline: no allocation).
+    reduced: HashSet<(u32, RangeSet)>,
     basis: Basis,
     /// Single blocks absorbed but not yet merged into `plain` (merged once per absorb).
     fresh: Vec<u32>,
@@ -39,7 +40,7 @@ impl Knowledge {
                 Piece::Block(b) => self.fresh.push(*b),
                 Piece::Xor(s) => self.combos.push(s.clone()),
                 Piece::Reduced { index, over } => {
-                    self.reduced.entry(*index).or_default().push(over.clone())
+                    self.reduced.insert((*index, over.clone()));
                 }
             }
         }
@@ -74,7 +75,7 @@ impl Knowledge {
 
     fn holds_reduced(&self, index: u32, over: &RangeSet) -> bool {
         let own = over.len() == 1 && over.contains(self.rank);
-        own || self.reduced.get(&index).is_some_and(|v| v.contains(over))
+        own || self.reduced.contains(&(index, over.clone()))
     }
 
     /// Rebuilds the basis of the XOR combinations modulo the plain blocks.
@@ -120,8 +121,12 @@ impl Knowledge {
 
     /// The largest contributor set held for block index `j` (own contribution included).
     pub fn best_reduced(&self, j: u32) -> RangeSet {
-        let held = self.reduced.get(&j).into_iter().flatten();
-        let best = held.max_by_key(|s| s.len()).cloned();
+        // Only a failing check asks: a scan is fine. Ties go to the smallest set, so the
+        // diagnosis does not depend on the hash order.
+        let held = self.reduced.iter().filter(|(i, _)| *i == j).map(|(_, s)| s);
+        let best = held
+            .max_by(|a, b| a.len().cmp(&b.len()).then_with(|| b.runs().cmp(a.runs())))
+            .cloned();
         best.unwrap_or_else(|| RangeSet::singleton(self.rank))
     }
 
