@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from conftest import cli_json, run_cli
 from netcoll._core import NetcollError, simulate_traffic
-from netcoll.cli_flit import parse_booksim
+from netcoll.cli.sim import parse_booksim
 
 MESH44 = """
 // a BookSim-style configuration

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netcoll import NetcollError, fmtree, models
-from netcoll.fmtree import FMConfig
-from netcoll.reproduce import find, run_one
+from netcoll import NetcollError, models
+from netcoll.reproduce import find, fmtree, run_one
 from netcoll.reproduce import intercom as ic
 from netcoll.reproduce import multisend as ms
+from netcoll.reproduce.fmtree import FMConfig
 
 # ------------------------------------------------------------------ the FM tree model
 

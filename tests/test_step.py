@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import netcoll
 from conftest import cli_json, run_cli
 from netcoll import _core
-from netcoll.engine_step import simulate
+from netcoll.simulate import simulate_step as simulate
 
 
 def ring(n, k, **kw):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import netcoll
 from netcoll._core import NetcollError, build_schedule, multicast_figures, worms_show
-from netcoll.cli_worms import parse_dests
+from netcoll.cli.worms import parse_dests
 
 SPEC = "irregular:switches=8,ports=8,nodes=32,seed=3"
 
@@ -96,7 +96,7 @@ def test_routed_figures_need_the_right_topology():
 
 
 def test_trends_benchmark_shape():
-    from netcoll.cli_worms import trends
+    from netcoll.cli.worms import trends
 
     rows = trends(dests=7, topos=2, sets=2)
     assert [r["nodes"] for r in rows] == [32, 64, 128, 256, 32, 32, 32]

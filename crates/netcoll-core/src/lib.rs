@@ -9,6 +9,8 @@ pub mod algorithms;
 pub mod engines;
 pub mod error;
 pub mod models;
+pub mod params;
+pub mod plan;
 pub mod routing;
 pub mod schedule;
 pub mod spec;

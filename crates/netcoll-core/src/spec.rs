@@ -8,12 +8,8 @@
 //! ```
 
 use crate::error::Result;
+pub use crate::params::{IbtParams, IrregularParams, MAX_SWITCHES};
 use crate::spec_err;
-use crate::topology::{IbtParams, IrregularParams};
-
-/// Largest network built explicitly (switches). Metrics of larger symmetric networks come
-/// from closed forms without building them.
-pub const MAX_SWITCHES: usize = 1 << 24;
 
 const FAMILIES: &str = "mesh, torus, hypercube, ibt, irregular, file";
 

@@ -6,9 +6,9 @@ use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::{self as registry, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze as analyze_schedule, Analysis, Machine};
-use netcoll_core::engines::figures::tagged;
-use netcoll_core::engines::tune::{routing_for, tune as tune_all, RankBy};
 use netcoll_core::models::{LogGP, MultisendParams};
+use netcoll_core::plan::figures::tagged;
+use netcoll_core::plan::tune::{routing_for, tune as tune_all, RankBy};
 use netcoll_core::Topology;
 use pyo3::prelude::*;
 use std::collections::HashMap;
@@ -186,7 +186,7 @@ fn analyze(
         let req = o.request(&t)?;
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
-        netcoll_core::engines::figures::analyze_by(&method, &algo, &req, &t, &r, &m)
+        netcoll_core::plan::figures::analyze_by(&method, &algo, &req, &t, &r, &m)
     })?;
     to_py(py, &v)
 }

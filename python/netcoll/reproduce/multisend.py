@@ -18,9 +18,9 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from .. import fmtree
-from ..engine_flit import simulate
-from ..fmtree import FMConfig
+from ..simulate import simulate_flit as simulate
+from . import fmtree
+from .fmtree import FMConfig
 from .plots import pyplot, save
 from .registry import Outcome
 

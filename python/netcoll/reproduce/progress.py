@@ -24,7 +24,7 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         TimeRemainingColumn,
     )
 
-    from ..cli import console
+    from ..cli.common import console
 
     if not console.is_terminal:
         yield lambda label=None: None

@@ -2,7 +2,7 @@ use super::*;
 use crate::algorithms::{build, AlgoRequest};
 use crate::engines::aggregate::analyze_rounds;
 use crate::engines::analytic::{analyze, Machine};
-use crate::engines::tune::routing_for;
+use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;
 
 const PLANS: [(&str, CollectiveKind); 10] = [
@@ -27,7 +27,7 @@ fn per_step_figures_equal_the_schedule() {
     };
     for spec in ["mesh:4x4", "mesh:3x5", "torus:3x4"] {
         let t = Topology::from_spec(spec).unwrap();
-        let routing = routing_for(&t, "auto").unwrap();
+        let routing = Routing::new(&t, RoutingKind::Dor, None).unwrap();
         for (name, kind) in PLANS {
             assert!(has_plan(name, kind));
             let mut req = AlgoRequest::new(&t, kind);
@@ -59,7 +59,7 @@ fn per_step_figures_equal_the_schedule() {
 fn all_at_once_closed_form_equals_the_schedule() {
     for spec in ["mesh:4x4", "torus:3x4", "torus:4x4"] {
         let t = Topology::from_spec(spec).unwrap();
-        let routing = routing_for(&t, "auto").unwrap();
+        let routing = Routing::new(&t, RoutingKind::Dor, None).unwrap();
         let mut req = AlgoRequest::new(&t, Allgather);
         req.packets = 3;
         let s = build("all-at-once", &req).unwrap();

@@ -13,66 +13,8 @@
 use super::mesh_torus::{add_grid_links, attach_endpoints, grid_builder, port};
 use super::{Family, Topology};
 use crate::error::Result;
+use crate::params::IbtParams;
 use crate::spec::TopologySpec;
-use crate::spec_err;
-use serde::Serialize;
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct IbtParams {
-    /// Radices n of the underlying torus (the paper uses equal radices, n^d).
-    pub dims: Vec<usize>,
-    /// Bypass lengths <b1..bk>.
-    pub b: Vec<usize>,
-}
-
-impl IbtParams {
-    /// Number of species, d * k.
-    pub fn species(&self) -> usize {
-        self.dims.len() * self.b.len()
-    }
-
-    /// Species of the node with these coordinates.
-    pub fn species_of(&self, coords: &[usize]) -> usize {
-        coords.iter().sum::<usize>() % self.species()
-    }
-
-    /// (bypass dimension, bypass length) of a species.
-    pub fn bypass_of(&self, species: usize) -> (usize, usize) {
-        let d = self.dims.len();
-        (species % d, self.b[species / d])
-    }
-
-    pub fn validate(&self, spec: &str) -> Result<()> {
-        let m = self.species();
-        if self.b.is_empty() {
-            return spec_err!("'{spec}' gives no bypass lengths: write b=L1,L2,...");
-        }
-        for &n in &self.dims {
-            if n % m != 0 {
-                return spec_err!(
-                    "iBT radix {n} in '{spec}' must be a multiple of d*k = {m} \
-                     (dimensions times bypass lengths) for the bypass rings to close"
-                );
-            }
-        }
-        let nmin = *self.dims.iter().min().unwrap();
-        for &l in &self.b {
-            if l < 2 || l % m != 0 {
-                return spec_err!(
-                    "iBT bypass length {l} in '{spec}' must be a multiple of d*k = {m} and at \
-                     least 2, e.g. b={}",
-                    2 * m
-                );
-            }
-            if l >= nmin {
-                return spec_err!(
-                    "iBT bypass length {l} in '{spec}' must be shorter than the smallest radix {nmin}"
-                );
-            }
-        }
-        Ok(())
-    }
-}
 
 pub fn build(p: &IbtParams) -> Result<Topology> {
     let d = p.dims.len();

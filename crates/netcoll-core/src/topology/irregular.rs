@@ -11,67 +11,12 @@
 use super::mesh_torus::port;
 use super::{Family, PortRef, Topology, TopologyBuilder};
 use crate::error::Result;
-use crate::spec::{TopologySpec, MAX_SWITCHES};
-use crate::{invalid, spec_err};
+use crate::invalid;
+use crate::params::IrregularParams;
+use crate::spec::TopologySpec;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct IrregularParams {
-    pub switches: usize,
-    pub ports: usize,
-    pub nodes: usize,
-    /// Fraction of the free switch ports that get a link (the paper's percentage connectivity).
-    pub conn: f64,
-    pub seed: u64,
-}
-
-impl IrregularParams {
-    /// Switch ports left after the hosts are attached.
-    pub fn free_ports(&self) -> usize {
-        self.switches * self.ports - self.nodes
-    }
-
-    /// Number of switch-to-switch links: `conn` of the free ports, two ports per link.
-    pub fn num_links(&self) -> usize {
-        ((self.free_ports() as f64 * self.conn + 1e-9).floor() as usize) / 2
-    }
-
-    pub fn validate(&self, spec: &str) -> Result<()> {
-        let (s, k, p) = (self.switches, self.ports, self.nodes);
-        if s == 0 || k == 0 || p == 0 {
-            return spec_err!("'{spec}': switches, ports and nodes must all be >= 1");
-        }
-        if s > MAX_SWITCHES / 64 || k > 4096 {
-            return spec_err!(
-                "'{spec}' is too large: at most {} switches of at most 4096 ports",
-                MAX_SWITCHES / 64
-            );
-        }
-        let reserve = if s > 1 { s } else { 0 };
-        if p + reserve > s * k {
-            return spec_err!(
-                "'{spec}': {p} nodes on {s} switches of {k} ports leave some switch without a \
-                 port for links; use at most {} nodes or more ports",
-                s * k - reserve
-            );
-        }
-        if self.num_links() + 1 < s {
-            return spec_err!(
-                "'{spec}': conn={} links {} of the {} free ports ({} links), but connecting {s} \
-                 switches needs at least {} links; raise conn or ports, or lower nodes",
-                self.conn,
-                2 * self.num_links(),
-                self.free_ports(),
-                self.num_links(),
-                s - 1
-            );
-        }
-        Ok(())
-    }
-}
 
 pub fn build(params: &IrregularParams) -> Result<Topology> {
     let mut rng = ChaCha8Rng::seed_from_u64(params.seed);

@@ -13,9 +13,9 @@ mod irregular;
 mod mesh_torus;
 pub mod metrics;
 
+pub use crate::params::IbtParams;
+pub use crate::params::IrregularParams;
 pub use build::TopologyBuilder;
-pub use ibt::IbtParams;
-pub use irregular::IrregularParams;
 
 use crate::error::Result;
 use crate::spec::TopologySpec;

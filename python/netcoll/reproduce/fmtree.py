@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import _core, models
+from .. import _core, models
 
 FM_PACKET_BYTES = 1536
 

@@ -1,8 +1,8 @@
 //! The tuner: rank every applicable algorithm and parameter choice for a collective by the
 //! analytic engine's time, best first.
 
-use super::analytic::{analyze, check_machine, Analysis, Machine};
 use crate::algorithms::{self, tuning, AlgoRequest};
+use crate::engines::analytic::{analyze, check_machine, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;

@@ -1,71 +1,23 @@
-"""The ``netcoll`` command line (click + rich). Every command that reports figures takes
-``--json``; bad input ends in one line on stderr and exit status 2."""
+"""`netcoll topo ...` and `netcoll route`: network metrics, deadlock checks, routes, pictures,
+export."""
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from . import networks as topo_mod
-from ._core import NetcollError
-
-console = Console(emoji=False)  # user text such as ":x:" stays as typed
-if not console.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
-    console = Console(width=120, emoji=False)
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-spec_argument = click.argument("spec", metavar="SPEC")
-json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-routing_option = click.option(
-    "--routing",
-    "-r",
-    default="shortest",
-    show_default=True,
-    metavar="R",
-    help="dor | shortest | updown",
-)
-root_option = click.option(
-    "--root", type=int, default=None, help="up*/down* spanning-tree root switch (default 0)."
-)
-
-
-@click.group(context_settings=CONTEXT)
-@click.version_option(package_name="netcoll")
-def app() -> None:
-    """Design, prove, simulate and run collective communication on interconnection networks.
-
-    SPEC is a network: mesh:8x8 | torus:8x8x8 | hypercube:6 | ibt:64x64:b=8,24 |
-    irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 | file:PATH
-    """
-
-
-@app.group("topo", context_settings=CONTEXT)
-def topo_app() -> None:
-    """Networks: metrics, deadlock checks, pictures, export."""
-
-
-@app.group("bench", context_settings=CONTEXT)
-def bench_app() -> None:
-    """Benchmarks that print figures (not tests)."""
-
-
-def emit_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2))
-
+from .. import networks as topo_mod
+from .._core import NetcollError
+from .common import console, emit_json, json_option, root_option, routing_option, spec_argument
 
 # ---------------------------------------------------------------- topo stats
 
 
-@topo_app.command("stats")
+@click.command("stats")
 @spec_argument
 @json_option
 @click.option("--all-pairs", is_flag=True, help="Ignore symmetry: one BFS per switch.")
@@ -102,7 +54,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
 # ---------------------------------------------------------------- topo check
 
 
-@topo_app.command("check")
+@click.command("check")
 @spec_argument
 @routing_option
 @click.option(
@@ -170,7 +122,7 @@ def parse_endpoint(t, text: str) -> int:
     return index
 
 
-@app.command("route")
+@click.command("route")
 @spec_argument
 @click.argument("src")
 @click.argument("dst")
@@ -213,7 +165,7 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
 # ---------------------------------------------------------------- draw, export
 
 
-@topo_app.command("draw")
+@click.command("draw")
 @spec_argument
 @click.option(
     "-o",
@@ -226,14 +178,14 @@ def route(spec: str, src: str, dst: str, routing: str, root: int | None, as_json
 def topo_draw(spec: str, output: Path, root: int | None) -> None:
     """Draw a small network: grids with wrap and bypass links, irregular networks by up*/down*
     level with the up direction of every link."""
-    from .draw import draw
+    from ..draw import draw
 
     t = topo_mod.topology(spec)
     draw(t, output, root=root)
     console.print(f"wrote {output}")
 
 
-@topo_app.command("export")
+@click.command("export")
 @spec_argument
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="Output file.")
 @click.option(
@@ -267,104 +219,3 @@ def topo_export(spec: str, output: Path, fmt: str) -> None:
     else:
         raise NetcollError(f"unknown export format '{fmt}': use netcoll, networkx or graphml")
     console.print(f"wrote {output} ({fmt})")
-
-
-# ---------------------------------------------------------------- demo, bench
-
-
-@app.command("demo")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(path_type=Path),
-    default=Path("out/demo"),
-    show_default=True,
-    help="Directory for the plots and the report.",
-)
-@click.option("--quick", is_flag=True, help="Skip the million-node pair and the largest meshes.")
-@click.option(
-    "--report/--no-report",
-    default=True,
-    show_default=True,
-    help="Also run every reproduction in quick mode and write OUTPUT/report/index.html.",
-)
-@json_option
-def demo(output: Path, quick: bool, report: bool, as_json: bool) -> None:
-    """The main job: iBT against tori of the same size and degree, then the headline: HNC
-    against tree-based and all-at-once all-to-all broadcast on meshes (hops and cycles),
-    tables, plots and the HTML report of every reproduction."""
-    from .demo import run_demo
-
-    run_demo(output, quick=quick, as_json=as_json, console=console, report=report)
-
-
-@bench_app.command("metrics")
-@json_option
-def bench_metrics(as_json: bool) -> None:
-    """Exact metrics of million-node networks (iBT(1000^2;b=8,32), Torus(100^3)), timed."""
-    from .demo import bench_metrics as run
-
-    run(as_json=as_json, console=console)
-
-
-# ---------------------------------------------------------------- other areas
-
-# Each area keeps its commands in its own module with `register(app)`; add new ones here.
-COMMAND_MODULES: tuple[str, ...] = (
-    "cli_simulate",
-    "cli_reproduce",
-    "cli_algos",
-    "cli_hnc",
-    "cli_mpi",
-    "cli_step",
-    "cli_worms",
-    "cli_flit",
-    "cli_flit_schedule",
-)
-
-
-def _register_command_modules() -> None:
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"netcoll.{name}").register(app)
-
-
-_register_command_modules()
-
-
-# ---------------------------------------------------------------- entry point
-
-
-def fail(message: str) -> None:
-    # Plain text, not rich: the message quotes user input, where ':x:' would become an emoji
-    # and '[b]' markup; one line, never wrapped.
-    print(f"netcoll: error: {message}", file=sys.stderr, flush=True)
-    sys.exit(2)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run the CLI; bad input ends in one line on stderr and exit status 2."""
-    try:
-        code = app.main(args=argv, prog_name="netcoll", standalone_mode=False)
-    except NetcollError as e:
-        fail(str(e))
-    except click.UsageError as e:
-        if isinstance(e, getattr(click.exceptions, "NoArgsIsHelpError", ())):
-            print(e.ctx.get_help())
-            sys.exit(0)
-        where = e.ctx.command_path if e.ctx else "netcoll"
-        fail(f"{e.format_message()} (see '{where} --help')")
-    except click.exceptions.Abort:
-        fail("aborted")
-    except OSError as e:
-        fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
-    except KeyboardInterrupt:
-        fail("interrupted")
-    except Exception as e:  # a bug: still one line, with the traceback on request
-        if os.environ.get("NETCOLL_DEBUG"):
-            raise
-        fail(
-            f"internal error {type(e).__name__}: {e} (rerun with NETCOLL_DEBUG=1 for the "
-            "traceback, and please report it)"
-        )
-    if isinstance(code, int) and code:
-        sys.exit(code)

@@ -10,9 +10,9 @@ from typing import Any
 
 import click
 
-from . import _core
-from . import networks as topo_mod
-from ._core import NetcollError
+from .. import _core
+from .. import networks as topo_mod
+from .._core import NetcollError
 
 # Command-line collective names -> registry names (mirrors the core's parse_collective).
 OPS = {
@@ -238,153 +238,155 @@ def _print(fig: dict[str, Any], as_json: bool) -> None:
             click.echo(f"{key:>24}: {value}")
 
 
-def register(app: click.Group) -> None:
-    @app.command("algos")
-    @click.option("--op", default=None, help="Only algorithms for this collective.")
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def algos(op, as_json):
-        """List every algorithm: collectives, parameters, preconditions, source."""
-        rows = list(_core.algorithms())
-        if op is not None:
-            kind = collective_name(op)
-            rows = [a for a in rows if kind in a["collectives"]]
-        if as_json:
-            print(json.dumps(rows, indent=2))
-            return
-        from rich.table import Table
+@click.command("algos")
+@click.option("--op", default=None, help="Only algorithms for this collective.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def algos(op, as_json):
+    """List every algorithm: collectives, parameters, preconditions, source."""
+    rows = list(_core.algorithms())
+    if op is not None:
+        kind = collective_name(op)
+        rows = [a for a in rows if kind in a["collectives"]]
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    from rich.table import Table
 
-        from .cli import console
+    from .common import console
 
-        table = Table("name", "collectives", "family", "parameters", "preconditions", "source")
-        for a in rows:
-            params = ", ".join(f"{p['name']}={p['default']}" for p in a["params"]) or "-"
-            table.add_row(
-                a["name"],
-                ", ".join(a["collectives"]),
-                a["family"],
-                params,
-                a["preconditions"],
-                a["source"],
-            )
-        console.print(table)
-
-    @app.command("schedule")
-    @click.argument("op")
-    @click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
-    @click.option(
-        "--set",
-        "params",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="Algorithm parameter (repeatable).",
-    )
-    @click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="Write the schedule JSON (docs/schedule.md) to this file.",
-    )
-    @request_options
-    def schedule(op, algo, params, output, topo, machine, as_json, **req):
-        """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
-        kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
-        with_json = bool(output) or kind == "multicast"
-        fig, text = _core.schedule_figures(
-            kind, algo, t, params=list(params), with_json=with_json, **kw
+    table = Table("name", "collectives", "family", "parameters", "preconditions", "source")
+    for a in rows:
+        params = ", ".join(f"{p['name']}={p['default']}" for p in a["params"]) or "-"
+        table.add_row(
+            a["name"],
+            ", ".join(a["collectives"]),
+            a["family"],
+            params,
+            a["preconditions"],
+            a["source"],
         )
-        fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
-        if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
-            plan = _core.analyze(kind, algo, t, params=list(params), **kw)
-            fig.update({k: plan[k] for k in HNC_PLAN_KEYS if k in plan})
-        if kind == "multicast":  # worms, phases, header bits, link traversals (seed 003 s5)
-            ud_root = int(_params(params).get("ud-root", 0))
-            extra = _core.multicast_figures(_core.Schedule.from_json(text), t, ud_root)
-            fig.update({k: v for k, v in extra.items() if k not in fig})
-        if output:
-            Path(output).write_text(text + "\n")
-            fig["output"] = output
-        _print(fig, as_json)
+    console.print(table)
 
-    @app.command("analyze")
-    @click.argument("op")
-    @click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
-    @click.option(
-        "--set",
-        "params",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="Algorithm parameter (repeatable).",
-    )
-    @click.option(
-        "--method",
-        type=click.Choice(["auto", "closed-form", "per-step", "schedule"]),
-        default="auto",
-        show_default=True,
-        help="closed-form | per-step (rounds, no schedule; round-rule time only) | schedule "
-        "(build and verify; every model) | auto: closed form, else the schedule up to 2^18 "
-        "messages, else per-step. The result's `method` says which was taken.",
-    )
-    @request_options
-    def analyze(op, algo, params, method, topo, machine, as_json, **req):
-        """Figures of OP by ALGO: from a closed form, per-step aggregates or its schedule."""
-        kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
-        fig = _core.analyze(kind, algo, t, params=list(params), method=method, **kw)
-        _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
 
-    @app.command("tune")
-    @click.argument("op")
-    @click.option("--alpha", type=float, required=True, help="Start-up per message, seconds.")
-    @click.option("--beta", type=float, required=True, help="Seconds per byte.")
-    @click.option(
-        "--gamma", type=float, default=0.0, show_default=True, help="Seconds per byte combined."
+@click.command("schedule")
+@click.argument("op")
+@click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
+@click.option(
+    "--set",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Algorithm parameter (repeatable).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the schedule JSON (docs/schedule.md) to this file.",
+)
+@request_options
+def schedule(op, algo, params, output, topo, machine, as_json, **req):
+    """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
+    kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
+    with_json = bool(output) or kind == "multicast"
+    fig, text = _core.schedule_figures(
+        kind, algo, t, params=list(params), with_json=with_json, **kw
     )
-    @click.option(
-        "--model",
-        default="rounds",
-        show_default=True,
-        help="rounds (InterCom's round rule) | list (list-scheduled Hockney)",
-    )
-    @click.option("--top", type=click.IntRange(1), default=None, help="Show only the best N.")
-    @request_options
-    def tune(op, alpha, beta, gamma, model, top, topo, nbytes, machine, as_json, **req):
-        """Rank every applicable algorithm and parameter choice for OP, best first."""
-        mach = parse_machine(machine, alpha=alpha, beta=beta, gamma=gamma)
-        kind, t, kw = _common(op, topo, nbytes=nbytes, machine=mach, **req)
-        res = _core.tune(kind, t, model=model, **kw)
-        cands = [
-            {
-                "algo": c["algo"],
-                "family": c["family"],
-                "params": c["params"],
-                "time": c["time"],
-                "messages": c["analysis"]["messages"],
-                "steps": c["analysis"]["steps"],
-                "aggregate_hops": c["analysis"]["aggregate_hops"],
-            }
-            for c in res["candidates"]
-        ]
-        if top:
-            cands = cands[:top]
-        out = {
-            "op": kind,
-            "topo": topo,
-            "bytes": nbytes,
-            "model": model,
-            "candidates": cands,
-            "skipped": res["skipped"],
+    fig = {"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}
+    if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
+        plan = _core.analyze(kind, algo, t, params=list(params), **kw)
+        fig.update({k: plan[k] for k in HNC_PLAN_KEYS if k in plan})
+    if kind == "multicast":  # worms, phases, header bits, link traversals (seed 003 s5)
+        ud_root = int(_params(params).get("ud-root", 0))
+        extra = _core.multicast_figures(_core.Schedule.from_json(text), t, ud_root)
+        fig.update({k: v for k, v in extra.items() if k not in fig})
+    if output:
+        Path(output).write_text(text + "\n")
+        fig["output"] = output
+    _print(fig, as_json)
+
+
+@click.command("analyze")
+@click.argument("op")
+@click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
+@click.option(
+    "--set",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Algorithm parameter (repeatable).",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "closed-form", "per-step", "schedule"]),
+    default="auto",
+    show_default=True,
+    help="closed-form | per-step (rounds, no schedule; round-rule time only) | schedule "
+    "(build and verify; every model) | auto: closed form, else the schedule up to 2^18 "
+    "messages, else per-step. The result's `method` says which was taken.",
+)
+@request_options
+def analyze(op, algo, params, method, topo, machine, as_json, **req):
+    """Figures of OP by ALGO: from a closed form, per-step aggregates or its schedule."""
+    kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
+    fig = _core.analyze(kind, algo, t, params=list(params), method=method, **kw)
+    _print({"op": kind, "algo": algo, "topo": topo, "params": _params(params), **fig}, as_json)
+
+
+@click.command("tune")
+@click.argument("op")
+@click.option("--alpha", type=float, required=True, help="Start-up per message, seconds.")
+@click.option("--beta", type=float, required=True, help="Seconds per byte.")
+@click.option(
+    "--gamma", type=float, default=0.0, show_default=True, help="Seconds per byte combined."
+)
+@click.option(
+    "--model",
+    default="rounds",
+    show_default=True,
+    help="rounds (InterCom's round rule) | list (list-scheduled Hockney)",
+)
+@click.option("--top", type=click.IntRange(1), default=None, help="Show only the best N.")
+@request_options
+def tune(op, alpha, beta, gamma, model, top, topo, nbytes, machine, as_json, **req):
+    """Rank every applicable algorithm and parameter choice for OP, best first."""
+    mach = parse_machine(machine, alpha=alpha, beta=beta, gamma=gamma)
+    kind, t, kw = _common(op, topo, nbytes=nbytes, machine=mach, **req)
+    res = _core.tune(kind, t, model=model, **kw)
+    cands = [
+        {
+            "algo": c["algo"],
+            "family": c["family"],
+            "params": c["params"],
+            "time": c["time"],
+            "messages": c["analysis"]["messages"],
+            "steps": c["analysis"]["steps"],
+            "aggregate_hops": c["analysis"]["aggregate_hops"],
         }
-        if as_json:
-            print(json.dumps(out, indent=2))
-            return
-        if not cands:
-            raise NetcollError(f"no {kind} algorithm applies here")
-        for i, c in enumerate(cands, 1):
-            params = ",".join(f"{k}={v}" for k, v in c["params"].items())
-            click.echo(
-                f"{i:>3}. {c['algo']:<24} {params:<24} {c['time']:.6e} s  "
-                f"{c['steps']} steps  {c['messages']} messages"
-            )
+        for c in res["candidates"]
+    ]
+    if top:
+        cands = cands[:top]
+    out = {
+        "op": kind,
+        "topo": topo,
+        "bytes": nbytes,
+        "model": model,
+        "candidates": cands,
+        "skipped": res["skipped"],
+    }
+    if as_json:
+        print(json.dumps(out, indent=2))
+        return
+    if not cands:
+        raise NetcollError(f"no {kind} algorithm applies here")
+    for i, c in enumerate(cands, 1):
+        params = ",".join(f"{k}={v}" for k, v in c["params"].items())
+        click.echo(
+            f"{i:>3}. {c['algo']:<24} {params:<24} {c['time']:.6e} s  "
+            f"{c['steps']} steps  {c['messages']} messages"
+        )
 
 
 def _params(items: tuple[str, ...]) -> dict[str, str]:

@@ -15,8 +15,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from . import networks as topo_mod
-from ._core import NetcollError, build_schedule, multicast_figures, worms_show
+from .. import networks as topo_mod
+from .._core import NetcollError, build_schedule, multicast_figures, worms_show
 
 WORM_ALGOS = ("worm-ssr", "worm-path", "worm-tree")
 
@@ -56,70 +56,66 @@ def parse_dests(text: str, p: int, root: int) -> list[int]:
     return dests
 
 
-def register(app: click.Group) -> None:
-    @app.group("worms")
-    def worms_app() -> None:
-        """Multidestination worms on switch networks (seed 003 s5)."""
+@click.command("show")
+@click.argument("spec", metavar="SPEC")
+@click.option("--algo", "-a", default="worm-path", show_default=True, help="|".join(WORM_ALGOS))
+@click.option("--root", type=int, default=0, show_default=True, help="Source rank.")
+@click.option("--dests", required=True, metavar="LIST", help="3,7,12 or random:COUNT,seed=S")
+@click.option(
+    "--set",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="phases=greedy|less-greedy, ud-root=SWITCH.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def show(spec, algo, root, dests, params, as_json):
+    """Each worm of a multicast on SPEC: phase, sender, path and header."""
+    topo = topo_mod.topology(spec)
+    targets = parse_dests(dests, topo.num_endpoints, root)
+    shown = worms_show(topo, algo, root=root, targets=targets, params=list(params))
+    if as_json:
+        print(json.dumps(shown, indent=2))
+        return
+    print_show(shown)
 
-    @worms_app.command("show")
-    @click.argument("spec", metavar="SPEC")
-    @click.option("--algo", "-a", default="worm-path", show_default=True, help="|".join(WORM_ALGOS))
-    @click.option("--root", type=int, default=0, show_default=True, help="Source rank.")
-    @click.option("--dests", required=True, metavar="LIST", help="3,7,12 or random:COUNT,seed=S")
-    @click.option(
-        "--set",
-        "params",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="phases=greedy|less-greedy, ud-root=SWITCH.",
-    )
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def show(spec, algo, root, dests, params, as_json):
-        """Each worm of a multicast on SPEC: phase, sender, path and header."""
-        topo = topo_mod.topology(spec)
-        targets = parse_dests(dests, topo.num_endpoints, root)
-        shown = worms_show(topo, algo, root=root, targets=targets, params=list(params))
-        if as_json:
-            print(json.dumps(shown, indent=2))
-            return
-        print_show(shown)
 
-    @worms_app.command("trends")
-    @click.option("--dests", type=click.IntRange(1), default=15, show_default=True)
-    @click.option("--topos", type=click.IntRange(1), default=10, show_default=True)
-    @click.option("--sets", type=click.IntRange(1), default=10, show_default=True)
-    @click.option("--phases", type=click.Choice(["greedy", "less-greedy"]), default="less-greedy")
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def trends_cmd(dests, topos, sets, phases, as_json):
-        """Benchmark: worms and phases against system size, switch size and switch count
-        (seed 003 s6.4.3-6.4.5), averaged over random networks and destination sets."""
-        rows = trends(dests, topos, sets, phases)
-        if as_json:
-            print(json.dumps(rows, indent=2))
-            return
-        table = Table()
-        for col in (
-            "nodes",
-            "switches x ports",
-            "SSR worms/phases",
-            "path worms/phases",
-            "tree links",
-            "NI k-binomial steps",
-        ):
-            table.add_column(col)
-        for r in rows:
-            table.add_row(
-                str(r["nodes"]),
-                f"{r['switches']}x{r['ports']}",
-                f"{r['worm-ssr']['worms']} / {r['worm-ssr']['phases']}",
-                f"{r['worm-path']['worms']} / {r['worm-path']['phases']}",
-                str(r["worm-tree"]["link_traversals"]),
-                str(r["ni-kbinomial"]["phases"]),
-            )
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=120)
-        console.print(table)
+@click.command("trends")
+@click.option("--dests", type=click.IntRange(1), default=15, show_default=True)
+@click.option("--topos", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--sets", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--phases", type=click.Choice(["greedy", "less-greedy"]), default="less-greedy")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def trends_cmd(dests, topos, sets, phases, as_json):
+    """Benchmark: worms and phases against system size, switch size and switch count
+    (seed 003 s6.4.3-6.4.5), averaged over random networks and destination sets."""
+    rows = trends(dests, topos, sets, phases)
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table()
+    for col in (
+        "nodes",
+        "switches x ports",
+        "SSR worms/phases",
+        "path worms/phases",
+        "tree links",
+        "NI k-binomial steps",
+    ):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(
+            str(r["nodes"]),
+            f"{r['switches']}x{r['ports']}",
+            f"{r['worm-ssr']['worms']} / {r['worm-ssr']['phases']}",
+            f"{r['worm-path']['worms']} / {r['worm-path']['phases']}",
+            str(r["worm-tree"]["link_traversals"]),
+            str(r["ni-kbinomial"]["phases"]),
+        )
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)
+    console.print(table)
 
 
 # (nodes, switches, ports) of seed 003 s6.4.3-6.4.5: system size, switch size, switch count.

@@ -1,13 +1,13 @@
 //! Figures of a collective by the cheapest path that gives them: a closed form, the per-step
 //! aggregate of the algorithm's rounds, or the built and verified schedule. Like the tuner,
-//! this plans over the algorithm registry (it moves to the planning layer with it).
+//! this plans over the algorithm registry.
 //!
 //! Every result says which path it took in `method`: `closed-form`, `per-step` or
 //! `schedule` (and, as before, `source`: `closed_form` or `schedule`, `per_step`).
 
-use super::aggregate::analyze_rounds;
-use super::analytic::{analyze, Analysis, Machine};
 use crate::algorithms::{self as registry, AlgoRequest};
+use crate::engines::aggregate::analyze_rounds;
+use crate::engines::analytic::{analyze, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::spec_err;

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from ._core import NetcollError
-from .cli_algos import sources_option
+from .._core import NetcollError
+from .schedule import sources_option
 
 KINDS = {
     "bcast": "broadcast",
@@ -85,7 +85,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
         text = Path(schedule).read_text()
         return [{"name": Path(schedule).stem, "schedule": text}]
     if example:
-        from .mpi import examples
+        from ..mpi import examples
 
         if example not in examples.EXAMPLES:
             raise NetcollError(f"unknown example '{example}': use {', '.join(examples.EXAMPLES)}")
@@ -101,173 +101,168 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     return [{"name": algo or "auto", "algo": algo or "auto"}]
 
 
-def register(app: click.Group) -> None:
-    @app.command("run")
-    @click.argument("op")
-    @click.option("--algo", "-a", default=None, help="Registered algorithm, or auto (default).")
-    @click.option(
-        "--schedule",
-        type=click.Path(exists=True, dir_okay=False),
-        help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
-    )
-    @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
-    @click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
-    @click.option(
-        "--topo",
-        "-t",
-        default=None,
-        metavar="SPEC",
-        help="Network the ranks are placed on (default mesh:NP, a linear array).",
-    )
-    @click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
-    @click.option("--root", type=int, default=0, show_default=True)
-    @sources_option
-    @click.option(
-        "--dests",
-        default=None,
-        metavar="D",
-        help="multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
-    )
-    @click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
-    @click.option(
-        "--packets",
-        type=int,
-        default=1,
-        show_default=True,
-        help="Packets per message (pipelined algorithms).",
-    )
-    @click.option(
-        "--bytes", "sizes", required=True, help="Sizes: 8,1K,1M or a doubling range 8..16M."
-    )
-    @click.option(
-        "--dtype", default=None, help="Element type (default uint8; float64 for reductions)."
-    )
-    @click.option(
-        "--op",
-        "red_op",
-        default="sum",
-        show_default=True,
-        help="Reduction: sum, prod, min, max, band, bor, bxor.",
-    )
-    @click.option("--compare-native", is_flag=True, help="Time the MPI library's collective too.")
-    @click.option("--iters", type=int, default=20, show_default=True)
-    @click.option("--warmup", type=int, default=3, show_default=True)
-    @click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
-    @click.option("--no-check", is_flag=True, help="Skip the result check.")
-    @click.option(
-        "--tune",
-        is_flag=True,
-        help="Time every registered algorithm (or those of --algo A,B); write a table.",
-    )
-    @click.option(
-        "--tune-out",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="Tuning table to update (default $NETCOLL_TUNING or ~/.cache/netcoll).",
-    )
-    @click.option(
-        "--plot",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="Write a time-vs-size plot (PNG).",
-    )
-    @click.option(
-        "--inject-fault",
-        default=None,
-        hidden=True,
-        metavar="RANK:ELEM",
-        help="Self-test: corrupt one output element before the check.",
-    )
-    @click.option(
-        "--inject-crash",
-        type=int,
-        default=None,
-        hidden=True,
-        metavar="RANK",
-        help="Self-test: this rank exits abruptly.",
-    )
-    @click.option(
-        "--inject-xor-fault",
-        type=int,
-        default=None,
-        hidden=True,
-        metavar="RANK",
-        help="Self-test: this rank's XOR encodings have their first byte flipped.",
-    )
-    @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-    def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, dests, params,
-                packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
-                tune, tune_out, plot, inject_fault, inject_crash, inject_xor_fault,
-                as_json):  # fmt: skip
-        """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
-        manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
-        buffers, check every byte, and time it (warm-up, barrier-separated iterations, the
-        maximum over ranks of the mean). SIZE counts the root's vector (bcast, scatter, reduce;
-        multicast, whose --dests are a rank list or random:COUNT,seed=S), each rank's
-        contribution (gather, allgather), each source's contribution (manytoall, whose
-        --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
-        (allreduce, reduce-scatter)."""
-        from .mpi.launch import RunError, launch
+@click.command("run")
+@click.argument("op")
+@click.option("--algo", "-a", default=None, help="Registered algorithm, or auto (default).")
+@click.option(
+    "--schedule",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
+)
+@click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
+@click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
+@click.option(
+    "--topo",
+    "-t",
+    default=None,
+    metavar="SPEC",
+    help="Network the ranks are placed on (default mesh:NP, a linear array).",
+)
+@click.option("--placement", default=None, help="Endpoint of each rank, comma-separated.")
+@click.option("--root", type=int, default=0, show_default=True)
+@sources_option
+@click.option(
+    "--dests",
+    default=None,
+    metavar="D",
+    help="multicast targets: rank list 1,4,7 | random:COUNT,seed=S.",
+)
+@click.option("--set", "params", multiple=True, metavar="K=V", help="Algorithm parameter.")
+@click.option(
+    "--packets",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Packets per message (pipelined algorithms).",
+)
+@click.option("--bytes", "sizes", required=True, help="Sizes: 8,1K,1M or a doubling range 8..16M.")
+@click.option("--dtype", default=None, help="Element type (default uint8; float64 for reductions).")
+@click.option(
+    "--op",
+    "red_op",
+    default="sum",
+    show_default=True,
+    help="Reduction: sum, prod, min, max, band, bor, bxor.",
+)
+@click.option("--compare-native", is_flag=True, help="Time the MPI library's collective too.")
+@click.option("--iters", type=int, default=20, show_default=True)
+@click.option("--warmup", type=int, default=3, show_default=True)
+@click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
+@click.option("--no-check", is_flag=True, help="Skip the result check.")
+@click.option(
+    "--tune",
+    is_flag=True,
+    help="Time every registered algorithm (or those of --algo A,B); write a table.",
+)
+@click.option(
+    "--tune-out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Tuning table to update (default $NETCOLL_TUNING or ~/.cache/netcoll).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write a time-vs-size plot (PNG).",
+)
+@click.option(
+    "--inject-fault",
+    default=None,
+    hidden=True,
+    metavar="RANK:ELEM",
+    help="Self-test: corrupt one output element before the check.",
+)
+@click.option(
+    "--inject-crash",
+    type=int,
+    default=None,
+    hidden=True,
+    metavar="RANK",
+    help="Self-test: this rank exits abruptly.",
+)
+@click.option(
+    "--inject-xor-fault",
+    type=int,
+    default=None,
+    hidden=True,
+    metavar="RANK",
+    help="Self-test: this rank's XOR encodings have their first byte flipped.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, dests, params,
+            packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
+            tune, tune_out, plot, inject_fault, inject_crash, inject_xor_fault,
+            as_json):  # fmt: skip
+    """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
+    manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
+    buffers, check every byte, and time it (warm-up, barrier-separated iterations, the
+    maximum over ranks of the mean). SIZE counts the root's vector (bcast, scatter, reduce;
+    multicast, whose --dests are a rank list or random:COUNT,seed=S), each rank's
+    contribution (gather, allgather), each source's contribution (manytoall, whose
+    --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
+    (allreduce, reduce-scatter)."""
+    from ..mpi.launch import RunError, launch
 
-        kind = KINDS.get(op.lower())
-        if kind is None:
-            raise NetcollError(f"unknown collective '{op}': use {', '.join(sorted(KINDS))}")
-        if np_ < 1:
-            raise NetcollError(f"--np {np_}: a run needs at least one rank")
-        if iters < 1 or warmup < 0:
-            raise NetcollError("--iters must be at least 1 and --warmup at least 0")
-        reduction = kind in ("reduce", "allreduce", "reduce_scatter")
-        cfg = {
-            "kind": kind, "root": root, "op": red_op if reduction else None,
-            "dtype": dtype or ("float64" if reduction else "uint8"),
-            "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
-            "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
-            "check": not no_check, "seed": 1,
-            "placement": [int(x) for x in placement.split(",")] if placement else None,
-        }  # fmt: skip
-        _check_dtype(cfg["dtype"])
-        cfg["sources"] = _sources(kind, sources, schedule, np_)
-        cfg["targets"] = _targets(kind, dests, schedule, np_, root)
-        if inject_fault:
-            r, _, e = inject_fault.partition(":")
-            cfg["fault"] = [int(r), int(e or 0)]
-        if inject_crash is not None:
-            cfg["crash"] = inject_crash
-        if inject_xor_fault is not None:
-            cfg["xor_fault"] = inject_xor_fault
-        if tune:
-            cfg["candidates"] = _tune_candidates(kind, algo)
-            cfg["tune"] = True
-        else:
-            cfg["candidates"] = candidates(kind, algo, schedule, example, np_, root, packets)
-        try:
-            report = launch(np_, cfg, timeout)
-        except RunError as e:
-            raise NetcollError(str(e)) from None
-        if "error" in report:
-            raise NetcollError(report["error"])
-        if tune:
-            return _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot)
-        name, rows = next(iter(report["results"].items()))
-        verified = all(r["verified"] is True for r in rows) if cfg["check"] else None
-        doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"],
-               "verified": verified, "results": rows}  # fmt: skip
-        if cfg["sources"]:
-            doc["sources"] = cfg["sources"]
-        if cfg["targets"]:
-            doc["root"], doc["targets"] = root, cfg["targets"]
-        if compare_native:
-            doc["native"] = NATIVE[kind]
-        if plot:
-            _plot(plot, kind, np_, {name: rows}, compare_native)
-        if as_json:
-            print(json.dumps(doc, indent=2))
-        else:
-            _table(doc, compare_native)
-        bad = [r for r in rows if r["verified"] is False]
-        if bad:
-            print(f"netcoll: error: {bad[0]['error']}", file=sys.stderr)
-            sys.exit(1)
+    kind = KINDS.get(op.lower())
+    if kind is None:
+        raise NetcollError(f"unknown collective '{op}': use {', '.join(sorted(KINDS))}")
+    if np_ < 1:
+        raise NetcollError(f"--np {np_}: a run needs at least one rank")
+    if iters < 1 or warmup < 0:
+        raise NetcollError("--iters must be at least 1 and --warmup at least 0")
+    reduction = kind in ("reduce", "allreduce", "reduce_scatter")
+    cfg = {
+        "kind": kind, "root": root, "op": red_op if reduction else None,
+        "dtype": dtype or ("float64" if reduction else "uint8"),
+        "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
+        "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
+        "check": not no_check, "seed": 1,
+        "placement": [int(x) for x in placement.split(",")] if placement else None,
+    }  # fmt: skip
+    _check_dtype(cfg["dtype"])
+    cfg["sources"] = _sources(kind, sources, schedule, np_)
+    cfg["targets"] = _targets(kind, dests, schedule, np_, root)
+    if inject_fault:
+        r, _, e = inject_fault.partition(":")
+        cfg["fault"] = [int(r), int(e or 0)]
+    if inject_crash is not None:
+        cfg["crash"] = inject_crash
+    if inject_xor_fault is not None:
+        cfg["xor_fault"] = inject_xor_fault
+    if tune:
+        cfg["candidates"] = _tune_candidates(kind, algo)
+        cfg["tune"] = True
+    else:
+        cfg["candidates"] = candidates(kind, algo, schedule, example, np_, root, packets)
+    try:
+        report = launch(np_, cfg, timeout)
+    except RunError as e:
+        raise NetcollError(str(e)) from None
+    if "error" in report:
+        raise NetcollError(report["error"])
+    if tune:
+        return _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot)
+    name, rows = next(iter(report["results"].items()))
+    verified = all(r["verified"] is True for r in rows) if cfg["check"] else None
+    doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"],
+           "verified": verified, "results": rows}  # fmt: skip
+    if cfg["sources"]:
+        doc["sources"] = cfg["sources"]
+    if cfg["targets"]:
+        doc["root"], doc["targets"] = root, cfg["targets"]
+    if compare_native:
+        doc["native"] = NATIVE[kind]
+    if plot:
+        _plot(plot, kind, np_, {name: rows}, compare_native)
+    if as_json:
+        print(json.dumps(doc, indent=2))
+    else:
+        _table(doc, compare_native)
+    bad = [r for r in rows if r["verified"] is False]
+    if bad:
+        print(f"netcoll: error: {bad[0]['error']}", file=sys.stderr)
+        sys.exit(1)
 
 
 def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> list[int] | None:
@@ -277,8 +272,8 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
         if spec is not None:
             raise NetcollError(f"--sources applies to manytoall only, not {kind}: drop it")
         return None
-    from . import _core
-    from .mpi.plan import ScheduleError, parse
+    from .. import _core
+    from ..mpi.plan import ScheduleError, parse
 
     given = None if spec is None else list(_core.parse_sources(spec, np_))
     if schedule:
@@ -303,14 +298,14 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
 
 def _targets(kind: str, spec: str | None, schedule: str | None, np_: int, root: int):
     """The multicast targets: parsed as `netcoll schedule multicast --dests` parses them
-    (cli_algos.parse_dests, then checked: ranks, no repeats, not the root), or read from the
+    (schedule.parse_dests, then checked: ranks, no repeats, not the root), or read from the
     schedule file (which must then agree)."""
     if kind != "multicast":
         if spec is not None:
             raise NetcollError(f"--dests applies to multicast only, not {kind}: drop it")
         return None
-    from .mpi.comm import check_targets
-    from .mpi.plan import ScheduleError, parse
+    from ..mpi.comm import check_targets
+    from ..mpi.plan import ScheduleError, parse
 
     given = None
     if spec is not None:
@@ -349,7 +344,7 @@ def _check_dtype(name: str) -> None:
 
 def _tune_candidates(kind: str, algos: str | None) -> list[dict]:
     """Every registered algorithm of the collective, or those of `--algo A,B,...`."""
-    from .mpi import tuning
+    from ..mpi import tuning
 
     names = tuning.registered(kind)
     if algos:
@@ -366,7 +361,7 @@ def _tune_candidates(kind: str, algos: str | None) -> list[dict]:
 
 
 def _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot):
-    from .mpi import tuning
+    from ..mpi import tuning
 
     results = report["results"]
     if not results:

@@ -1,0 +1,278 @@
+"""`netcoll bench ...`: benchmarks that print figures (not tests): exact metrics of million-node
+networks, the step engine at a million nodes, the flit engine on BookSim's reference
+configuration (`flit`), and an all-to-all broadcast schedule on the flit engine with the
+network-coding paper's router (`flit-schedule`, seed 000 s5.1; see reproduce/netcoding_flit.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+
+from .. import _core
+from .._core import NetcollError, Topology, build_schedule, simulate_schedule, simulate_traffic
+from ..networks import topology
+from .common import console, json_option
+
+
+def _peak_rss_mib() -> float:
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kib / (1024 * 1024) if sys.platform == "darwin" else kib / 1024
+
+
+def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
+    start = time.perf_counter()
+    cpu0 = time.process_time()
+    t = topology(spec)
+    built = time.perf_counter()
+    r = _core.step_broadcast(t, algo, root=0, packets=packets, params=params)
+    done = time.perf_counter()
+    return {
+        "spec": t.name,
+        "nodes": t.num_switches,
+        "algorithm": algo,
+        "packets": packets,
+        "params": params,
+        "steps": r["steps"],
+        "pattern": r["pattern"],
+        "lower_bound": r["lower_bound"],
+        "sends": r["sends"],
+        "duplicates": r["duplicates"],
+        "alpha": r.get("alpha"),
+        "beta": r.get("beta"),
+        "torus": r.get("torus"),
+        "seconds_network": round(built - start, 3),
+        "seconds_broadcast": round(done - built, 3),
+        "seconds_total": round(done - start, 3),
+        "cpu_seconds": round(time.process_time() - cpu0, 3),
+        "peak_rss_mib": round(_peak_rss_mib(), 1),
+    }
+
+
+@click.command("step")
+@click.option("--spec", default="ibt:1000x1000:b=8,32", show_default=True, help="Network.")
+@click.option("--algo", default="global", show_default=True, help="line | rect | global")
+@click.option("--packets", type=click.IntRange(1, 65535), default=32, show_default=True)
+@click.option(
+    "--set",
+    "params",
+    multiple=True,
+    default=("pattern=1",),
+    show_default=True,
+    help="Protocol parameter (repeatable); give --set pattern= to search patterns.",
+)
+@click.option(
+    "--compare",
+    default="torus:100x100x100",
+    show_default=True,
+    help="A second network to run the same broadcast on ('' to skip).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def bench_step(spec, algo, packets, params, compare, as_json):
+    """Time a pipelined broadcast on a million-node network (iBT(1000^2;b=8,32) by default)."""
+    params = [p for p in params if p != "pattern="]
+    rows = [run_one(spec, algo, packets, params)]
+    if compare:
+        rows.append(run_one(compare, algo, packets, params))
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(
+            f"{r['spec']} ({r['nodes']:,} nodes): {r['algorithm']} broadcast of "
+            f"{r['packets']} packets (pattern {r['pattern']}): {r['steps']} steps "
+            f"(lower bound {r['lower_bound']}), {r['sends']:,} transmissions; "
+            f"network {r['seconds_network']} s + broadcast {r['seconds_broadcast']} s = "
+            f"{r['seconds_total']} s wall ({r['cpu_seconds']} s CPU), "
+            f"peak RSS {r['peak_rss_mib']} MiB"
+            + (
+                f"; alpha {r['alpha']:.3f}, beta {r['beta']:.3f} against the torus formulas"
+                if r["spec"].startswith("ibt") and r["alpha"] is not None
+                else ""
+            )
+        )
+
+
+@click.command("metrics")
+@json_option
+def bench_metrics(as_json: bool) -> None:
+    """Exact metrics of million-node networks (iBT(1000^2;b=8,32), Torus(100^3)), timed."""
+    from ..demo import bench_metrics as run
+
+    run(as_json=as_json, console=console)
+
+
+BENCH_CASES = [
+    (8, (0.05, 0.2, 0.35), 20000),
+    (16, (0.05, 0.1, 0.18), 5000),
+]
+
+
+def booksim_speed(binary: str, k: int, load: float) -> dict:
+    """BookSim 2's cycles per CPU second on the bench configuration (its latency mode: it has
+    no fixed-length mode), measured as the child process's CPU time."""
+    cfg = (
+        f"topology = mesh; k = {k}; n = 2; routing_function = dor; num_vcs = 4;\n"
+        f"vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
+        f"injection_rate = {load};\n"
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
+        f.write(cfg)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        out = subprocess.run([binary, f.name], capture_output=True, text=True).stdout
+    except OSError as e:
+        raise NetcollError(f"cannot run BookSim at {binary}: {e.strerror}") from None
+    finally:
+        Path(f.name).unlink()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    secs = max(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1e-9)
+    m = re.search(r"Time taken is (\d+) cycles", out)
+    if not m:
+        raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
+    cycles = int(m.group(1))
+    return {"booksim_cycles": cycles, "booksim_cycles_per_s": round(cycles / secs)}
+
+
+def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
+    rows = []
+    for k, loads, cycles in BENCH_CASES:
+        for load in loads:
+            n = cycles // 5 if quick else cycles
+            pairs = [
+                ("topology", "mesh"),
+                ("k", str(k)),
+                ("n", "2"),
+                ("num_vcs", "4"),
+                ("vc_buf_size", "8"),
+                ("packet_size", "1"),
+                ("traffic", "uniform"),
+                ("injection_rate", str(load)),
+                ("sim_type", "fixed"),
+                ("warmup_cycles", str(n // 10)),
+                ("sim_cycles", str(n)),
+            ]
+            start, cpu0 = time.perf_counter(), time.process_time()
+            r = simulate_traffic(pairs)
+            wall = time.perf_counter() - start
+            # CPU time: robust to other processes sharing the machine.
+            secs = max(time.process_time() - cpu0, 1e-9)
+            rows.append(
+                {
+                    "network": f"mesh:{k}x{k}",
+                    "load": load,
+                    "cycles": r["cycles"],
+                    "cpu_seconds": round(secs, 4),
+                    "wall_seconds": round(wall, 4),
+                    "cycles_per_s": round(r["cycles"] / secs),
+                    "ns_per_flit_hop": round(secs * 1e9 / max(r["flit_hops"], 1), 2),
+                    "flit_hops": r["flit_hops"],
+                    "accepted_rate": round(r["accepted_rate"], 4),
+                    "avg_packet_latency": round(r["avg_packet_latency"], 2),
+                    "peak_rss_mb": round(
+                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+                    ),
+                }
+            )
+            if booksim:
+                b = booksim_speed(booksim, k, load)
+                b["speedup"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
+                rows[-1].update(b)
+    return rows
+
+
+@click.command("flit")
+@click.option("--quick", is_flag=True, help="A fifth of the cycles (a smoke run).")
+@click.option(
+    "--booksim",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="A BookSim 2 binary: also time it on each configuration and print the ratio.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def bench_flit(quick, booksim, as_json):
+    """Simulated cycles/s and ns per flit-hop (CPU time): 8x8 and 16x16 mesh, uniform,
+    1-flit packets, 4 VCs x 8 flits (BookSim's reference configuration). With --booksim,
+    BookSim's cycles/s (CPU time of its process, latency mode) and netcoll's speedup."""
+    rows = bench_rows(quick, booksim)
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    click.echo(
+        f"{'network':<10} {'load':>5} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
+        f"{'ns/flit-hop':>11} {'accepted':>8} {'latency':>8} {'rss MB':>7}"
+        + (f" {'BookSim c/s':>11} {'speedup':>7}" if booksim else "")
+    )
+    for r in rows:
+        click.echo(
+            f"{r['network']:<10} {r['load']:>5} {r['cycles']:>7} {r['cpu_seconds']:>8} "
+            f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
+            f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}"
+            + (f" {r['booksim_cycles_per_s']:>11} {r['speedup']:>7}" if booksim else "")
+        )
+
+
+def bench_schedule(k: int, algo: str, params: list[str], paper: bool) -> dict:
+    """Builds and runs one all-to-all broadcast; CPU seconds of each part, peak RSS."""
+    from ..reproduce.netcoding_flit import FREE, OP, PAPER
+
+    t = Topology(f"mesh:{k}x{k}")
+    c0 = time.process_time()
+    s = build_schedule(OP, algo, t, nbytes=16, params=params)
+    c1, w1 = time.process_time(), time.perf_counter()
+    r = simulate_schedule(s, t, PAPER if paper else PAPER + FREE)
+    c2, w2 = time.process_time(), time.perf_counter()
+    run = max(c2 - c1, 1e-9)
+    return {
+        "network": f"mesh:{k}x{k}",
+        "algo": algo,
+        "params": params,
+        "measure": "paper (sync_steps, vc_per_step)" if paper else "free-running",
+        "cycles": r["cycles"],
+        "packets": r["packets"],
+        "flit_hops": r["flit_hops"],
+        "build_cpu_seconds": round(c1 - c0, 3),
+        "run_cpu_seconds": round(run, 3),
+        "run_wall_seconds": round(w2 - w1, 3),
+        "cycles_per_s": round(r["cycles"] / run),
+        "ns_per_flit_hop": round(run * 1e9 / max(r["flit_hops"], 1), 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+@click.command("flit-schedule")
+@click.option("--k", default=32, show_default=True, help="Radix of the k-ary 2-mesh.")
+@click.option(
+    "--algo",
+    "algos",
+    multiple=True,
+    default=("tree-multicast", "hnc", "all-at-once"),
+    show_default=True,
+    help="Algorithms (repeatable).",
+)
+@click.option("--set", "params", multiple=True, help="Algorithm parameter key=value.")
+@click.option("--free", is_flag=True, help="Free-running (no barrier, any VC).")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def bench_flit_schedule(k, algos, params, free, as_json):
+    """All-to-all broadcast on a k-ary 2-mesh on the flit engine: cycles, CPU seconds,
+    simulated cycles/s, ns per flit-hop, peak RSS (the process's, Python included)."""
+    rows = []
+    for algo in algos:
+        rows.append(bench_schedule(k, algo, list(params), not free))
+        if not as_json:
+            r = rows[-1]
+            click.echo(
+                f"{r['network']} {algo:<15} cycles {r['cycles']:>7} build "
+                f"{r['build_cpu_seconds']:>6}s run {r['run_cpu_seconds']:>7}s CPU "
+                f"({r['run_wall_seconds']}s wall) {r['cycles_per_s']:>8} cycles/s "
+                f"{r['ns_per_flit_hop']:>7} ns/flit-hop peak RSS {r['peak_rss_mb']} MB"
+            )
+    if as_json:
+        print(json.dumps(rows, indent=2))

@@ -1,0 +1,151 @@
+"""Run a collective's schedule on an engine: the Python API behind ``netcoll simulate``.
+
+Every engine is a function ``simulate_<engine>(op, algo, topo, root, nbytes, packets, params,
+sim, request, network) -> dict`` (``request``: further ``build_schedule`` keywords, ``p``,
+``placement``, ``targets``, ``sources``; ``network``: ``topo`` already built) returning at
+least ``cycles`` or ``steps`` and ``verified``; ``ENGINES`` maps engine names to them.
+
+**step** (``simulate_step``): synchronous steps, one packet per directed link per step
+(docs/step-engine.md). The iBT and torus broadcast protocols of seed 004 (``line``, ``rect``,
+``global``, ``trees``) run directly on flat arrays, at a million nodes; with no ``pattern`` the
+best packet-sending pattern is searched and reported. Any other registered algorithm is built,
+verified and replayed packet by packet over the topology's routing.
+
+**flit** (``simulate_flit``): builds and verifies the schedule, then runs it cycle by cycle on
+the network (docs/flit.md).
+"""
+
+from __future__ import annotations
+
+from . import _core
+from ._core import NetcollError, Topology, build_schedule, simulate_schedule
+from .networks import topology
+
+PROTOCOLS = ("line", "rect", "global", "trees")
+BROADCAST_NAMES = ("bcast", "broadcast")
+# Largest network whose protocol run is also built as a schedule and verified.
+VERIFY_MAX_NODES = 1024
+
+
+def simulate_step(
+    op, algo, topo, root, nbytes, packets, params, sim, request=None, network=None
+) -> dict:
+    """Run collective ``op`` by ``algo`` on network spec ``topo``; returns the figures.
+    ``request`` holds further ``build_schedule`` keywords (``p``, ``placement``,
+    ``targets``, ``sources``); the broadcast protocols run on every node from ``root``.
+    ``network``: ``topo`` already built (not built again)."""
+    t = network if network is not None else topology(topo)
+    if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
+        if sim:
+            raise _core.NetcollError(
+                "the broadcast protocols take their settings as --set (pattern, dim, tie, "
+                "forward, ports), not --sim"
+            )
+        result = _core.step_broadcast(t, algo, root=root, packets=packets, params=list(params))
+        result["engine"] = "step"
+        result["front_end"] = "protocol"
+        result["verified"] = _verified(op, algo, t, root, nbytes, packets, params)
+        return result
+    schedule = _core.build_schedule(
+        op,
+        algo,
+        t,
+        root=root,
+        nbytes=nbytes,
+        packets=packets,
+        params=list(params),
+        **(request or {}),
+    )
+    result = {"algorithm": algo, **_core.step_run(schedule, t, list(sim))}
+    result["engine"] = "step"
+    result["front_end"] = "schedule"
+    return result
+
+
+def _verified(op, algo, t, root, nbytes, packets, params):
+    """Small networks: the same protocol run as a schedule, proved by the verifier. Larger
+    ones are not built (None)."""
+    if t.num_switches > VERIFY_MAX_NODES:
+        return None
+    schedule = _core.build_schedule(
+        op, algo, t, root=root, nbytes=nbytes, packets=packets, params=list(params)
+    )
+    return bool(schedule.verify()["ok"])
+
+
+#: Keys of ``--sim`` that the schedule layer reads; the rest configure the network.
+SCHEDULE_KEYS = (
+    "flit_bytes",
+    "t_hs",
+    "t_ns",
+    "t_hr",
+    "t_nr",
+    "compute_base",
+    "compute_per_flit",
+    "copy_per_flit",
+    "unicast_header_bits",
+    "io_bus_mb_s",
+    "cycle_ps",
+    "ni_fpfs",
+    "ni_serial",
+    "vc_per_step",
+    "step_vc_classes",
+    "sync_steps",
+    "whole_messages",
+)
+
+
+def _pairs(items: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise NetcollError(f"'{item}': engine parameters are key=value, as t_hs=10")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def simulate_flit(
+    op: str,
+    algo: str,
+    topo: str,
+    root: int = 0,
+    nbytes: int = 1024,
+    packets: int = 1,
+    params: list[str] | None = None,
+    sim: list[str] | None = None,
+    request: dict | None = None,
+    network: Topology | None = None,
+) -> dict:
+    """Execution time in cycles of collective ``op`` by ``algo`` on ``topo``. ``request``
+    holds further ``build_schedule`` keywords (``p``, ``placement``, ``targets``,
+    ``sources``); ``network``: ``topo`` already built (not built again)."""
+    pairs = _pairs(sim or [])
+    t = network if network is not None else Topology(topo)
+    # The network keys default to the topology's own routing: DOR where it exists.
+    grid = t.family["family"] in ("mesh", "torus", "hypercube")
+    if not grid and not any(k == "routing_function" for k, _ in pairs):
+        pairs.insert(0, ("routing_function", "updown"))
+    s = build_schedule(
+        op,
+        algo,
+        t,
+        root=root,
+        nbytes=nbytes,
+        packets=packets,
+        params=params or [],
+        **(request or {}),
+    )
+    r = simulate_schedule(s, t, pairs)
+    return {
+        "engine": "flit",
+        "op": op,
+        "algo": algo,
+        "topo": topo,
+        "bytes": nbytes,
+        "message_packets": packets,
+        **r,  # its `packets` counts the packets delivered
+    }
+
+
+ENGINES = {"step": simulate_step, "flit": simulate_flit}
