@@ -52,9 +52,10 @@ impl Knowledge {
     }
 
     /// The first piece of `need` not computable from what is held, if any.
-    pub fn first_missing(&mut self, need: &[Piece]) -> Option<usize> {
+    /// Pieces before `from` are taken as held (the caller checked them and holdings only grow).
+    pub fn first_missing(&mut self, need: &[Piece], from: usize) -> Option<usize> {
         let mut eliminated = false;
-        for (i, piece) in need.iter().enumerate() {
+        for (i, piece) in need.iter().enumerate().skip(from) {
             let held = match piece {
                 Piece::Block(b) if self.plain.contains(*b) => true,
                 Piece::Reduced { index, over } => self.holds_reduced(*index, over),
