@@ -5,11 +5,11 @@ against MPI_Allgatherv (the non-sources contributing 0 bytes) on real MPI ranks.
         [--sources 'all;random:4,seed=1'] [--sizes 1K,16K,256K,1M]
 
 Runs `netcoll run manytoall -a ALGO --sources S ... --compare-native --json` per algorithm
-and source set and prints markdown tables: time per size (max over ranks of the mean), the
-native time (the best of the runs' native measurements, which favours native) and each
-algorithm's ratio to it. With every rank a source, MPI_Allgather on the same data is shown
-too (MPICH's Allgatherv is much slower than its Allgather on this machine). Figures, not
-assertions: the machine's load is printed beside them.
+and source set and prints markdown tables: time per size (median of the per-iteration maxima
+over ranks), the native time (the best of the runs' native measurements, which favours
+native) and each algorithm's ratio to it. With every rank a source, MPI_Allgather on the
+same data is shown too (MPICH's Allgatherv is much slower than its Allgather on this
+machine). Figures, not assertions: the machine's load is printed beside them.
 """
 
 from __future__ import annotations

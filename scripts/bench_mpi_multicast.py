@@ -6,11 +6,11 @@ on the sub-communicator of the root and the targets, on real MPI ranks.
         [--dests 'random:3,seed=1;random:7'] [--sizes 1K,16K,256K,1M]
 
 Runs `netcoll run multicast -a ALGO --dests D ... --compare-native --json` per algorithm and
-target set and prints markdown tables: time per size (max over ranks of the mean), the native
-time (the best of the runs' native measurements, which favours native) and each algorithm's
-ratio to it. When the targets are a subset, MPI_Bcast to every rank (timed in a `netcoll run
-bcast` run) is shown too: what a program without a sub-communicator would call. Figures, not
-assertions: the machine's load is printed beside them.
+target set and prints markdown tables: time per size (median of the per-iteration maxima
+over ranks), the native time (the best of the runs' native measurements, which favours
+native) and each algorithm's ratio to it. When the targets are a subset, MPI_Bcast to every
+rank (timed in a `netcoll run bcast` run) is shown too: what a program without a sub-
+communicator would call. Figures, not assertions: the machine's load is printed beside them.
 """
 
 from __future__ import annotations

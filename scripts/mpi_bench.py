@@ -66,8 +66,9 @@ def report(args, tables: list[str], raw: dict, load_before: float) -> None:
     after = os.getloadavg()[0]
     print(
         f"{args.np} ranks on {args.topo} ({os.cpu_count()} cores), {args.iters} iterations "
-        f"after {args.warmup} warm-up, every result checked; times in microseconds (max "
-        f"over ranks of the mean); load average {load_before:.1f} before, {after:.1f} after.\n"
+        f"after {args.warmup} warm-up, first and last iteration checked; times in "
+        f"microseconds (median of the per-iteration maxima over ranks, netcoll and native "
+        f"taking turns); load average {load_before:.1f} before, {after:.1f} after.\n"
     )
     print("\n\n".join(tables))
     if args.json_out:

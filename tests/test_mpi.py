@@ -21,9 +21,9 @@ from netcoll.mpi.plan import Layout, ScheduleError, parse
 PROGS = Path(__file__).parent / "mpi_progs"
 
 
-def mpirun(np_: int, prog: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def mpirun(np_: int, prog: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [mpiexec(), "-n", str(np_), sys.executable, str(PROGS / prog)],
+        [mpiexec(), "-n", str(np_), sys.executable, str(PROGS / prog), *args],
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
 
@@ -127,9 +127,11 @@ def test_xor_values_pads_and_cuts():
 # ------------------------------------------------------------------ real runs
 
 
-@pytest.mark.parametrize("np_", [2, 3, 4])
-def test_every_collective_runs_and_matches_native(np_):
-    proc = mpirun(np_, "collectives.py")
+@pytest.mark.parametrize(
+    "np_,executor", [(2, "native"), (3, "native"), (4, "native"), (3, "python")]
+)
+def test_every_collective_runs_and_matches_native(np_, executor):
+    proc = mpirun(np_, "collectives.py", executor)
     assert proc.returncode == 0, proc.stderr[-2000:]
     done = set(proc.stdout.split("ok ")[1:])
     names = {line.strip() for line in done}

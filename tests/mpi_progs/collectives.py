@@ -12,7 +12,7 @@ from netcoll.mpi import Comm
 from netcoll.mpi import examples as E
 
 world = MPI.COMM_WORLD
-c = Comm(world)
+c = Comm(world, executor=sys.argv[1] if len(sys.argv) > 1 else "native")
 p, me = c.p, c.rank
 rng = np.random.default_rng(100 + me)
 RED = {"sum": MPI.SUM, "max": MPI.MAX, "bxor": MPI.BXOR, "min": MPI.MIN, "prod": MPI.PROD}

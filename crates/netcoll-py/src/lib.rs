@@ -8,9 +8,11 @@
 
 mod analytic;
 mod flit;
+mod formats;
 mod hnc;
 mod manytoall;
 mod models;
+mod mpi;
 mod request;
 mod schedule;
 mod step;
@@ -102,5 +104,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
+    formats::register(m)?;
+    mpi::register(m)?;
     Ok(())
 }

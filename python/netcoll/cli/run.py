@@ -82,7 +82,13 @@ def human(n: int) -> str:
 
 def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
-        text = Path(schedule).read_text()
+        data = Path(schedule).read_bytes()
+        if data.lstrip().startswith(b"{"):
+            text = data.decode()
+        else:  # MSCCL XML (docs/formats.md): lowered onto the IR, then run like our JSON
+            from .. import _core
+
+            text = _core.load_schedule(data, schedule, op=kind, root=root).to_json()
         return [{"name": Path(schedule).stem, "schedule": text}]
     if example:
         from ..mpi import examples
@@ -107,7 +113,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 @click.option(
     "--schedule",
     type=click.Path(exists=True, dir_okay=False),
-    help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
+    help="Run a schedule file (netcoll JSON or MSCCL XML, docs/formats.md) instead of --algo.",
 )
 @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
 @click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")
@@ -150,6 +156,21 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 @click.option("--timeout", type=float, default=300, show_default=True, help="Seconds.")
 @click.option("--no-check", is_flag=True, help="Skip the result check.")
 @click.option(
+    "--check",
+    "check_mode",
+    type=click.Choice(["first", "all"]),
+    default="first",
+    show_default=True,
+    help="Check the first and the last timed iteration, or every one.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["native", "python"]),
+    default="native",
+    show_default=True,
+    help="Run schedules compiled in Rust (native) or interpreted in Python (reference).",
+)
+@click.option(
     "--tune",
     is_flag=True,
     help="Time every registered algorithm (or those of --algo A,B); write a table.",
@@ -189,19 +210,28 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     metavar="RANK",
     help="Self-test: this rank's XOR encodings have their first byte flipped.",
 )
+@click.option(
+    "--inject-input-fault",
+    type=int,
+    default=None,
+    hidden=True,
+    metavar="RANK",
+    help="Self-test: the run flips the first byte of this rank's input buffer.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, dests, params,
             packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
-            tune, tune_out, plot, inject_fault, inject_crash, inject_xor_fault,
-            as_json):  # fmt: skip
+            check_mode, executor, tune, tune_out, plot, inject_fault, inject_crash,
+            inject_xor_fault, inject_input_fault, as_json):  # fmt: skip
     """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
     manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
-    buffers, check every byte, and time it (warm-up, barrier-separated iterations, the
-    maximum over ranks of the mean). SIZE counts the root's vector (bcast, scatter, reduce;
-    multicast, whose --dests are a rank list or random:COUNT,seed=S), each rank's
-    contribution (gather, allgather), each source's contribution (manytoall, whose
-    --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
-    (allreduce, reduce-scatter)."""
+    buffers, check every byte (the first and the last timed iteration, or all with --check
+    all), and time it as OSU does (warm-up excluded, barrier-separated iterations, per
+    iteration the maximum over ranks; the median is reported, netcoll and native taking
+    turns). SIZE counts the root's vector (bcast, scatter, reduce; multicast, whose --dests
+    are a rank list or random:COUNT,seed=S), each rank's contribution (gather, allgather),
+    each source's contribution (manytoall, whose --sources are a rank list, all or
+    random:COUNT,seed=S) or the whole vector (allreduce, reduce-scatter)."""
     from ..mpi.launch import RunError, launch
 
     kind = KINDS.get(op.lower())
@@ -217,7 +247,7 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
         "dtype": dtype or ("float64" if reduction else "uint8"),
         "sizes": parse_sizes(sizes), "packets": packets, "params": list(params),
         "topo": topo, "iters": iters, "warmup": warmup, "native": compare_native or tune,
-        "check": not no_check, "seed": 1,
+        "check": not no_check, "check_mode": check_mode, "executor": executor, "seed": 1,
         "placement": [int(x) for x in placement.split(",")] if placement else None,
     }  # fmt: skip
     _check_dtype(cfg["dtype"])
@@ -230,6 +260,8 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
         cfg["crash"] = inject_crash
     if inject_xor_fault is not None:
         cfg["xor_fault"] = inject_xor_fault
+    if inject_input_fault is not None:
+        cfg["input_fault"] = inject_input_fault
     if tune:
         cfg["candidates"] = _tune_candidates(kind, algo)
         cfg["tune"] = True
@@ -245,7 +277,8 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
         return _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot)
     name, rows = next(iter(report["results"].items()))
     verified = all(r["verified"] is True for r in rows) if cfg["check"] else None
-    doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"],
+    doc = {"op": kind, "algo": name, "np": np_, "dtype": cfg["dtype"], "executor": executor,
+           "check": None if no_check else check_mode, "iters": iters, "warmup": warmup,
            "verified": verified, "results": rows}  # fmt: skip
     if cfg["sources"]:
         doc["sources"] = cfg["sources"]
@@ -403,15 +436,17 @@ def _table(doc: dict, native: bool) -> None:
     if doc.get("targets"):
         title += f", root {doc['root']} to {','.join(map(str, doc['targets']))}"
     t = Table(title=title)
-    ncol = f"{NATIVE[doc['op']]} us"
-    for col in ("bytes", "netcoll us", *((ncol, "netcoll/native") if native else ()),
+    ncol = f"{NATIVE[doc['op']]} median us"
+    for col in ("bytes", "median us", "min", "max", *((ncol, "netcoll/native") if native else ()),
                 "verified"):  # fmt: skip
         t.add_column(col, justify="right")
     for r in doc["results"]:
-        cells = [human(r["bytes"]), f"{r['time'] * 1e6:.1f}"]
+        cells = [human(r["bytes"]), f"{r['median_us']:.1f}", f"{r['min_us']:.1f}",
+                 f"{r['max_us']:.1f}"]  # fmt: skip
         if native:
-            cells += [f"{r['native_time'] * 1e6:.1f}", f"{r['time'] / r['native_time']:.2f}"]
-        cells.append({True: "yes", False: "NO", None: "-"}[r["verified"]])
+            cells += [f"{r['native_median_us']:.1f}", f"{r['ratio']:.2f}"]
+        mark = {True: "yes", False: "NO", None: "-"}[r["verified"]]
+        cells.append(f"{mark} ({r['checked']})" if r["verified"] is not None else mark)
         t.add_row(*cells)
     Console().print(t)
 
@@ -432,7 +467,7 @@ def _plot(path: str, kind: str, np_: int, series: dict, native: bool) -> None:
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("bytes")
-    ax.set_ylabel("time (us, max over ranks of the mean)")
+    ax.set_ylabel("time (us, median of the per-iteration max over ranks)")
     ax.set_title(f"{kind} on {np_} ranks")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()

@@ -1,6 +1,14 @@
-"""Result checks: every rank compares its output with a numpy reference built from the real
-inputs (moved to it by the MPI library's own collectives), and every rank learns the verdict,
-so a mismatch raises the same error everywhere, naming the rank and its first wrong element."""
+"""Result checks that a wrong executor cannot fool.
+
+A :class:`Checker` is built for one call shape *before* the first run: it copies this rank's
+input, builds the reference output from the copy (moved by the MPI library's own collectives,
+reduced by numpy), so a run that writes into its input buffer cannot drag the reference along.
+Before a checked run it fills the output with the bitwise complement of the reference (every
+byte differs from the right one, so an element the run never writes cannot pass; a float's
+complement has the other sign, or is a NaN, so it is outside any rounding tolerance). After
+the run it compares the output with the reference and the input with its copy (where the
+collective only reads it), and every rank learns the verdict, so a mismatch raises the same
+error everywhere, naming the rank and its first wrong element."""
 
 from __future__ import annotations
 
@@ -84,28 +92,73 @@ def first_wrong(got: np.ndarray, ref: np.ndarray, inexact: bool, p: int) -> int 
     return int(bad[0]) if len(bad) else None
 
 
-def verify(
-    kind, comm, root, targets, sendbuf, recvbuf, n, dtype, ufunc, what: str, sources=()
-) -> None:
-    """Checks this rank's output, agrees with the others, raises MismatchError everywhere."""
-    ref = expected(kind, comm, root, targets, sendbuf, n, dtype, ufunc, sources)
-    finding = None
-    if ref is not None:
-        got = recvbuf
-        if got is None or len(got) != len(ref):
-            finding = (comm.Get_rank(), -1, "no output", f"{len(ref)} elements")
-        else:
-            i = first_wrong(
-                got, ref, kind in ("reduce", "allreduce", "reduce_scatter"), comm.Get_size()
-            )
+class Checker:
+    """The reference of one call shape on this rank, and the check of a run against it.
+
+    ``inbuf``: what the collective only reads on this rank (None: nothing; the root's buffer
+    of an in-place broadcast counts as input, and the reference there equals it);
+    ``outbuf``: what it writes (None: nothing; the same array as ``inbuf`` on an in-place
+    root, which is then not pre-filled). ``sendbuf``: the call's send buffer (the input the
+    reference is built from; a copy is taken)."""
+
+    def __init__(
+        self, kind, comm, root, targets, sendbuf, inbuf, outbuf, n, dtype, ufunc, what,
+        sources=(),
+    ):  # fmt: skip
+        self.kind, self.comm, self.what = kind, comm, what
+        self.inbuf, self.outbuf = inbuf, outbuf
+        self.input_copy = None if inbuf is None else inbuf.copy()
+        send_copy = None if sendbuf is None else sendbuf.copy()
+        self.ref = expected(kind, comm, root, targets, send_copy, n, dtype, ufunc, sources)
+        self.inexact = kind in ("reduce", "allreduce", "reduce_scatter")
+        in_place = outbuf is not None and inbuf is not None and np.shares_memory(outbuf, inbuf)
+        self.fill = None
+        if self.ref is not None and outbuf is not None and not in_place:
+            self.fill = np.bitwise_not(self.ref.view(np.uint8))
+
+    def prefill(self) -> None:
+        """Output := complement of the reference (outside the timed region)."""
+        if self.fill is not None and len(self.outbuf) == len(self.ref):
+            self.outbuf.view(np.uint8)[:] = self.fill
+
+    def finding(self):
+        """This rank's first fault: (rank, element, what was found, what was expected,
+        where) or None."""
+        me, p = self.comm.Get_rank(), self.comm.Get_size()
+        if self.input_copy is not None:
+            i = first_wrong(self.inbuf, self.input_copy, False, p)
             if i is not None:
-                finding = (comm.Get_rank(), i, repr(got[i].item()), repr(ref[i].item()))
-    findings = [f for f in comm.allgather(finding) if f is not None]
-    if findings:
-        r, i, g, e = findings[0]
+                return (me, i, repr(self.inbuf[i].item()), repr(self.input_copy[i].item()),
+                        "input")  # fmt: skip
+        if self.ref is None:
+            return None
+        got = self.outbuf
+        if got is None or len(got) != len(self.ref):
+            return (me, -1, "no output", f"{len(self.ref)} elements", "output")
+        i = first_wrong(got, self.ref, self.inexact, p)
+        if i is None:
+            return None
+        return me, i, repr(got[i].item()), repr(self.ref[i].item()), "output"
+
+    def check(self) -> str | None:
+        """The agreed verdict of every rank: None, or the one-line diagnosis."""
+        findings = [f for f in self.comm.allgather(self.finding()) if f is not None]
+        if not findings:
+            return None
+        # A changed input explains the wrong outputs it leads to: name it first.
+        r, i, g, e, where = min(findings, key=lambda f: f[4] != "input")
         ranks = ", ".join(str(f[0]) for f in findings)
-        where = f"element {i} is {g}, expected {e}" if i >= 0 else f"{g}, expected {e}"
-        raise MismatchError(
-            f"{what}: wrong result on rank {r}: {where} (first wrong element; "
-            f"wrong on rank{'s' if len(findings) > 1 else ''} {ranks})"
-        )
+        many = "s" if len(findings) > 1 else ""
+        if where == "input":
+            head = f"the run changed rank {r}'s input buffer: element {i} is {g}, was {e}"
+        elif i >= 0:
+            head = f"wrong result on rank {r}: element {i} is {g}, expected {e}"
+        else:
+            head = f"wrong result on rank {r}: {g}, expected {e}"
+        return f"{self.what}: {head} (first wrong element; wrong on rank{many} {ranks})"
+
+    def verify(self) -> None:
+        """:meth:`check`, raising MismatchError on every rank."""
+        err = self.check()
+        if err is not None:
+            raise MismatchError(err)

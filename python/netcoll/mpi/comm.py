@@ -24,7 +24,7 @@ import numpy as np
 from mpi4py import MPI
 
 from . import tuning
-from .check import verify
+from .check import Checker
 from .executor import Program
 from .plan import ROOTED, parse
 
@@ -108,15 +108,23 @@ class Comm:
 
     ``topo``: a network spec (``"mesh:4x4"``) or :class:`netcoll.Topology` the ranks are placed
     on (default: a linear array ``mesh:P``, as InterCom treats an unstructured group);
-    ``placement[i]``: the endpoint of rank ``i``. ``check``: verify every result (default)."""
+    ``placement[i]``: the endpoint of rank ``i``. ``check``: verify every result (default).
+    ``executor``: ``"native"`` (schedules compiled to Rust, netcoll.mpi.native; the
+    default) or ``"python"`` (the reference interpreter, netcoll.mpi.executor)."""
 
-    def __init__(self, comm=None, topo=None, placement=None, check: bool = True, tuning_file=None):
+    def __init__(
+        self, comm=None, topo=None, placement=None, check: bool = True, tuning_file=None,
+        executor: str = "native",
+    ):  # fmt: skip
         self.comm = (comm if comm is not None else MPI.COMM_WORLD).Dup()
         self.p, self.rank = self.comm.Get_size(), self.comm.Get_rank()
         self.topo_spec = topo if topo is not None else f"mesh:{self.p}"
         self.placement = list(placement) if placement is not None else None
         self.check = check
         self.tuning_file = tuning_file
+        if executor not in ("native", "python"):
+            raise ArgumentError(f"executor '{executor}' is not native or python")
+        self.executor = executor
         self._programs: dict = {}
         self._topo = None
         self.oversubscribed = _oversubscribed(self.comm)
@@ -217,30 +225,37 @@ class Comm:
                 )
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
             prog.oversubscribed = self.oversubscribed
+            if self.executor == "native":
+                prog.use_native(op)
             self._programs[key] = prog
         return prog, sendbuf, recvbuf
 
     def _run(self, kind, sendbuf, recvbuf, root, op, algo, check=None, **kw):
         prog, sendbuf, recvbuf = self.prepare(kind, sendbuf, recvbuf, root, op, algo, **kw)
-        has_in = prog.layout.input_offset(self.rank) is not None
-        prog.run(self.comm, sendbuf if has_in else None, recvbuf)
+        inbuf = sendbuf if prog.layout.input_offset(self.rank) is not None else None
+        checker = None
         if self.check if check is None else check:
-            what = f"{kind} ({prog.plan.p} ranks, {prog.n} x {prog.dtype})"
-            n = prog.n
-            verify(
-                kind,
-                self.comm,
-                root,
-                prog.plan.targets,
-                sendbuf,
-                recvbuf,
-                n,
-                prog.dtype,
-                OPS.get(op),
-                what,
-                prog.plan.sources,
-            )
+            checker = self.checker(prog, kind, root, sendbuf, recvbuf, op)
+            checker.prefill()
+        prog.run(self.comm, inbuf, recvbuf)
+        if checker is not None:
+            checker.verify()
         return recvbuf
+
+    def checker(self, prog, kind, root, sendbuf, recvbuf, op) -> Checker:
+        """The check of a prepared call, built from copies of the inputs before any run
+        (check.Checker). `kind` as `prepare` takes it."""
+        kind = KIND_OF.get(kind, kind)
+        me = self.rank
+        has_in = prog.layout.input_offset(me) is not None
+        # An in-place broadcast's non-root buffer is output only; everywhere else the send
+        # buffer is input the collective must leave as it was.
+        inbuf = sendbuf if has_in or kind not in ("broadcast", MC) else None
+        what = f"{kind} ({prog.plan.p} ranks, {prog.n} x {prog.dtype})"
+        return Checker(
+            kind, self.comm, root, prog.plan.targets, sendbuf, inbuf, recvbuf, prog.n,
+            prog.dtype, OPS.get(op), what, prog.plan.sources,
+        )  # fmt: skip
 
     def _m2a_args(self, sendbuf, recvbuf, sources, schedule, call):
         """A many-to-all's buffers: a source's `sendbuf` sets `n` and the dtype; a

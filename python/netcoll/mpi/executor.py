@@ -41,6 +41,15 @@ class ExecutionError(RuntimeError):
     """A schedule step this rank cannot carry out (a value it should hold is missing)."""
 
 
+def missing_reduced(rank: int, key, p: int) -> ExecutionError:
+    """The error for a reduced piece `key` = (index, contributors) a rank does not hold."""
+    index, over = key
+    ranks = [r for r in range(p) if over >> r & 1]
+    return ExecutionError(
+        f"rank {rank} needs block index {index} reduced over {ranks}, which it does not hold"
+    )
+
+
 def _packet_bytes(length: int, packets: int, i: int) -> int:
     return (i * length) // packets
 
@@ -68,6 +77,13 @@ class Program:
         # Self-test of the checker (`netcoll run --inject-xor-fault RANK`): this rank's XOR
         # encodings come out with their first byte flipped, a wrong XOR in flight.
         self.corrupt_xor = False
+        # Self-test of the checker (`netcoll run --inject-input-fault RANK`): the run flips
+        # the first byte of this rank's input buffer before it sends anything, as a bug that
+        # writes into its input would.
+        self.corrupt_input = False
+        # The native form (netcoll.mpi.native.Native) when the native executor runs it.
+        self.native = None
+        self.executor = "python"
 
     # ---------------------------------------------------------------- precomputation
 
@@ -215,7 +231,21 @@ class Program:
     def run(self, comm: MPI.Comm, inbuf: np.ndarray | None, outbuf: np.ndarray | None) -> None:
         """Executes this rank's ops; `inbuf` / `outbuf` are 1-D contiguous arrays of the
         program's dtype (the same array for an in-place broadcast)."""
-        _Run(self, comm, inbuf, outbuf).go()
+        if self.native is not None:
+            self.native.run(comm, inbuf, outbuf)
+        else:
+            _Run(self, comm, inbuf, outbuf).go()
+
+    def use_native(self, op: str | None) -> None:
+        """Runs natively from now on where the native executor can (else says why in
+        `executor`)."""
+        from . import native
+
+        why = native.unavailable(self)
+        if why is None:
+            self.native, self.executor = native.Native(self, op), "native"
+        else:
+            self.executor = f"python ({why})"
 
 
 class _Run:
@@ -232,6 +262,8 @@ class _Run:
         self.filled: set = set(prog.in_place)
         lay = prog.layout
         off = lay.input_offset(prog.rank)
+        if prog.corrupt_input and inbuf is not None and inbuf.nbytes:
+            inbuf.view(np.uint8)[0] ^= 0xFF
         if inbuf is not None and off is not None:
             in_bytes = inbuf.view(np.uint8)
             for key in lay.initial_keys(prog.rank):
@@ -427,12 +459,7 @@ class _Run:
         if v is not None:
             return v
         if self.red:
-            index, over = key
-            ranks = [r for r in range(self.plan.p) if over >> r & 1]
-            raise ExecutionError(
-                f"rank {self.prog.rank} needs block index {index} reduced over {ranks}, "
-                "which it does not hold"
-            )
+            raise missing_reduced(self.prog.rank, key, self.plan.p)
         combo = gf2.solve(key, self.held)
         if combo is None:
             raise ExecutionError(f"rank {self.prog.rank} cannot form {self.describe(key)}")

@@ -1,10 +1,13 @@
 """One rank of ``netcoll run``: ``python -m netcoll.mpi.worker CONFIG.json OUT.json``.
 
 For every size and every candidate (an algorithm or a schedule file): build and compile the
-schedule, run it once on fresh buffers and check the result (unless ``check`` is off), then
-time it OSU-style: ``warmup`` untimed runs, then ``iters`` runs each preceded by a barrier,
-the mean per rank, the maximum of the means over ranks. With ``native`` the MPI library's own
-collective is timed the same way. Rank 0 writes the results to OUT.json.
+schedule, build the data check from copies of the inputs, then time it as the OSU and Intel
+MPI benchmarks do: ``warmup`` untimed runs, then ``iters`` runs each preceded by a barrier,
+per iteration the maximum over ranks; median, min, max and mean. The first and the last timed
+run are checked (every one with ``check_mode`` "all"), outside the timed region. With
+``native`` the MPI library's own collective is timed the same way, taking turns with netcoll
+iteration by iteration. Rank 0 writes the results
+to OUT.json.
 
 Errors every rank agrees on (bad arguments, a wrong result) are reported in OUT.json; an error
 on one rank only prints ``netcoll-rank R: message`` and aborts the whole job, so no rank is
@@ -20,7 +23,7 @@ import traceback
 import numpy as np
 from mpi4py import MPI
 
-from .check import MismatchError, allgatherv_layout
+from .check import allgatherv_layout
 from .comm import MPI_OPS, ArgumentError, Comm
 from .plan import ScheduleError
 
@@ -100,18 +103,37 @@ def multicast_comm(comm, root: int, targets):
     return sub, members.index(root)
 
 
-def timed(comm, fn, warmup: int, iters: int) -> float:
-    """Max over ranks of the mean time of `iters` barrier-separated runs."""
+def timed(comm, fns, warmup: int, iters: int, between=None) -> list[np.ndarray]:
+    """Per-iteration times of each of `fns`, the maximum over ranks (as the OSU and Intel
+    MPI benchmarks report a collective): `warmup` untimed rounds, then `iters` rounds; each
+    run is preceded by a barrier. Several functions (netcoll and the native collective)
+    take turns within each round, so both see the same machine (a shared machine's load
+    drifts over seconds). `between(i, before)`, if given, runs around the first function's
+    iteration i, outside the timed region: the data check."""
     for _ in range(warmup):
-        comm.Barrier()
-        fn()
-    total = 0.0
-    for _ in range(iters):
-        comm.Barrier()
-        t0 = MPI.Wtime()
-        fn()
-        total += MPI.Wtime() - t0
-    return comm.allreduce(total / max(iters, 1), op=MPI.MAX)
+        for fn in fns:
+            comm.Barrier()
+            fn()
+    times = np.empty((len(fns), iters))
+    for i in range(iters):
+        for k, fn in enumerate(fns):
+            if between is not None and k == 0:
+                between(i, before=True)
+            comm.Barrier()
+            t0 = MPI.Wtime()
+            fn()
+            times[k, i] = MPI.Wtime() - t0
+            if between is not None and k == 0:
+                between(i, before=False)
+    comm.Allreduce(MPI.IN_PLACE, times, op=MPI.MAX)
+    return list(times)
+
+
+def stats(times: np.ndarray, prefix: str = "") -> dict:
+    """Median, min, max and mean of per-iteration times, in microseconds."""
+    us = times * 1e6
+    return {f"{prefix}median_us": float(np.median(us)), f"{prefix}min_us": float(us.min()),
+            f"{prefix}max_us": float(us.max()), f"{prefix}mean_us": float(us.mean())}  # fmt: skip
 
 
 def inject_crash(cfg: dict, me: int) -> None:
@@ -153,35 +175,63 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
         prog.run(c.comm, inp, out)
 
     inject_crash(cfg, c.rank)
-    row = {"bytes": nbytes, "verified": None}
-    if cfg.get("check", True):
-        prog.corrupt_xor = cfg.get("xor_fault") == c.rank
-        run()
-        prog.corrupt_xor = False
-        inject_fault(cfg, c.rank, out)
-        from .check import verify
-
-        what = f"{kind} of {nbytes} bytes on {c.p} ranks"
-        try:
-            verify(
-                kind, c.comm, root, prog.plan.targets, send, out, prog.n, dtype, prog.ufunc,
-                what, prog.plan.sources,
-            )  # fmt: skip
-            row["verified"] = True
-        except MismatchError as e:
-            row["verified"], row["error"] = False, str(e)
+    row: dict = {"bytes": nbytes, "verified": None, "checked": 0, "executor": prog.executor}
     iters, warmup = cfg.get("iters", 10), cfg.get("warmup", 2)
-    row["time"] = timed(c.comm, run, warmup, iters)
+    between = None
+    if cfg.get("check", True):
+        between = _checks(c, cfg, prog, kind, root, op, send, out, nbytes, iters, row)
+    fns, sub = [run], None
     if cfg.get("native"):
         nrecv = None if recv is None else recv.copy()
         sub = multicast_comm(c.comm, root, cfg["targets"]) if kind == "multicast" else None
-        row["native_time"] = timed(
-            c.comm, lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub), warmup,
-            iters,
-        )  # fmt: skip
-        if sub is not None:
-            sub[0].Free()
+        fns.append(lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub))
+    times = timed(c.comm, fns, warmup, iters, between)
+    prog.corrupt_xor = prog.corrupt_input = False
+    if sub is not None:
+        sub[0].Free()
+    row["time"] = float(np.median(times[0]))
+    row.update(stats(times[0]))
+    if cfg.get("native"):
+        row["native_time"] = float(np.median(times[1]))
+        row.update(stats(times[1], "native_"))
+        row["ratio"] = row["median_us"] / row["native_median_us"]
     return row
+
+
+def _checks(c: Comm, cfg, prog, kind, root, op, send, out, nbytes, iters, row):
+    """The data check of the timed iterations (the first and the last, or every one with
+    check "all"): the output pre-filled before the run, compared after it; the self-tests
+    inject their faults into the first checked run. Fills `row`'s verified, checked, error."""
+    fault = cfg.get("input_fault")
+    if fault is not None and (not 0 <= fault < c.p or prog.layout.input_offset(fault) is None):
+        raise ArgumentError(
+            f"--inject-input-fault {fault}: rank {fault} has no input buffer in this {kind}; "
+            "name a rank that contributes data"
+        )
+    checker = c.checker(prog, kind, root, send, out, op)
+    every = cfg.get("check_mode", "first") == "all"
+    what = f"{kind} of {nbytes} bytes on {c.p} ranks"
+    checker.what = what
+
+    def between(i: int, before: bool) -> None:
+        if not (every or i in (0, iters - 1)):
+            return
+        if before:
+            checker.prefill()
+            prog.corrupt_xor = i == 0 and cfg.get("xor_fault") == c.rank
+            prog.corrupt_input = i == 0 and cfg.get("input_fault") == c.rank
+            return
+        prog.corrupt_xor = prog.corrupt_input = False
+        if i == 0:
+            inject_fault(cfg, c.rank, out)
+        err = checker.check()
+        row["checked"] += 1
+        if err is None:
+            row["verified"] = row["verified"] is not False
+        elif row["verified"] is not False:
+            row["verified"], row["error"] = False, err
+
+    return between
 
 
 def main(argv: list[str]) -> int:
@@ -191,7 +241,8 @@ def main(argv: list[str]) -> int:
     me = world.Get_rank()
     report: dict = {"results": {}}
     try:
-        c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"))
+        c = Comm(world, topo=cfg.get("topo"), placement=cfg.get("placement"),
+                 executor=cfg.get("executor", "native"))  # fmt: skip
         for cand in cfg["candidates"]:
             name = cand.get("name") or cand.get("algo")
             try:

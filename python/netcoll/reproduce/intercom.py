@@ -230,7 +230,7 @@ def table3(quick: bool) -> Outcome:
                    label=f"netcoll {a}")  # fmt: skip
         ax.set_xticks(list(xs), labels, fontsize=7)
         ax.set_yscale("log")
-        ax.set_ylabel("time (s), max over ranks of the mean")
+        ax.set_ylabel("time (s), median of the per-iteration max over ranks")
         ax.set_title(
             f"Seed 001 Table 3 analogue: {RANKS} MPI ranks on this machine (not a Paragon)"
         )

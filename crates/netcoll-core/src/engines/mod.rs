@@ -7,4 +7,8 @@
 pub mod aggregate;
 pub mod analytic;
 pub mod flit;
+pub mod loggops;
+mod loggops_sort;
+#[cfg(test)]
+mod loggops_tests;
 pub mod step;

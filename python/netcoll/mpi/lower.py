@@ -1,0 +1,296 @@
+"""Lowers one rank's compiled :class:`~netcoll.mpi.executor.Program` to the flat program the
+Rust executor runs (``crates/netcoll-mpi``): every piece bound to a byte span of the input,
+the output or one scratch arena, every MPI message to its peer, tag and spans, every compute
+step to a copy, an XOR or a reduction over spans. Nothing is left to decide while it runs.
+
+The Python executor decides at run time where a piece is (what it holds when an op is
+issued). Lowering makes the same decisions once, by a dry run in one valid order (Kahn's
+order over the ops' local dependency closures, lowest index first), with one rule that makes
+the result valid in *every* order the real run may take: an op may use a value only if the
+op that produced it (a receive, a decode, a compute) is in the op's own dependency closure.
+So an op never reads a span that another op may still be filling.
+
+- a receive lands where the Python executor puts it: straight into the output when the
+  message's payload is contiguous there (``Program.direct``), else in its own scratch span;
+- a send of a multi-piece payload sends the pieces where they lie (the Rust side makes an
+  MPI derived datatype of them), unless an identical payload arrived whole (forwarding:
+  one span);
+- a piece a send or compute needs but does not hold as such (an XOR combination) is decoded
+  into scratch just before the op (``pre`` instructions);
+- computed pieces go straight to their home in the output when they are required there;
+- a rank's own input pieces are copied home (``early``) while its first messages are in
+  flight, not after the last one.
+
+Spans are ``[buffer, byte offset, byte length]`` with buffer 0 = input, 1 = output,
+2 = scratch; the arena is laid out here (each span 64-byte aligned) and allocated once per
+buffer set by the caller.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from . import gf2
+from .executor import ExecutionError, Program, _packet_bytes, missing_reduced
+
+IN, OUT, SCRATCH = 0, 1, 2
+SEND, RECV, COMPUTE = 0, 1, 2
+ALIGN = 64
+
+
+class _Lowering:
+    def __init__(self, prog: Program):
+        self.prog, self.plan, self.me = prog, prog.plan, prog.rank
+        self.item = prog.item
+        self.red = prog.plan.is_reduction
+        self.scratch = 0
+        self.held: dict = {}  # key -> [(producer mask, span)]
+        self.filled = set(prog.in_place)
+        self.recv_span: dict[int, list] = {}  # message -> span of the whole message
+        self.recv_ops: dict[int, list[tuple[int, int, int]]] = {}  # message -> (op, a, b)
+        self.packets_in: dict[int, int] = {}  # message -> producer mask once complete
+        self.have: dict[int, set[int]] = {}
+        self.every = (1 << len(prog.ops)) - 1
+        lay, off = prog.layout, prog.layout.input_offset(self.me)
+        if off is not None:
+            for key in lay.initial_keys(self.me):
+                a, b = lay.key_range(key)
+                self.hold(key, 0, [IN, (a - off) * self.item, (b - a) * self.item])
+
+    # ---------------------------------------------------------------- spans and values
+
+    def alloc(self, nbytes: int) -> list:
+        at = self.scratch
+        self.scratch += -(-max(nbytes, 1) // ALIGN) * ALIGN
+        return [SCRATCH, at, nbytes]
+
+    def hold(self, key, mask: int, span: list) -> None:
+        self.held.setdefault(key, []).append((mask, span))
+
+    def available(self, closure: int) -> dict:
+        """Key -> span of every value this op may read."""
+        out = {}
+        for key, entries in self.held.items():
+            for mask, span in entries:
+                if mask & ~closure == 0:
+                    out[key] = span
+                    break
+        return out
+
+    def lookup(self, key, closure: int) -> list | None:
+        for mask, span in self.held.get(key, ()):
+            if mask & ~closure == 0:
+                return span
+        return None
+
+    def value(self, key, i: int, closure: int, pre: list) -> list:
+        """The span of a piece op `i` reads, decoding an XOR combination into scratch (a
+        `pre` instruction of op `i`) if it holds only what the piece is made of."""
+        span = self.lookup(key, closure)
+        if span is not None:
+            return span
+        if self.red:
+            raise missing_reduced(self.me, key, self.plan.p)
+        known = self.available(closure)
+        combo = gf2.solve(key, known)
+        if combo is None:
+            raise ExecutionError(f"rank {self.me} cannot form piece {key:#x}")
+        dst = self.alloc(self.prog.layout.key_len(key) * self.item)
+        pre.append({"Xor": [dst, [known[k] for k in combo], False]})
+        self.hold(key, 1 << i, dst)
+        return dst
+
+    def home(self, key) -> list | None:
+        """The output slot of a required piece not yet claimed (claims it)."""
+        span = self.prog.home.get(key)
+        if span is None or key in self.filled:
+            return None
+        self.filled.add(key)
+        return [OUT, span[0] * self.item, (span[1] - span[0]) * self.item]
+
+    # ---------------------------------------------------------------- ops
+
+    def recv_buffer(self, m: int) -> list:
+        span = self.recv_span.get(m)
+        if span is None:
+            start = self.prog.direct.get(m)
+            length = self.prog.msg_len[m]
+            if start is not None:
+                span = [OUT, start * self.item, length]
+            else:
+                span = self.alloc(length)
+            self.recv_span[m] = span
+        return span
+
+    def segments(self, m: int, d: int, a: int, b: int):
+        length, k = self.prog.msg_len[m], self.plan.messages[m].packets
+        for sa, sb, tag in self.prog.segs[(m, d)]:
+            if sa >= a and sb <= b:
+                yield tag, _packet_bytes(length, k, sa), _packet_bytes(length, k, sb)
+
+    def recv(self, i: int, op) -> dict:
+        m = op.msg
+        a, b = self.plan.packet_range(op)
+        buf = self.recv_buffer(m)
+        src = self.plan.messages[m].src
+        self.recv_ops.setdefault(m, []).append((i, a, b))
+        transfers = [
+            [src, tag, _cut([buf], lo, hi)] for tag, lo, hi in self.segments(m, self.me, a, b)
+        ]
+        return {"kind": RECV, "transfers": transfers, "instrs": []}
+
+    def received(self, i: int, op) -> None:
+        """Dry-run completion of a receive: a whole message makes its pieces held, by the
+        receive ops that brought its packets."""
+        m = op.msg
+        a, b = self.plan.packet_range(op)
+        got = self.have.setdefault(m, set())
+        got.update(range(a, b))
+        self.packets_in[m] = self.packets_in.get(m, 0) | 1 << i
+        msg = self.plan.messages[m]
+        if len(got) < msg.packets:
+            return
+        buf, mask = self.recv_span[m], self.packets_in[m]
+        for key, (off, length) in zip(msg.payload, self.prog.msg_offsets[m]):
+            self.hold(key, mask, [buf[0], buf[1] + off, length])
+
+    def forwarded(self, m: int, a: int, b: int, closure: int) -> list | None:
+        """A received message with the same payload whose packets [a, b) this op may read
+        (pipelined forwarding), as one span."""
+        payload = self.plan.messages[m].payload
+        for m2, ops in self.recv_ops.items():
+            if self.plan.messages[m2].payload != payload:
+                continue
+            covered = set()
+            for r, ra, rb in ops:
+                if closure >> r & 1:
+                    covered.update(range(ra, rb))
+            if all(x in covered for x in range(a, b)):
+                return self.recv_span[m2]
+        return None
+
+    def send(self, i: int, op, closure: int) -> dict:
+        m = op.msg
+        msg = self.plan.messages[m]
+        a, b = self.plan.packet_range(op)
+        pre: list = []
+        spans = [self.lookup(k, closure) for k in msg.payload]
+        if all(s is not None for s in spans):
+            pieces = spans
+        else:
+            whole = self.forwarded(m, a, b, closure)
+            if whole is not None:
+                pieces = [whole]
+            else:
+                pieces = [self.value(k, i, closure, pre) for k in msg.payload]
+        transfers = [[d, tag, _cut(pieces, lo, hi)]
+                     for d in msg.dst for tag, lo, hi in self.segments(m, d, a, b)]  # fmt: skip
+        return {"kind": SEND, "transfers": transfers, "instrs": pre}
+
+    def compute(self, i: int, op, closure: int) -> dict:
+        instrs: list = []
+        if op.kind == "reduce":
+            by_index: dict[int, list] = {}
+            for key in op.inputs:
+                by_index.setdefault(key[0], []).append(self.value(key, i, closure, instrs))
+            for key in op.output:
+                vals = by_index.get(key[0], [])
+                if not vals:
+                    raise ExecutionError(
+                        f"rank {self.me}: reduce output index {key[0]} has no input"
+                    )
+                dst = self.home(key) or self.alloc(vals[0][2])
+                instrs.append(
+                    {"Reduce": [dst, vals]} if len(vals) > 1 else {"Copy": [dst, vals[0]]}
+                )
+                self.hold(key, 1 << i, dst)
+        elif op.kind == "copy":
+            for key in op.output:
+                src = self.value(key, i, closure, instrs)
+                dst = self.home(key) or self.alloc(src[2])
+                instrs.append({"Copy": [dst, src]})
+                self.hold(key, 1 << i, dst)
+        else:  # xor_encode / decode
+            inputs = {k: self.value(k, i, closure, instrs) for k in op.inputs}
+            for key in op.output:
+                combo = gf2.solve(key, inputs)
+                if combo is None:
+                    raise ExecutionError(
+                        f"rank {self.me}: {op.kind} output {key:#x} does not follow from its inputs"
+                    )
+                length = self.prog.layout.key_len(key) * self.item
+                dst = self.home(key) or self.alloc(length)
+                instrs.append({"Xor": [dst, [inputs[k] for k in combo], op.kind == "xor_encode"]})
+                self.hold(key, 1 << i, dst)
+        return {"kind": COMPUTE, "transfers": [], "instrs": instrs}
+
+    def finish(self) -> tuple[list, list]:
+        """Copies of required pieces not yet home: those of this rank's own input run
+        early (while the first messages are in flight), the others after the last op."""
+        early: list = []
+        late: list = []
+        for key in self.prog.required:
+            if key in self.filled:
+                continue
+            dst = self.home(key)
+            if dst is None:
+                continue
+            own = self.lookup(key, 0)
+            instrs = early if own is not None else late
+            src = own or self.value(key, len(self.prog.ops), self.every, instrs)
+            instrs.append({"Copy": [dst, [src[0], src[1], min(src[2], dst[2])]]})
+        return early, late
+
+    # ---------------------------------------------------------------- driver
+
+    def run(self) -> dict:
+        prog = self.prog
+        ops = prog.ops
+        lowered: list = [None] * len(ops)
+        for i, op in enumerate(ops):  # receives are bound (and posted) first, as in _Run.go
+            if op.kind == "recv":
+                lowered[i] = self.recv(i, op)
+        count = list(prog.need)
+        ready = [i for i in range(len(ops)) if count[i] == 0]
+        heapq.heapify(ready)
+        done = 0
+        while ready:
+            i = heapq.heappop(ready)
+            op = ops[i]
+            if op.kind == "recv":
+                self.received(i, op)
+            elif op.kind == "send":
+                lowered[i] = self.send(i, op, prog.closure[i])
+            else:
+                lowered[i] = self.compute(i, op, prog.closure[i])
+            done += 1
+            for w in prog.waiters[i]:
+                count[w] -= 1
+                if count[w] == 0:
+                    heapq.heappush(ready, w)
+        if done < len(ops):
+            raise ExecutionError(
+                f"rank {self.me} is stuck: {len(ops) - done} ops wait for ops that never "
+                "complete (the schedule is not executable)"
+            )
+        early, late = self.finish()
+        return {"ops": lowered, "need": list(prog.need), "waiters": prog.waiters,
+                "early": early, "finish": late, "scratch": self.scratch}  # fmt: skip
+
+
+def _cut(pieces: list, lo: int, hi: int) -> list:
+    """Byte range [lo, hi) of the concatenation of `pieces`, as spans."""
+    out, at = [], 0
+    for buf, off, length in pieces:
+        a, b = max(lo, at), min(hi, at + length)
+        if a < b:
+            out.append([buf, off + a - at, b - a])
+        at += length
+        if at >= hi:
+            break
+    return out
+
+
+def lower(prog: Program) -> dict:
+    """The flat program of `prog` (see the module docstring)."""
+    return _Lowering(prog).run()

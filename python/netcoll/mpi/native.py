@@ -1,0 +1,122 @@
+"""The native executor: a :class:`~netcoll.mpi.executor.Program` lowered once
+(:mod:`netcoll.mpi.lower`) and run by Rust (``crates/netcoll-mpi``) through the MPI library
+mpi4py loaded, on the same communicator.
+
+Per buffer set (input, output: the arrays a call passes) the program is *bound* once: every
+MPI message becomes a persistent request over its spans, multi-piece messages an MPI derived
+datatype; the binding is kept while the same buffers come back (a benchmark's timed loop) and
+rebuilt when they change. This module keeps the bound arrays referenced, so their memory
+stays valid and in place for the binding's lifetime.
+
+Where the native executor cannot run (an MPI library other than MPICH's ABI, a reduction
+dtype it does not implement: complex or float16), :func:`unavailable` says why and the
+caller runs the Python executor instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+
+import numpy as np
+from mpi4py import MPI
+
+from .. import _core
+from .lower import lower
+
+
+@functools.cache
+def library() -> str | None:
+    """Path of the MPI shared library loaded in this process (the one mpi4py uses)."""
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if "/libmpi" in path and ".so" in path:
+                    return path
+    except OSError:
+        return None
+    return None
+
+
+@functools.cache
+def _library_problem() -> str | None:
+    if not MPI.Get_library_version().startswith("MPICH"):
+        return "the MPI library is not MPICH (the native executor uses MPICH's ABI)"
+    if MPI._sizeof(MPI.Comm) != 4 or MPI._sizeof(MPI.Request) != 4:
+        return "MPI handles are not C ints (not MPICH's ABI)"
+    if library() is None:
+        return "the loaded MPI library was not found in /proc/self/maps"
+    return None
+
+
+def unavailable(prog) -> str | None:
+    """Why `prog` cannot run natively, or None."""
+    problem = _library_problem()
+    if problem:
+        return problem
+    if prog.plan.is_reduction and prog.dtype.str[1:] not in _REDUCIBLE:
+        return f"the native executor does not reduce {prog.dtype}"
+    return None
+
+
+_REDUCIBLE = {"b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f4", "f8"}
+
+
+def polling() -> tuple[int, int, int]:
+    """How an oversubscribed rank waits: (Testsome polls, polls with a yield between, the
+    longest nap between later polls in us); ``$NETCOLL_POLLING`` "S,Y,N" overrides."""
+    env = os.environ.get("NETCOLL_POLLING")
+    if env:
+        spin, yields, nap = (int(x) for x in env.split(","))
+        return spin, yields, nap
+    return POLLING
+
+
+POLLING = (16, 0, 200)
+
+
+def _handle(obj) -> int:
+    """An MPICH handle (a C int) as its 32 bits (mpi4py shows it sign-extended to 64)."""
+    return MPI._handleof(obj) & 0xFFFFFFFF
+
+
+def _span(buf: np.ndarray | None) -> tuple[int, int]:
+    if buf is None or buf.nbytes == 0:
+        return 0, 0
+    return buf.__array_interface__["data"][0], buf.nbytes
+
+
+class Native:
+    """A program's native form and its current binding."""
+
+    def __init__(self, prog, op: str | None):
+        self.prog = prog
+        red = (prog.dtype.str, op) if prog.plan.is_reduction else (None, None)
+        lowered = lower(prog)
+        self.program = _core.mpi_program(json.dumps(lowered, separators=(",", ":")), *red)
+        self.scratch_bytes = lowered["scratch"]
+        self._key = None
+        self._keep: tuple = ()
+        self._binding = None
+
+    def run(self, comm, inbuf, outbuf) -> None:
+        keep = self._keep
+        if not (keep and comm is keep[0] and inbuf is keep[1] and outbuf is keep[2]):
+            key = (_handle(comm), _span(inbuf), _span(outbuf))
+            if key != self._key:
+                self._bind(comm, inbuf, outbuf, key)
+            else:  # the same memory in new array objects: keep the new ones referenced
+                self._keep = (comm, inbuf, outbuf, keep[3])
+        self._binding.run(self.prog.corrupt_xor, self.prog.corrupt_input)
+
+    def _bind(self, comm, inbuf, outbuf, key) -> None:
+        self._binding = None  # free the old requests first
+        scratch = np.empty(self.scratch_bytes, dtype=np.uint8)
+        self._binding = _core.mpi_bind(
+            library(), self.program, [key[1], key[2], _span(scratch)], key[0],
+            _handle(MPI.BYTE), _handle(MPI.REQUEST_NULL),
+            polling() if self.prog.oversubscribed else None,
+        )  # fmt: skip
+        self._key, self._keep = key, (comm, inbuf, outbuf, scratch)
