@@ -8,6 +8,7 @@ use crate::{guarded, to_py};
 use netcoll_core::algorithms::{self as registry, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze as analyze_schedule, Analysis, Machine};
 use netcoll_core::models::{LogGP, MultisendParams};
+use netcoll_core::plan::figures::tagged;
 use netcoll_core::plan::tune::{routing_for, tune as tune_all, RankBy};
 use netcoll_core::Topology;
 use pyo3::prelude::*;
@@ -70,10 +71,7 @@ impl Opts {
 }
 
 fn figures(a: &Analysis) -> serde_json::Value {
-    let mut v = serde_json::to_value(a).unwrap_or_default();
-    v["verified"] = serde_json::Value::Bool(true);
-    v["source"] = "schedule".into();
-    v
+    tagged(a, "schedule", "schedule", serde_json::Value::Bool(true))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -106,10 +104,13 @@ fn opts(
     }
 }
 
-/// Builds, verifies and analyses a schedule: `(figures, schedule_json)`.
+/// Builds, verifies and analyses a schedule: `(figures, schedule_json)`. The JSON text is
+/// only written with `with_json` (it is the largest thing a big schedule makes: gigabytes at
+/// thousands of ranks); else it is an empty string.
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
-                    placement=None, targets=None, routing="auto", machine=None, sources=None))]
+                    placement=None, targets=None, routing="auto", machine=None, sources=None,
+                    with_json=true))]
 #[allow(clippy::too_many_arguments)]
 fn schedule_figures(
     py: Python<'_>,
@@ -126,6 +127,7 @@ fn schedule_figures(
     routing: &str,
     machine: Option<HashMap<String, f64>>,
     sources: Option<String>,
+    with_json: bool,
 ) -> PyResult<(PyObject, String)> {
     let mut o = opts(
         op, p, root, nbytes, packets, params, placement, targets, routing, machine,
@@ -138,16 +140,26 @@ fn schedule_figures(
         let r = routing_for(&t, &o.routing)?;
         let s = registry::build(&algo, &req)?;
         let a = analyze_schedule(&s, &t, &r, &m)?;
-        Ok((figures(&a), s.to_json()))
+        let text = if with_json {
+            s.to_json()
+        } else {
+            String::new()
+        };
+        Ok((figures(&a), text))
     })?;
     Ok((to_py(py, &v)?, json))
 }
 
-/// Figures of a collective: from the algorithm's closed form when it has one, else by
-/// building and analysing its schedule.
+/// Figures of a collective, by `method`: `closed-form` (the algorithm's closed form),
+/// `per-step` (its rounds, without a schedule: engines::aggregate), `schedule` (build,
+/// verify, analyse) or `auto`: the closed form if there is one, else the schedule when the
+/// per-step form counts at most `SMALL_SCHEDULE` messages (all four list-scheduled models
+/// come with it), else the per-step form, else the schedule. `method` in the result says
+/// which path was taken.
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
-                    placement=None, targets=None, routing="auto", machine=None, sources=None))]
+                    placement=None, targets=None, routing="auto", machine=None, sources=None,
+                    method="auto"))]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
@@ -164,25 +176,18 @@ fn analyze(
     routing: &str,
     machine: Option<HashMap<String, f64>>,
     sources: Option<String>,
+    method: &str,
 ) -> PyResult<PyObject> {
     let mut o = opts(
         op, p, root, nbytes, packets, params, placement, targets, routing, machine,
     );
     o.args.sources = sources;
-    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let (t, algo, method) = (topo.inner.clone(), algo.to_string(), method.to_string());
     let v = guarded(py, move || {
         let req = o.request(&t)?;
-        let a = registry::find(req.kind, &algo)?;
-        if let Some(cf) = a.closed_form {
-            req.params.check_known(a.name, a.params)?;
-            let mut v = cf(&req)?;
-            v["source"] = "closed_form".into();
-            return Ok(v);
-        }
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
-        let s = registry::build(&algo, &req)?;
-        Ok(figures(&analyze_schedule(&s, &t, &r, &m)?))
+        netcoll_core::plan::figures::analyze_by(&method, &algo, &req, &t, &r, &m)
     })?;
     to_py(py, &v)
 }

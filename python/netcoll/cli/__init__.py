@@ -100,6 +100,7 @@ bench_group.add_command(bench.bench_metrics)
 bench_group.add_command(bench.bench_step)
 bench_group.add_command(bench.bench_flit)
 bench_group.add_command(bench.bench_flit_schedule)
+bench_group.add_command(bench.bench_scale)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -346,3 +346,45 @@ def bench_flit_schedule(k, algos, params, free, as_json):
             )
     if as_json:
         print(json.dumps(rows, indent=2))
+
+
+@click.command("scale")
+@click.option(
+    "--ranks",
+    "sizes",
+    type=click.IntRange(4),
+    multiple=True,
+    help="Ranks (square meshes: 64, 256, 1024, 4096; repeatable). Default 64 ... 4,096.",
+)
+@click.option("--quick", is_flag=True, help="Small sizes only (16 and 64 ranks): a smoke run.")
+@click.option("--algo", "only", multiple=True, help="Only this algorithm or OP/ALGO (repeatable).")
+@click.option(
+    "--timeout", type=click.FloatRange(1), default=120.0, show_default=True, help="Seconds a row."
+)
+@click.option(
+    "--mem", type=click.FloatRange(0.5), default=8.0, show_default=True, help="GiB a row."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def bench_scale(sizes, quick, only, timeout, mem, as_json):
+    """Build and verify every (collective, algorithm) pair listed for meshes and tori at
+    64 ... 4,096 ranks, each row in a fresh process: seconds, peak memory, verdict."""
+    from .. import bench_scale as scale
+
+    try:
+        for n in sizes:
+            scale.mesh_spec(n)
+    except ValueError as e:
+        raise NetcollError(f"--ranks: {e}") from None
+    chosen = tuple(sizes) or (scale.QUICK_SIZES if quick else scale.SIZES)
+
+    def progress(row: dict, done: int, total: int) -> None:
+        if not as_json:
+            verdict = "ok" if row["verified"] else row.get("error", "not verified")
+            console.print(
+                f"[{done}/{total}] {row['op']:<18} {row['algo']:<20} {row['ranks']:>6} ranks "
+                f"{row['seconds']:>8.2f} s {row['peak_bytes'] / 2**20:>8.0f} MiB  {verdict}"
+            )
+
+    rows = scale.run(chosen, only, timeout, mem, progress)
+    if as_json:
+        print(json.dumps(rows, indent=2))

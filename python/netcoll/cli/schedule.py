@@ -275,7 +275,10 @@ def algos(op, as_json):
 def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
-    fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
+    with_json = bool(output) or kind == "multicast"
+    fig, text = _core.schedule_figures(
+        kind, algo, t, params=list(params), with_json=with_json, **kw
+    )
     fig = _figures(kind, algo, topo, params, fig)
     if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form
         plan = _core.analyze(kind, algo, t, params=list(params), **kw)
@@ -303,11 +306,20 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     metavar="KEY=VALUE",
     help="Algorithm parameter (repeatable).",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "closed-form", "per-step", "schedule"]),
+    default="auto",
+    show_default=True,
+    help="closed-form | per-step (rounds, no schedule; round-rule time only) | schedule "
+    "(build and verify; every model) | auto: closed form, else the schedule up to 2^18 "
+    "messages, else per-step. The result's `method` says which was taken.",
+)
 @request_options
-def analyze(op, algo, params, topo, machine, as_json, **req):
-    """Figures of OP by ALGO: from its closed form if it has one, else from its schedule."""
+def analyze(op, algo, params, method, topo, machine, as_json, **req):
+    """Figures of OP by ALGO: from a closed form, per-step aggregates or its schedule."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
-    fig = _core.analyze(kind, algo, t, params=list(params), **kw)
+    fig = _core.analyze(kind, algo, t, params=list(params), method=method, **kw)
     _print(_figures(kind, algo, topo, params, fig), as_json)
 
 

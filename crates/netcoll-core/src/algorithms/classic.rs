@@ -137,7 +137,7 @@ fn sub(a: u32, b: u32, p: u32) -> u32 {
 }
 
 /// Largest power of two not above `p` (p >= 1).
-fn pow2_floor(p: u32) -> u32 {
+pub(crate) fn pow2_floor(p: u32) -> u32 {
     1 << (31 - p.leading_zeros())
 }
 
@@ -175,7 +175,7 @@ pub(crate) fn halving_tree(n: u32) -> Vec<TreeEdge> {
 }
 
 /// The tree's edges grouped by round (forward or backward).
-fn rounds(edges: &[TreeEdge], backward: bool) -> Vec<Vec<TreeEdge>> {
+pub(crate) fn rounds(edges: &[TreeEdge], backward: bool) -> Vec<Vec<TreeEdge>> {
     let depth = edges.iter().map(|e| e.round + 1).max().unwrap_or(0);
     let mut by: Vec<Vec<TreeEdge>> = vec![Vec::new(); depth as usize];
     for e in edges {

@@ -11,6 +11,7 @@
 
 mod chain;
 mod classic;
+mod classic_rounds;
 pub mod hnc;
 pub mod ibt_broadcast;
 mod intercom;
@@ -23,6 +24,7 @@ mod sources;
 pub mod tuning;
 pub mod worms;
 
+pub use classic_rounds::{closed_form as classic_closed_form, has_plan as has_round_plan};
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
 pub use sources::parse_sources;
@@ -87,6 +89,19 @@ pub fn find(kind: CollectiveKind, name: &str) -> Result<&'static Algorithm> {
         kind.name(),
         names.join(", ")
     )
+}
+
+/// The per-step form of algorithm `name` for `req` (see `schedule::RoundPlan`), if it has
+/// one: the request is checked as by [`build`].
+pub fn round_plan(name: &str, req: &AlgoRequest) -> Result<Option<crate::schedule::RoundPlan>> {
+    let algo = find(req.kind, name)?;
+    req.validate()?;
+    req.params.check_known(algo.name, algo.params)?;
+    Ok(if algo.family == "classic" {
+        classic_rounds::plan(name, req)
+    } else {
+        None
+    })
 }
 
 /// Checks the request, builds the schedule and proves it correct.

@@ -12,7 +12,7 @@
 
 use super::AlgoRequest;
 use crate::error::Result;
-use crate::schedule::{BitSet, Collective, OpRef, Piece, Schedule, ScheduleBuilder};
+use crate::schedule::{Collective, OpRef, Piece, RangeSet, Schedule, ScheduleBuilder};
 
 pub(crate) struct Prog {
     pub b: ScheduleBuilder,
@@ -98,7 +98,7 @@ impl Prog {
 /// Per-rank partial reductions held by a reduction algorithm while it is being written:
 /// `over[r][j]` is the contributor set of rank `r`'s current value of block index `j`.
 pub(crate) struct Partials {
-    over: Vec<Vec<BitSet>>,
+    over: Vec<Vec<RangeSet>>,
 }
 
 impl Partials {
@@ -106,7 +106,7 @@ impl Partials {
     pub fn new(p: u32, blocks: u32) -> Self {
         Partials {
             over: (0..p)
-                .map(|r| vec![BitSet::singleton(r); blocks as usize])
+                .map(|r| vec![RangeSet::singleton(r); blocks as usize])
                 .collect(),
         }
     }

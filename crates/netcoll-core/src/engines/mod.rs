@@ -1,7 +1,10 @@
 //! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
 //! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
-//! BookSim-compatible). Engines consume schedules; they never build them (that is `plan`).
+//! BookSim-compatible); `aggregate` is the analytic engine's per-step path (the rounds of a
+//! regular algorithm, without a schedule). Engines consume schedules and round plans; they
+//! never build them (that is `plan`).
 
+pub mod aggregate;
 pub mod analytic;
 pub mod flit;
 pub mod loggops;

@@ -6,12 +6,12 @@
 //! before it arrives, a double-counted contributor) are not the builder's business: they build
 //! fine and [`super::verify`] diagnoses them.
 
-use super::bitset::BitSet;
 use super::collective::{Collective, CollectiveKind};
 use super::ir::{
     packets_for, ComputeOp, Message, MsgId, Op, OpKind, OpRef, PacketRange, Schedule, Span, Worm,
 };
 use super::payload::{union_pieces, xor_sum, Piece};
+use super::rangeset::RangeSet;
 use crate::error::{Error, Result};
 
 pub struct ScheduleBuilder {
@@ -109,7 +109,7 @@ impl ScheduleBuilder {
 
     /// The XOR of blocks `(owner, idx)`.
     pub fn xor_blocks(&mut self, blocks: &[(u32, u32)]) -> Piece {
-        let ids: BitSet = blocks
+        let ids: RangeSet = blocks
             .iter()
             .map(|&(o, i)| match self.block(o, i) {
                 Piece::Block(id) => id,
@@ -152,8 +152,8 @@ impl ScheduleBuilder {
         let Some(m) = self.messages.get(msg as usize) else {
             return self.fail(format!("no message {msg} to make a worm"));
         };
-        let want: BitSet = self.dests[m.dests.range()].iter().copied().collect();
-        if worm.dests.iter().copied().collect::<BitSet>() != want
+        let want: RangeSet = self.dests[m.dests.range()].iter().copied().collect();
+        if worm.dests.iter().copied().collect::<RangeSet>() != want
             || worm.dests.len() != want.len() as usize
         {
             return self.fail(format!(
@@ -419,7 +419,7 @@ impl ScheduleBuilder {
         if to.is_empty() {
             return self.fail(format!("rank {from} sends a message to nobody"));
         }
-        let mut seen = BitSet::new();
+        let mut seen = RangeSet::new();
         for &d in to {
             if !self.check_rank(d, "destination") {
                 return;
@@ -453,19 +453,17 @@ impl ScheduleBuilder {
                 "{name} moves partial reductions; use Piece::Reduced"
             )),
             Piece::Block(b) if *b >= c.num_blocks() => Err(format!("{name} has no block id {b}")),
-            Piece::Xor(s) if s.len() < 2 || s.iter().any(|b| b >= c.num_blocks()) => Err(format!(
-                "{name}: an XOR piece needs two or more existing blocks"
-            )),
+            Piece::Xor(s) if s.len() < 2 || s.last().is_some_and(|b| b >= c.num_blocks()) => Err(
+                format!("{name}: an XOR piece needs two or more existing blocks"),
+            ),
             Piece::Reduced { index, .. } if *index >= c.num_blocks() => Err(format!(
                 "{name} has no block index {index} (blocks = {})",
                 c.blocks
             )),
-            Piece::Reduced { over, .. } if over.is_empty() || over.iter().any(|r| r >= c.p) => {
-                Err(format!(
-                    "{name}: a reduced piece needs contributors among ranks 0 to {}",
-                    c.p.saturating_sub(1)
-                ))
-            }
+            Piece::Reduced { over, .. } if over.last().is_none_or(|r| r >= c.p) => Err(format!(
+                "{name}: a reduced piece needs contributors among ranks 0 to {}",
+                c.p.saturating_sub(1)
+            )),
             _ => Ok(()),
         }
     }

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::bitset::BitSet;
+use super::rangeset::RangeSet;
 use crate::error::Result;
 use crate::spec_err;
 
@@ -246,31 +246,31 @@ impl Collective {
     }
 
     /// Movement: the blocks rank `r` holds at the start.
-    pub fn initial_blocks(&self, r: u32) -> BitSet {
+    pub fn initial_blocks(&self, r: u32) -> RangeSet {
         match self.kind {
-            k if k.is_reduction() => BitSet::new(),
-            k if k.root_owns_all() && r == self.root => BitSet::full(self.blocks),
-            k if k.root_owns_all() => BitSet::new(),
+            k if k.is_reduction() => RangeSet::new(),
+            k if k.root_owns_all() && r == self.root => RangeSet::full(self.blocks),
+            k if k.root_owns_all() => RangeSet::new(),
             CollectiveKind::ManyToAll => match self.block_id(r, 0) {
-                Some(first) => BitSet::range(first, first + self.blocks),
-                None => BitSet::new(),
+                Some(first) => RangeSet::range(first, first + self.blocks),
+                None => RangeSet::new(),
             },
-            _ => BitSet::range(r * self.blocks, (r + 1) * self.blocks),
+            _ => RangeSet::range(r * self.blocks, (r + 1) * self.blocks),
         }
     }
 
     /// Movement: the blocks rank `r` must hold at the end (besides what it started with).
-    pub fn required_blocks(&self, r: u32) -> BitSet {
+    pub fn required_blocks(&self, r: u32) -> RangeSet {
         use CollectiveKind::*;
-        let all = BitSet::full(self.num_blocks());
+        let all = RangeSet::full(self.num_blocks());
         match self.kind {
             Broadcast | Allgather | AlltoallBroadcast | ManyToAll | Barrier => all,
             Alltoall => {
                 let m = self.blocks / self.p;
-                let mut want = BitSet::new();
+                let mut want = RangeSet::new();
                 for owner in 0..self.p {
                     let first = owner * self.blocks + r * m;
-                    want.union_with(&BitSet::range(first, first + m));
+                    want.union_with(&RangeSet::range(first, first + m));
                 }
                 want
             }
@@ -278,9 +278,9 @@ impl Collective {
             Gather if r == self.root => all,
             Scatter => {
                 let m = self.blocks / self.p;
-                BitSet::range(r * m, (r + 1) * m)
+                RangeSet::range(r * m, (r + 1) * m)
             }
-            _ => BitSet::new(),
+            _ => RangeSet::new(),
         }
     }
 
@@ -306,7 +306,7 @@ impl Collective {
 
 /// A multicast target list for `p` ranks: each a rank, none twice.
 pub fn check_targets(targets: &[u32], p: u32) -> Result<()> {
-    let mut seen = BitSet::new();
+    let mut seen = RangeSet::new();
     for &t in targets {
         if t >= p {
             return spec_err!(
@@ -335,7 +335,7 @@ pub fn check_sources(sources: &[u32], p: u32) -> Result<()> {
             sources.len()
         );
     }
-    let mut seen = BitSet::new();
+    let mut seen = RangeSet::new();
     for &s in sources {
         if s >= p {
             return spec_err!("source {s} is out of range: {p} ranks, 0 to {}", p - 1);
@@ -364,18 +364,18 @@ mod tests {
         g.blocks = 2;
         assert_eq!(g.block_id(4, 1), Some(9));
         assert_eq!(g.block_of(9), (4, 1));
-        assert_eq!(g.initial_blocks(2), BitSet::from_iter([4, 5]));
+        assert_eq!(g.initial_blocks(2), RangeSet::from_iter([4, 5]));
     }
 
     #[test]
     fn pre_and_postconditions() {
         let s = Collective::new(Scatter, 4, 1);
-        assert_eq!(s.initial_blocks(1), BitSet::full(4));
-        assert_eq!(s.required_blocks(2), BitSet::singleton(2));
+        assert_eq!(s.initial_blocks(1), RangeSet::full(4));
+        assert_eq!(s.required_blocks(2), RangeSet::singleton(2));
         let mut m = Collective::new(Multicast, 6, 0);
         m.targets = vec![2, 5];
         assert!(m.required_blocks(3).is_empty());
-        assert_eq!(m.required_blocks(5), BitSet::singleton(0));
+        assert_eq!(m.required_blocks(5), RangeSet::singleton(0));
         let rs = Collective::new(ReduceScatter, 3, 0);
         assert_eq!(rs.required_indices(2), 2..3);
         assert_eq!(Collective::new(Reduce, 3, 1).required_indices(0), 0..0);
@@ -405,9 +405,9 @@ mod tests {
         assert_eq!((c.block_id(4, 0), c.block_id(1, 0)), (Some(0), Some(1)));
         assert_eq!(c.block_id(2, 0), None);
         assert_eq!(c.block_of(1), (1, 0));
-        assert_eq!(c.initial_blocks(1), BitSet::singleton(1));
+        assert_eq!(c.initial_blocks(1), RangeSet::singleton(1));
         assert!(c.initial_blocks(0).is_empty());
-        assert_eq!(c.required_blocks(3), BitSet::full(2));
+        assert_eq!(c.required_blocks(3), RangeSet::full(2));
         let bad = |s: Vec<u32>| {
             let mut c = Collective::new(ManyToAll, 4, 0);
             c.sources = s;

@@ -1,15 +1,15 @@
-//! Gaussian elimination over GF(2) on bitsets: which block combinations a rank can compute
+//! Gaussian elimination over GF(2) on range sets: which block combinations a rank can compute
 //! from the XOR pieces it holds.
 //!
 //! Rows are kept in insertion order, each reduced by all earlier rows, with its pivot (lowest
 //! member) absent from every later row. Reducing a vector by the rows in order therefore
 //! clears every pivot, and the vector lies in the span exactly when nothing is left.
 
-use super::bitset::BitSet;
+use super::rangeset::RangeSet;
 
 #[derive(Clone, Debug, Default)]
 pub struct Basis {
-    rows: Vec<(u32, BitSet)>,
+    rows: Vec<(u32, RangeSet)>,
 }
 
 impl Basis {
@@ -27,7 +27,7 @@ impl Basis {
     }
 
     /// Reduces `v` in place by the basis; it ends empty iff `v` was in the span.
-    pub fn reduce(&self, v: &mut BitSet) {
+    pub fn reduce(&self, v: &mut RangeSet) {
         for (pivot, row) in &self.rows {
             if v.contains(*pivot) {
                 v.xor_with(row);
@@ -36,7 +36,7 @@ impl Basis {
     }
 
     /// Adds `v`; returns whether it enlarged the span.
-    pub fn insert(&mut self, mut v: BitSet) -> bool {
+    pub fn insert(&mut self, mut v: RangeSet) -> bool {
         self.reduce(&mut v);
         match v.first() {
             Some(pivot) => {
@@ -47,7 +47,7 @@ impl Basis {
         }
     }
 
-    pub fn contains(&self, v: &BitSet) -> bool {
+    pub fn contains(&self, v: &RangeSet) -> bool {
         let mut w = v.clone();
         self.reduce(&mut w);
         w.is_empty()
@@ -58,7 +58,7 @@ impl Basis {
 mod tests {
     use super::*;
 
-    fn set(xs: &[u32]) -> BitSet {
+    fn set(xs: &[u32]) -> RangeSet {
         xs.iter().copied().collect()
     }
 

@@ -394,7 +394,7 @@ fn read_piece(c: &Collective, p: &WirePiece) -> Result<Piece> {
         WirePiece::Block(pair) => Ok(Piece::Block(id(*pair)?)),
         WirePiece::Xor(pairs) => {
             let ids = pairs.iter().map(|p| id(*p)).collect::<Result<Vec<_>>>()?;
-            let set: super::bitset::BitSet = ids.iter().copied().collect();
+            let set: super::rangeset::RangeSet = ids.iter().copied().collect();
             if set.len() as usize != ids.len() || ids.len() < 2 {
                 return spec_err!("an \"xor\" lists two or more distinct blocks");
             }

@@ -22,7 +22,6 @@
 //! assert_eq!((report.counts.messages, report.counts.ni_messages), (2, 1));
 //! ```
 
-mod bitset;
 mod buffer;
 mod builder;
 mod collective;
@@ -32,12 +31,13 @@ mod gf2;
 mod ir;
 mod json;
 mod payload;
+mod rangeset;
+mod rounds;
 mod verify;
 
 #[cfg(test)]
 mod tests;
 
-pub use bitset::BitSet;
 pub use buffer::{Buffer, Slot};
 pub use builder::{ScheduleBuilder, BYTES_PER_MESSAGE};
 pub use collective::{check_sources, check_targets};
@@ -49,4 +49,6 @@ pub use ir::{
 };
 pub use json::{FORMAT, VERSION};
 pub use payload::{reduce_pieces, Piece, ReduceError};
+pub use rangeset::RangeSet;
+pub use rounds::{Round, RoundPlan, Unicast};
 pub use verify::{verify, Report};

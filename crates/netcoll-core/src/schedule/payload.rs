@@ -4,22 +4,23 @@
 //! combination of original blocks (a single block being the common case, kept apart so that
 //! it costs no allocation) or a partial reduction "block index j reduced over contributors C".
 
-use super::bitset::BitSet;
 use super::collective::{BlockId, Collective};
+use super::rangeset::RangeSet;
+use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Piece {
     /// One original block.
     Block(BlockId),
     /// The XOR of two or more original blocks (build it with [`Piece::xor`]).
-    Xor(BitSet),
+    Xor(RangeSet),
     /// Block index `index` reduced over the ranks in `over`.
-    Reduced { index: u32, over: BitSet },
+    Reduced { index: u32, over: RangeSet },
 }
 
 impl Piece {
     /// The XOR of `blocks`, normalised: one block becomes [`Piece::Block`]. `None` if empty.
-    pub fn xor(blocks: BitSet) -> Option<Piece> {
+    pub fn xor(blocks: RangeSet) -> Option<Piece> {
         match blocks.len() {
             0 => None,
             1 => blocks.first().map(Piece::Block),
@@ -31,7 +32,7 @@ impl Piece {
     pub fn contribution(index: u32, rank: u32) -> Piece {
         Piece::Reduced {
             index,
-            over: BitSet::singleton(rank),
+            over: RangeSet::singleton(rank),
         }
     }
 
@@ -48,9 +49,9 @@ impl Piece {
     }
 
     /// The piece as a GF(2) vector over block ids (`None` for reductions).
-    pub fn vector(&self) -> Option<BitSet> {
+    pub fn vector(&self) -> Option<RangeSet> {
         match self {
-            Piece::Block(b) => Some(BitSet::singleton(*b)),
+            Piece::Block(b) => Some(RangeSet::singleton(*b)),
             Piece::Xor(s) => Some(s.clone()),
             Piece::Reduced { .. } => None,
         }
@@ -77,7 +78,7 @@ fn short_block(c: &Collective, b: BlockId) -> String {
 }
 
 /// `{0,1,5}`, shortened for large sets.
-pub fn describe_ranks(s: &BitSet) -> String {
+pub fn describe_ranks(s: &RangeSet) -> String {
     let n = s.len();
     let shown: Vec<String> = s.iter().take(8).map(|r| r.to_string()).collect();
     let more = if n > 8 {
@@ -101,17 +102,32 @@ pub enum ReduceError {
 /// disjoint, since a reduction such as a sum counts each rank's value exactly once. The
 /// output lists one piece per index, in order of first appearance.
 pub fn reduce_pieces(inputs: &[Piece]) -> Result<Vec<Piece>, ReduceError> {
-    let mut out: Vec<Piece> = Vec::new();
+    merge_reductions(inputs, true)
+}
+
+/// Same as [`reduce_pieces`] but lets contributors overlap (a union): what the builder records
+/// so that the verifier, not the builder, reports the double count with its rank and op.
+pub(crate) fn union_pieces(inputs: &[Piece]) -> Vec<Piece> {
+    merge_reductions(inputs, false).unwrap_or_default()
+}
+
+/// Merges reduction pieces index by index (hashed, so a reduce op over thousands of indices
+/// costs linear time); with `strict`, a contributor counted twice is an error and a movement
+/// piece too, else overlaps are unions and movement pieces are ignored.
+fn merge_reductions(inputs: &[Piece], strict: bool) -> Result<Vec<Piece>, ReduceError> {
+    let mut out: Vec<(u32, RangeSet)> = Vec::new();
+    let mut at: HashMap<u32, usize> = HashMap::with_capacity(inputs.len());
     for (i, piece) in inputs.iter().enumerate() {
         let Piece::Reduced { index, over } = piece else {
-            return Err(ReduceError::NotReduction(i));
+            if strict {
+                return Err(ReduceError::NotReduction(i));
+            }
+            continue;
         };
-        match out
-            .iter_mut()
-            .find(|p| matches!(p, Piece::Reduced { index: j, .. } if j == index))
-        {
-            Some(Piece::Reduced { over: acc, .. }) => {
-                if let Some(rank) = acc.first_common(over) {
+        match at.get(index) {
+            Some(&k) => {
+                let acc = &mut out[k].1;
+                if let Some(rank) = acc.first_common(over).filter(|_| strict) {
                     return Err(ReduceError::DoubleCount {
                         index: *index,
                         rank,
@@ -119,34 +135,21 @@ pub fn reduce_pieces(inputs: &[Piece]) -> Result<Vec<Piece>, ReduceError> {
                 }
                 acc.union_with(over);
             }
-            _ => out.push(piece.clone()),
+            None => {
+                at.insert(*index, out.len());
+                out.push((*index, over.clone()));
+            }
         }
     }
-    Ok(out)
-}
-
-/// Same as [`reduce_pieces`] but lets contributors overlap (a union): what the builder records
-/// so that the verifier, not the builder, reports the double count with its rank and op.
-pub(crate) fn union_pieces(inputs: &[Piece]) -> Vec<Piece> {
-    let mut out: Vec<Piece> = Vec::new();
-    for piece in inputs {
-        let Piece::Reduced { index, over } = piece else {
-            continue;
-        };
-        match out
-            .iter_mut()
-            .find(|p| matches!(p, Piece::Reduced { index: j, .. } if j == index))
-        {
-            Some(Piece::Reduced { over: acc, .. }) => acc.union_with(over),
-            _ => out.push(piece.clone()),
-        }
-    }
-    out
+    Ok(out
+        .into_iter()
+        .map(|(index, over)| Piece::Reduced { index, over })
+        .collect())
 }
 
 /// XOR of all movement pieces in `inputs` (reductions are ignored).
-pub(crate) fn xor_sum(inputs: &[Piece]) -> BitSet {
-    let mut acc = BitSet::new();
+pub(crate) fn xor_sum(inputs: &[Piece]) -> RangeSet {
+    let mut acc = RangeSet::new();
     for v in inputs.iter().filter_map(Piece::vector) {
         acc.xor_with(&v);
     }
@@ -159,10 +162,10 @@ mod tests {
 
     #[test]
     fn xor_normalises() {
-        assert_eq!(Piece::xor(BitSet::singleton(3)), Some(Piece::Block(3)));
-        assert_eq!(Piece::xor(BitSet::new()), None);
+        assert_eq!(Piece::xor(RangeSet::singleton(3)), Some(Piece::Block(3)));
+        assert_eq!(Piece::xor(RangeSet::new()), None);
         assert!(matches!(
-            Piece::xor(BitSet::from_iter([1, 2])),
+            Piece::xor(RangeSet::from_iter([1, 2])),
             Some(Piece::Xor(_))
         ));
     }
@@ -192,7 +195,7 @@ mod tests {
 
     #[test]
     fn describes_ranks_briefly() {
-        assert_eq!(describe_ranks(&BitSet::from_iter([0, 2])), "{0,2}");
-        assert!(describe_ranks(&BitSet::full(20)).ends_with("(20 ranks)}"));
+        assert_eq!(describe_ranks(&RangeSet::from_iter([0, 2])), "{0,2}");
+        assert!(describe_ranks(&RangeSet::full(20)).ends_with("(20 ranks)}"));
     }
 }

@@ -104,15 +104,20 @@ fn pair_sum_1d(k: u128, wrap: bool) -> u128 {
     }
 }
 
-fn grid_closed_form(dims: &[usize], wrap: bool) -> Metrics {
+/// Sum of the distances of all ordered pairs of routers of a mesh (or torus, `wrap`).
+pub(crate) fn grid_pair_distance_sum(dims: &[usize], wrap: bool) -> u128 {
     let n: u128 = dims.iter().map(|&k| k as u128).product();
-    let total: u128 = dims
-        .iter()
+    dims.iter()
         .map(|&k| {
             let k = k as u128;
             pair_sum_1d(k, wrap) * (n / k) * (n / k)
         })
-        .sum();
+        .sum()
+}
+
+fn grid_closed_form(dims: &[usize], wrap: bool) -> Metrics {
+    let n: u128 = dims.iter().map(|&k| k as u128).product();
+    let total = grid_pair_distance_sum(dims, wrap);
     let diameter = dims
         .iter()
         .map(|&k| if wrap { k / 2 } else { k - 1 } as u32)

@@ -34,7 +34,7 @@ use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Reque
 use crate::algorithms::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
 use crate::schedule::{
-    BitSet, Collective, CollectiveKind, OpRef, Piece, Schedule, ScheduleBuilder,
+    Collective, CollectiveKind, OpRef, Piece, RangeSet, Schedule, ScheduleBuilder,
 };
 use crate::spec_err;
 
@@ -642,7 +642,7 @@ fn chain(lay: &Layout, blocks: &[Vec<Option<Piece>>], g: usize) -> Vec<Piece> {
     };
     lay.srcs[g]
         .windows(2)
-        .map(|w| Piece::xor(BitSet::from_iter([id(w[0]), id(w[1])])).expect("two blocks"))
+        .map(|w| Piece::xor(RangeSet::from_iter([id(w[0]), id(w[1])])).expect("two blocks"))
         .collect()
 }
 

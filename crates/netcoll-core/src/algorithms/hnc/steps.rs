@@ -383,7 +383,7 @@ fn encoded(lay: &Layout) -> Vec<Vec<Piece>> {
         .collect()
 }
 
-fn xor_ids(pieces: &[Piece]) -> crate::schedule::BitSet {
+fn xor_ids(pieces: &[Piece]) -> crate::schedule::RangeSet {
     pieces
         .iter()
         .map(|p| match p {

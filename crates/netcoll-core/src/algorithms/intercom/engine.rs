@@ -12,7 +12,7 @@
 //! wait on each other.
 
 use crate::error::Result;
-use crate::schedule::{BitSet, Collective, OpRef, Piece, Schedule, ScheduleBuilder};
+use crate::schedule::{Collective, OpRef, Piece, RangeSet, Schedule, ScheduleBuilder};
 
 /// `src` sends units `lo..hi` to `dst`; with `combine`, `dst` reduces them into its own
 /// partial results (reductions), otherwise it takes them as they are.
@@ -48,7 +48,7 @@ pub struct Engine {
     /// Reduction: the block index of each unit.
     unit_index: Vec<u32>,
     /// Reduction: `over[r * U + u]`, contributors of rank r's partial result for unit u.
-    over: Vec<BitSet>,
+    over: Vec<RangeSet>,
     last: Vec<Option<OpRef>>,
     round: u32,
     scratch: Vec<Piece>,
@@ -72,7 +72,7 @@ impl Engine {
         if reduction {
             unit_index = units.iter().map(|&(_, j)| j).collect();
             for r in 0..p {
-                over.extend((0..units.len()).map(|_| BitSet::singleton(r)));
+                over.extend((0..units.len()).map(|_| RangeSet::singleton(r)));
             }
         } else {
             unit_piece = units.iter().map(|&(o, i)| b.block(o, i)).collect();

@@ -56,6 +56,9 @@ struct Walker<'a> {
     partial: Vec<(MsgId, u32)>,
     /// Packet ranges received of a payload identical to the one being forwarded.
     forwarded: Vec<(u32, u32)>,
+    /// The pieces of the need before this one are known held: what a rank holds only grows
+    /// during a walk, so each check resumes here instead of rechecking the whole need.
+    held_upto: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -74,6 +77,7 @@ impl<'a> Walker<'a> {
             know: Knowledge::default(),
             partial: Vec::new(),
             forwarded: Vec::new(),
+            held_upto: 0,
         }
     }
 
@@ -116,7 +120,7 @@ impl<'a> Walker<'a> {
     fn holds(&mut self, g: usize, need: &[Piece], forward: Option<Forward>) -> Option<usize> {
         let rank = self.rank_of[g];
         self.know.reset(self.s.collective(), rank);
-        self.know.first_missing(need)?;
+        self.held_upto = self.know.first_missing(need, 0)?;
         self.start_walk(g);
         while let Some(v) = self.stack.pop() {
             if self.rank_of[v as usize] == rank && self.visit(v as usize, need, forward) {
@@ -124,7 +128,7 @@ impl<'a> Walker<'a> {
             }
             self.push_preds(v as usize);
         }
-        self.know.first_missing(need)
+        self.know.first_missing(need, self.held_upto)
     }
 
     fn start_walk(&mut self, g: usize) {
@@ -157,7 +161,13 @@ impl<'a> Walker<'a> {
             }
             OpKind::Send { .. } => return false,
         }
-        self.know.first_missing(need).is_none()
+        match self.know.first_missing(need, self.held_upto) {
+            Some(i) => {
+                self.held_upto = i;
+                false
+            }
+            None => true,
+        }
     }
 
     /// Takes in a (possibly partial) receive; returns whether it completes the forwarding.

@@ -5,19 +5,24 @@
 //! need is not met by plain blocks alone. Partial reductions are held as they are: a
 //! reduction is only ever formed by an explicit Reduce op, so "held" means "held exactly".
 
-use super::super::bitset::BitSet;
 use super::super::collective::Collective;
 use super::super::gf2::Basis;
 use super::super::payload::Piece;
+use super::super::rangeset::RangeSet;
+use std::collections::HashSet;
 
 #[derive(Default)]
 pub(crate) struct Knowledge {
     /// The rank whose own contributions are held from the start (reductions).
     rank: u32,
-    plain: BitSet,
-    combos: Vec<BitSet>,
-    reduced: Vec<(u32, BitSet)>,
+    plain: RangeSet,
+    combos: Vec<RangeSet>,
+    /// Partial reductions held, (block index, contributors): a need is looked up, not
+    /// searched for (contributor sets of a few runs are stored inline: no allocation).
+    reduced: HashSet<(u32, RangeSet)>,
     basis: Basis,
+    /// Single blocks absorbed but not yet merged into `plain` (merged once per absorb).
+    fresh: Vec<u32>,
 }
 
 impl Knowledge {
@@ -32,19 +37,25 @@ impl Knowledge {
     pub fn absorb(&mut self, pieces: &[Piece]) {
         for piece in pieces {
             match piece {
-                Piece::Block(b) => {
-                    self.plain.insert(*b);
-                }
+                Piece::Block(b) => self.fresh.push(*b),
                 Piece::Xor(s) => self.combos.push(s.clone()),
-                Piece::Reduced { index, over } => self.reduced.push((*index, over.clone())),
+                Piece::Reduced { index, over } => {
+                    self.reduced.insert((*index, over.clone()));
+                }
             }
+        }
+        // One merge for the whole payload: a run of blocks costs one sweep, not one each.
+        if !self.fresh.is_empty() {
+            let add: RangeSet = self.fresh.drain(..).collect();
+            self.plain.union_with(&add);
         }
     }
 
     /// The first piece of `need` not computable from what is held, if any.
-    pub fn first_missing(&mut self, need: &[Piece]) -> Option<usize> {
+    /// Pieces before `from` are taken as held (the caller checked them and holdings only grow).
+    pub fn first_missing(&mut self, need: &[Piece], from: usize) -> Option<usize> {
         let mut eliminated = false;
-        for (i, piece) in need.iter().enumerate() {
+        for (i, piece) in need.iter().enumerate().skip(from) {
             let held = match piece {
                 Piece::Block(b) if self.plain.contains(*b) => true,
                 Piece::Reduced { index, over } => self.holds_reduced(*index, over),
@@ -63,9 +74,9 @@ impl Knowledge {
         None
     }
 
-    fn holds_reduced(&self, index: u32, over: &BitSet) -> bool {
+    fn holds_reduced(&self, index: u32, over: &RangeSet) -> bool {
         let own = over.len() == 1 && over.contains(self.rank);
-        own || self.reduced.iter().any(|(j, s)| *j == index && s == over)
+        own || self.reduced.contains(&(index, over.clone()))
     }
 
     /// Rebuilds the basis of the XOR combinations modulo the plain blocks.
@@ -94,7 +105,7 @@ impl Knowledge {
     }
 
     /// Blocks of `want` not held plainly.
-    pub fn lacking(&self, want: &BitSet) -> BitSet {
+    pub fn lacking(&self, want: &RangeSet) -> RangeSet {
         let mut w = want.clone();
         w.difference_with(&self.plain);
         w
@@ -110,13 +121,17 @@ impl Knowledge {
     }
 
     /// The largest contributor set held for block index `j` (own contribution included).
-    pub fn best_reduced(&self, j: u32) -> BitSet {
+    pub fn best_reduced(&self, j: u32) -> RangeSet {
+        // Only a failing check asks: a scan is fine. Ties go to the smallest set, so the
+        // diagnosis does not depend on the hash order.
         let held = self.reduced.iter().filter(|(i, _)| *i == j).map(|(_, s)| s);
-        let best = held.max_by_key(|s| s.len()).cloned();
-        best.unwrap_or_else(|| BitSet::singleton(self.rank))
+        let best = held
+            .max_by(|a, b| a.len().cmp(&b.len()).then_with(|| b.runs().cmp(a.runs())))
+            .cloned();
+        best.unwrap_or_else(|| RangeSet::singleton(self.rank))
     }
 
-    pub fn holds_full(&self, j: u32, full: &BitSet) -> bool {
+    pub fn holds_full(&self, j: u32, full: &RangeSet) -> bool {
         self.holds_reduced(j, full)
     }
 }

@@ -5,9 +5,9 @@
 //! output of every compute op it runs. Blocks may be held XOR-combined: they count if they
 //! can be decoded (Gaussian elimination), which is how network-coded schedules are proved.
 
-use super::super::bitset::BitSet;
 use super::super::ir::{MsgId, OpKind, Schedule};
 use super::super::payload::describe_ranks;
+use super::super::rangeset::RangeSet;
 use super::knowledge::Knowledge;
 use super::Diagnosis;
 
@@ -64,7 +64,7 @@ fn check_blocks(s: &Schedule, r: u32, know: &mut Knowledge) -> Result<(), Diagno
 
 fn check_reduced(s: &Schedule, r: u32, know: &Knowledge) -> Result<(), Diagnosis> {
     let c = s.collective();
-    let full = BitSet::full(c.p);
+    let full = RangeSet::full(c.p);
     for j in c.required_indices(r) {
         if know.holds_full(j, &full) {
             continue;

@@ -1,0 +1,97 @@
+//! Figures of a collective by the cheapest path that gives them: a closed form, the per-step
+//! aggregate of the algorithm's rounds, or the built and verified schedule. Like the tuner,
+//! this plans over the algorithm registry.
+//!
+//! Every result says which path it took in `method`: `closed-form`, `per-step` or
+//! `schedule` (and, as before, `source`: `closed_form` or `schedule`, `per_step`).
+
+use crate::algorithms::{self as registry, AlgoRequest};
+use crate::engines::aggregate::analyze_rounds;
+use crate::engines::analytic::{analyze, Analysis, Machine};
+use crate::error::Result;
+use crate::routing::{Routing, RoutingKind};
+use crate::spec_err;
+use crate::topology::Topology;
+use serde_json::Value;
+
+/// With `auto`, a schedule of at most this many messages is built (its list-scheduled times
+/// come with it); a larger one is analysed per step where the algorithm allows.
+pub const SMALL_SCHEDULE: u64 = 1 << 18;
+
+/// The analysis paths, cheapest first.
+pub const METHODS: [&str; 4] = ["auto", "closed-form", "per-step", "schedule"];
+
+/// Figures of `algo` for `req` by `method` (one of [`METHODS`]).
+pub fn analyze_by(
+    method: &str,
+    algo: &str,
+    req: &AlgoRequest,
+    topo: &Topology,
+    routing: &Routing,
+    m: &Machine,
+) -> Result<Value> {
+    if !METHODS.contains(&method) {
+        return spec_err!(
+            "unknown analysis method '{method}': use {}",
+            METHODS.join(", ")
+        );
+    }
+    let a = registry::find(req.kind, algo)?;
+    req.params.check_known(a.name, a.params)?;
+    let want = |name: &str| method == "auto" || method == name;
+    if want("closed-form") {
+        if let Some(v) = closed_form(algo, req, routing)? {
+            return Ok(v);
+        }
+    }
+    if want("per-step") {
+        if let Some(plan) = registry::round_plan(algo, req)? {
+            let small = plan
+                .rounds
+                .iter()
+                .map(|r| r.repeat as u64 * r.unicasts.len() as u64)
+                .sum::<u64>()
+                <= SMALL_SCHEDULE;
+            if method == "per-step" || !small {
+                let a = analyze_rounds(&plan, &req.placement, topo, routing, m)?;
+                return Ok(tagged(&a, "per-step", "per_step", Value::Null));
+            }
+        }
+    }
+    if want("schedule") {
+        let s = registry::build(algo, req)?;
+        let a = analyze(&s, topo, routing, m)?;
+        return Ok(tagged(&a, "schedule", "schedule", Value::Bool(true)));
+    }
+    spec_err!(
+        "{algo} has no {method} analysis for {}: use method auto",
+        req.kind.name()
+    )
+}
+
+/// The closed form of `algo`, if it has one here.
+fn closed_form(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<Option<Value>> {
+    let a = registry::find(req.kind, algo)?;
+    let mut v = match a.closed_form {
+        Some(cf) => cf(req)?,
+        None => {
+            let minimal = matches!(routing.kind(), RoutingKind::Dor | RoutingKind::Shortest);
+            match registry::classic_closed_form(algo, req, minimal) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
+        }
+    };
+    v["source"] = "closed_form".into();
+    v["method"] = "closed-form".into();
+    Ok(Some(v))
+}
+
+/// An analysis as JSON with the path it came from.
+pub fn tagged(a: &Analysis, method: &str, source: &str, verified: Value) -> Value {
+    let mut v = serde_json::to_value(a).unwrap_or_default();
+    v["verified"] = verified;
+    v["source"] = source.into();
+    v["method"] = method.into();
+    v
+}
