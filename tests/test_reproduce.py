@@ -29,9 +29,15 @@ def test_table1_matches_and_writes_files(tmp_path):
     )
     assert out["status"] == "matches"
     suffixes = sorted(p.rsplit(".", 1)[1] for p in out["files"])
-    assert suffixes == ["csv", "md", "png", "svg"]
+    assert suffixes == ["csv", "json", "md", "png", "svg"]
     note = (tmp_path / "ibt-table1-distances.md").read_text()
     assert "8.096" in note and "6.633" in note
+    # Every compared number: printed, ours, relative difference, status (all match here).
+    assert len(out["numbers"]) == 8
+    for n in out["numbers"]:
+        assert {"quantity", "printed", "ours", "relative_difference", "status"} <= set(n)
+        assert n["status"] == "match"
+    assert json.loads((tmp_path / "ibt-table1-distances.json").read_text()) == out
 
 
 def test_all_quick_writes_an_html_report(tmp_path):

@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from .headline import LABELS, measure_cycles, measure_hnc, print_headline
 from .networks import spec_stats
 
 # (label, spec, paper diameter, paper average distance) -- Table 1 of the iBT paper.
@@ -156,118 +157,14 @@ def plot(rows: list[dict], path: Path) -> list[Path]:
 HNC_RADICES = [8, 16, 32, 64, 128, 256]
 # Small meshes for the flit engine: the three together take a few seconds.
 FLIT_RADICES = [4, 8, 16]
-LABELS = {
-    "tree": "tree-based",
-    "all_at_once": "all-at-once",
-    "hnc_tree": "HNC (tree base)",
-    "hnc_all_at_once": "HNC (all-at-once base)",
-}
 STYLES = {
     "tree": {"color": "#2c3e50"},
     "all_at_once": {"color": "#7f8c8d", "ls": "--"},
     "hnc_tree": {"color": "#c0392b"},
     "hnc_all_at_once": {"color": "#e67e22", "ls": "--"},
+    "hnc_tree_paper": {"color": "#c0392b", "ls": ":"},
+    "hnc_tree_scatter_allgather": {"color": "#8e44ad"},
 }
-
-
-def measure_hnc(radices: list[int], progress: Progress | None) -> list[dict]:
-    """Aggregate hops of the four ways from HNC's closed forms (equal to built schedules)."""
-    from .hnc import compare
-
-    rows = []
-    task = progress.add_task("hnc", total=len(radices)) if progress else None
-    for k in radices:
-        if progress:
-            progress.update(task, description=f"hops of all-to-all broadcast, {k}x{k} mesh")
-        c = compare(f"mesh:{k}x{k}")
-        rows.append(
-            {
-                "mesh": f"{k}x{k}",
-                "nodes": k * k,
-                "tree": c["tree"]["aggregate_hops"],
-                "all_at_once": c["all_at_once"]["aggregate_hops"],
-                "hnc_tree": c["hnc_tree"]["aggregate_hops"],
-                "hnc_all_at_once": c["hnc_all_at_once"]["aggregate_hops"],
-                "group": c["hnc_tree"].get("group"),
-                "saved_vs_tree": c["reduction_tree"],
-                "times_fewer_vs_all_at_once": c["ratio_all_at_once"],
-            }
-        )
-        if progress:
-            progress.advance(task)
-    return rows
-
-
-def measure_cycles(radices: list[int], progress: Progress | None) -> list[dict]:
-    """The same four ways on the flit engine with seed 000 s5.1's router (4 VCs, 3-cycle
-    hops, 1-flit packets, XOR 1 cycle), HNC set up as the paper does (s4.3's group, one step
-    per phase): the free-running time (each op starts when its inputs are there) and the
-    paper's measure read as the sum over steps of the maximum network latency."""
-    from .reproduce.netcoding_flit import HNC, cycles
-
-    ways = {
-        "tree": ("tree-multicast", []),
-        "all_at_once": ("all-at-once", []),
-        "hnc_tree": ("hnc", HNC),
-        "hnc_all_at_once": ("hnc", [*HNC, "base=all-at-once"]),
-    }
-    rows = []
-    task = progress.add_task("flit", total=len(radices) * len(ways)) if progress else None
-    for k in radices:
-        row: dict = {"mesh": f"{k}x{k}", "nodes": k * k}
-        for key, (algo, params) in ways.items():
-            if progress:
-                progress.update(task, description=f"flit engine: {LABELS[key]} on {k}x{k}")
-            start = time.perf_counter()
-            r = cycles(k, algo, params)
-            row[key] = r["free_cycles"]
-            row[f"{key}_paper_measure"] = r["max_network"]
-            row[f"{key}_flit_hops"] = r["flit_hops"]
-            row[f"{key}_seconds"] = round(time.perf_counter() - start, 3)
-            if progress:
-                progress.advance(task)
-        rows.append(row)
-    return rows
-
-
-def _table(title: str, first: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column(first, no_wrap=True)
-    return table
-
-
-def print_hnc(rows: list[dict], console: Console) -> None:
-    table = _table(
-        "All-to-all broadcast on k-ary 2-meshes: aggregate hops (unicasts x DOR path length)",
-        "mesh",
-    )
-    for col in ("nodes", "tree", "HNC (tree)", "saved", "all-at-once", "HNC (a-a-o)", "fewer"):
-        table.add_column(col, justify="right", no_wrap=True)
-    for r in rows:
-        table.add_row(
-            r["mesh"],
-            f"{r['nodes']:,}",
-            f"{r['tree']:,}",
-            f"[bold]{r['hnc_tree']:,}[/bold]",
-            f"[green]{100 * r['saved_vs_tree']:.1f}%[/green]",
-            f"{r['all_at_once']:,}",
-            f"[bold]{r['hnc_all_at_once']:,}[/bold]",
-            f"[green]{r['times_fewer_vs_all_at_once']:.1f}x[/green]",
-        )
-    console.print(table)
-
-
-def print_cycles(rows: list[dict], console: Console) -> None:
-    table = _table(
-        "The same on the cycle-accurate flit engine (seed 000's router): free-running cycles "
-        "| the paper's measure (sum of per-step maximum network latency)",
-        "mesh",
-    )
-    for key in LABELS:
-        table.add_column(LABELS[key], justify="right", no_wrap=True)
-    for r in rows:
-        table.add_row(r["mesh"], *[f"{r[k]:,} | {r[f'{k}_paper_measure']:,}" for k in LABELS])
-    console.print(table)
 
 
 def plot_hnc(hops: list[dict], cycles: list[dict], path: Path) -> list[Path]:
@@ -280,35 +177,33 @@ def plot_hnc(hops: list[dict], cycles: list[dict], path: Path) -> list[Path]:
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 2]})
     xs = [r["nodes"] for r in hops]
-    for key, label in LABELS.items():
-        left.plot(xs, [r[key] for r in hops], marker="o", label=label, **STYLES[key])
+    for key, label in {**LABELS, "hnc_tree_paper": "HNC (tree base), paper's 8x4"}.items():
+        name = label if key == "hnc_tree_paper" or not key.startswith("hnc") else label + ", auto"
+        left.plot(xs, [r[key] for r in hops], marker="o", label=name, **STYLES[key])
     left.set_xscale("log")
     left.set_yscale("log")
     left.set_xlabel("nodes (k-ary 2-mesh, k = 8 ... 256)")
     left.set_ylabel("aggregate hops")
-    left.set_title("Hops (exact closed forms)")
+    left.set_title("Message hops (exact closed forms)")
     left.grid(alpha=0.3, which="both")
     left.legend()
-    width = 0.8 / len(LABELS)
-    for i, key in enumerate(LABELS):
-        pos = [j + (i - (len(LABELS) - 1) / 2) * width for j in range(len(cycles))]
+    ways = [*LABELS, "hnc_tree_scatter_allgather"]
+    width = 0.8 / len(ways)
+    for i, key in enumerate(ways):
+        pos = [j + (i - (len(ways) - 1) / 2) * width for j in range(len(cycles))]
         colour = STYLES[key]["color"]
         hatch = "//" if STYLES[key].get("ls") else None
-        bars = right.bar(pos, [r[key] for r in cycles], width, color=colour, hatch=hatch)
-        right.bar_label(bars, fmt="%d", padding=2, fontsize=7, rotation=90)
-        right.plot(
-            pos,
-            [r[f"{key}_paper_measure"] for r in cycles],
-            "kD",
-            ms=4,
-            label="paper's measure (network latency reading)" if i == 0 else None,
+        name = "HNC, scatter-allgather step (e)" if key not in LABELS else None
+        bars = right.bar(
+            pos, [r[key] for r in cycles], width, color=colour, hatch=hatch, label=name
         )
-    right.set_xticks(range(len(cycles)), [r["mesh"] for r in cycles])
+        right.bar_label(bars, fmt="%d", padding=2, fontsize=7, rotation=90)
+    right.set_xticks(range(len(cycles)), [f"{r['mesh']} (HNC {r['hnc_group']})" for r in cycles])
     right.set_yscale("log")
     right.margins(y=0.15)
     right.set_xlabel("mesh (colours as on the left)")
     right.set_ylabel("cycles (flit engine)")
-    right.set_title("Execution time: free-running (bars), paper's measure (diamonds)")
+    right.set_title("Free-running cycles, HNC with the paper's groups")
     right.legend(fontsize=8, loc="upper left")
     right.grid(axis="y", alpha=0.3, which="both")
     fig.suptitle("All-to-all broadcast: hierarchical network coding (HNC) against the baselines")
@@ -383,44 +278,6 @@ def run_demo(
     print_table(rows, console)
     console.print(f"plot: {files[0]}\n")
     print_headline(hnc_rows, cycle_rows, files[2], page, console)
-
-
-def print_headline(hops, cycles, png: Path, page: Path | None, console: Console) -> None:
-    """The headline, last on the screen: hops, cycles, what they mean, where to look next."""
-    console.rule("[bold]Headline: network-coded all-to-all broadcast (seed 000)")
-    print_hnc(hops, console)
-    print_cycles(cycles, console)
-    at32 = next((r for r in hops if r["nodes"] == 1024), None)
-    if at32:
-        from .hnc import compare
-
-        paper = compare("mesh:32x32", ["group=8x4"])["reduction_tree"]
-        console.print(
-            f"Hops: HNC (hierarchical network coding: XOR-coded relays within groups) needs "
-            f"{100 * at32['saved_vs_tree']:.1f}% fewer hops than the tree-based all-to-all "
-            f"broadcast at 32x32 with its best group shape ({at32['group']}), "
-            f"{100 * paper:.1f}% with the paper's 8x4 groups (paper: 75%), and "
-            f"{at32['times_fewer_vs_all_at_once']:.0f}x fewer than all-at-once; the tree "
-            "baseline equals the paper's 2,703,360 hops exactly."
-        )
-    big = cycles[-1]
-    console.print(
-        "Cycles: every schedule is built, verified and run flit by flit on the paper's router "
-        "(DOR, 4 VCs, 3-cycle hops, 1-flit packets, XOR 1 cycle). Free-running, HNC finishes "
-        f"later than the tree ({big['hnc_tree']:,} vs {big['tree']:,} cycles at {big['mesh']}): "
-        "each group's intermediate node injects the encoded packets of all other groups "
-        "through one NI. The paper sums each step's maximum latency; read as network latency "
-        "(injection to arrival, without that source queueing) HNC wins "
-        f"({big['hnc_tree_paper_measure']:,} vs {big['tree_paper_measure']:,}), as the paper "
-        "reports; read as packet latency it does not. Figs. 10-13 in the report show all "
-        "readings (docs/hnc.md)."
-    )
-    console.print(f"plot: [bold]{png}[/bold]")
-    if page:
-        console.print(f"report of every reproduction (quick sizes): [bold]{page}[/bold]")
-    console.print(
-        "full sizes: netcoll reproduce --all -o out/reproduce   (status: docs/reproductions.md)"
-    )
 
 
 def bench_metrics(as_json: bool, console: Console) -> None:

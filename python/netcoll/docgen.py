@@ -72,6 +72,7 @@ def _anchor(title: str) -> str:
 
 def reproductions_markdown() -> str:
     """The status table of every reproduction, straight from the registry."""
+    from .reproduce.numbers import APPROX
     from .reproduce.registry import PAPERS, REPRODUCTIONS, status_counts
 
     statuses = ["matches", "approximates", "cannot"]
@@ -90,6 +91,17 @@ def reproductions_markdown() -> str:
         "with the paper's numbers beside ours); `netcoll reproduce --all [--quick] -o DIR` runs "
         "them all and writes `DIR/index.html`. How the numbers are checked: "
         "[validation.md](validation.md).",
+        "",
+        "Every number a reproduction compares with the paper is recorded with the printed "
+        "value, ours, their relative difference |ours - printed| / |printed| and a status: "
+        "**match** (equal to the printed precision: within one unit of the last printed "
+        "decimal, as papers round or truncate, or half a unit for an integer), **approx** "
+        "(relative difference at most "
+        f"{APPROX:.0%}), **differ** (more; each such number carries a one-paragraph reason, "
+        "shown in the HTML report and the note). They are in `DIR/ID.json` and in "
+        "`netcoll reproduce ID --json` (`numbers`: `quantity`, `printed`, `ours`, "
+        "`relative_difference`, `status`, `reason`). The status of a reproduction (below) "
+        "judges the figure as a whole.",
         "",
         "## Summary",
         "",

@@ -3,9 +3,8 @@
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
-use netcoll_core::engines::flit::{
-    config::KEYS, parse_settings, run_schedule, simulate_traffic_with as run, FlitConfig,
-};
+use netcoll_core::engines::flit::{config::KEYS, parse_settings, run_schedule, FlitConfig};
+use netcoll_core::plan::multicast_load::simulate_traffic_with as run;
 use pyo3::prelude::*;
 
 /// Runs a schedule on the flit network of `topo`. `sim` holds network keys (as

@@ -80,6 +80,7 @@ def reproduce(ident, list_, markdown, all_, quick, output, as_json):
                     "status": o.status if o else r.status,
                     "files": o.files if o else [],
                     "seconds": o.seconds if o else None,
+                    "numbers": [n.json() for n in o.numbers] if o else [],
                 }
                 for r, o in results
             ],
@@ -100,7 +101,7 @@ def reproduce(ident, list_, markdown, all_, quick, output, as_json):
     with console.status(f"reproducing {ident}"):
         outcome = rep.run_one(repro, output, quick)
     if as_json:
-        print(json.dumps({"id": ident, "status": outcome.status, "files": outcome.files}, indent=2))
+        print(json.dumps(outcome.json(ident), indent=2))
     else:
         console.print(f"{ident}: {outcome.status}. {outcome.summary}", markup=False)
         for f in outcome.files:

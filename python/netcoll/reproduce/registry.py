@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import NetcollError
+from .numbers import Compared, from_comparison
 
 PAPERS = {
     "netcoding": "Shalaby, Fujiwara, Koibuchi: network coding for collectives (seed 000)",
@@ -46,9 +48,25 @@ class Outcome:
     files: list[str] = field(default_factory=list)
     # Set by run_one: wall-clock seconds of the run (runner and files).
     seconds: float | None = None
+    # Per compared number: printed, ours, relative difference, status (numbers.py). Read
+    # from `comparison` unless the runner gives them.
+    numbers: list[Compared] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status, self.summary = _plain_status(self.status, self.summary)
+        if not self.numbers:
+            self.numbers = from_comparison(self.comparison, self.summary)
+
+    def json(self, id: str) -> dict[str, Any]:
+        """What `netcoll reproduce ID --json` prints and run_one writes to ID.json."""
+        return {
+            "id": id,
+            "status": self.status,
+            "summary": self.summary,
+            "numbers": [n.json() for n in self.numbers],
+            "files": self.files,
+            "seconds": self.seconds,
+        }
 
 
 @dataclass
@@ -395,8 +413,10 @@ REPRODUCTIONS: list[Reproduction] = [
         "Figs. 2 and 5 (aggregate hops, tree-based vs HNC, k-ary 2-meshes)",
         "analytic",
         "approximates",
-        "the tree baseline matches exactly (2,703,360 at 32-ary); HNC saves 71.6% (paper 75%) "
-        "at 32-ary and 93.5% (paper 94%) at 64-ary; encoded-packet counting is not specified",
+        "the tree baseline matches (2,703,360 at 32-ary). With the paper's 8x4 groups HNC "
+        "saves 71.6% of the message hops at 32-ary (paper 75%) but 54.6% at 64-ary (paper "
+        "94%); our auto shape saves 88.5% and 93.5% (64x4). Per-block packet hops save "
+        "15% (8x4) and 32% (auto) at 32-ary",
         "netcoll.reproduce.netcoding:fig5",
     ),
     Reproduction(
@@ -412,7 +432,8 @@ REPRODUCTIONS: list[Reproduction] = [
         "Fig. 8 (all-at-once vs HNC hops, k-ary 2-meshes)",
         "analytic",
         "approximates",
-        "30.5x fewer hops at 256-ary with 32-node groups (paper: 32x)",
+        "30.5x fewer hops than all-at-once at 256-ary with the paper's 8x4 groups (paper: "
+        "32x); 356x with our auto shape (16x32)",
         "netcoll.reproduce.netcoding:fig8",
     ),
     Reproduction(
@@ -428,41 +449,45 @@ REPRODUCTIONS: list[Reproduction] = [
         "Fig. 10 (execution time, tree-based vs HNC, k-ary 2-meshes)",
         "flit",
         "approximates",
-        "HNC as the paper sets it up (group=paper, steps=phase), the measure read as the sum "
-        "of per-step maximum network latency: tree better at 4-ary, HNC 68% less time at "
-        "32-ary (2,864 vs 921; paper: 3x, up to 70%). The paper does not name its latency; "
-        "by packet latency or wall clock HNC is 1.5-2.9x slower (its intermediates' source "
-        "queues)",
-        "netcoll.reproduce.netcoding_flit:fig10",
+        "HNC with the paper's 8x4 groups, every reading of the measure, the same step "
+        "definition on both sides. Counting a coded message as one 1-flit packet, wall "
+        "clock with a barrier per level step: tree better at 4-ary, HNC 3.8x faster (74% "
+        "less time) at 32-ary: the reading that reproduces Fig. 10 (paper: 3x, up to 70%). "
+        "Per-step max network latency: 1.2x (level steps) and 2.7x (phase steps); "
+        "free-running, wall clock and packet latency: HNC 2.6-2.9x slower",
+        "netcoll.reproduce.netcoding_readings:fig10",
     ),
     Reproduction(
         "netcoding-fig11",
         "Fig. 11 (execution time by group size, 16-ary 2-mesh)",
         "flit",
         "differs",
-        "every group size, s4.3's shape per size, per-step max network latency: flat from 16 "
-        "to 128 nodes, lowest at 64 (261) before 128 (269) and 32 (312), not the paper's 32; "
-        "by wall clock the fastest is 4 nodes",
+        "every group size, s4.3's shape per size, both sides steps=phase, per-step max "
+        "network latency: flat from 16 to 128 nodes, lowest at 64 (261) before 128 (269) "
+        "and 32 (312), not the paper's 32; by wall clock, packet latency and free-running "
+        "the fastest is 4 nodes",
         "netcoll.reproduce.netcoding_flit:fig11",
     ),
     Reproduction(
         "netcoding-fig12",
         "Fig. 12 (execution time, all-at-once vs HNC, k-ary 2-meshes)",
         "flit",
-        "approximates",
-        "HNC (all-at-once base, group=paper, steps=phase), per-step max network latency: "
-        "loses at 4-ary (50 vs 95), wins from 8-ary on, by 8.3x at 32-ary (22,518 vs 2,710; "
-        "paper: 3x, slightly better up to 8-ary); by packet latency or wall clock it is slower",
-        "netcoll.reproduce.netcoding_flit:fig12",
+        "differs",
+        "HNC (all-at-once base, 8x4 groups) against all-at-once, every reading: no reading "
+        "gives the paper's 3x at 32-ary. Per-step max network latency 3.8x (22,518 vs "
+        "5,973), coded message as one packet 10x; free-running, wall clock and packet "
+        "latency: HNC 2.2-2.5x slower",
+        "netcoll.reproduce.netcoding_readings:fig12",
     ),
     Reproduction(
         "netcoding-fig13",
         "Fig. 13 (execution time by packet length, 16-ary 2-mesh)",
         "flit",
         "approximates",
-        "1-16 flit packets, per-step max network latency: HNC always better (59%, 52%, 54%, "
-        "53%, 35% less time), as printed, but its gain shrinks at 16 flits where the paper's "
-        "grows to 53%; by packet latency or wall clock HNC is slower at every length",
+        "1-16 flit packets, 8x4 groups, both sides steps=phase, per-step max network "
+        "latency: HNC always better (24%, 32%, 46%, 46%, 45% less time), more so with longer "
+        "packets, as printed (paper: up to 53% at 16 flits); by packet latency, wall clock "
+        "or free-running HNC is slower at every length",
         "netcoll.reproduce.netcoding_flit:fig13",
     ),
     Reproduction(
@@ -496,9 +521,10 @@ REPRODUCTIONS: list[Reproduction] = [
         "s6.5 (HNC vs message combining, 16-ary 2-mesh, 32-node groups: 1,276 vs 1,832)",
         "flit",
         "differs",
-        "combining is faster under every reading of the measure (8x4, per-step max network "
-        "latency 382 vs 175; wall clock 2,893 vs 1,613; free-running 1,523 vs 1,479): one "
-        "phase fewer, and its combined messages travel as single long packets",
+        "8x4 groups: combining is faster under every reading (per-step max network latency "
+        "382 vs 175, wall clock 2,893 vs 1,613, free-running 1,523 vs 1,479); the paper's "
+        "absolute 1,276 (HNC) is 3.3x our network-latency figure and 0.84x our free-running "
+        "one",
         "netcoll.reproduce.netcoding_flit:combining",
     ),
 ]
@@ -553,13 +579,21 @@ def run_one(repro: Reproduction, out: Path, quick: bool) -> Outcome:
             if outcome.comparison
             else ""
         )
+        + (
+            f"## Compared numbers\n\n{markdown_table([n.json() for n in outcome.numbers])}\n\n"
+            if outcome.numbers
+            else ""
+        )
         + f"Data: `{data.name}`"
         + (" (quick mode: smaller sizes)" if quick else "")
         + "\n"
     )
     files.append(note)
+    record = out / f"{repro.id}.json"
+    files.append(record)
     outcome.files = [str(f) for f in files]
     outcome.seconds = round(time.perf_counter() - start, 3)
+    record.write_text(json.dumps(outcome.json(repro.id), indent=2) + "\n")
     return outcome
 
 

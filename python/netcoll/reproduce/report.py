@@ -9,6 +9,7 @@ import html
 import time
 from pathlib import Path
 
+from .numbers import APPROX
 from .registry import PAPERS, Outcome, Reproduction, status_counts
 
 STATUSES = ("matches", "approximates", "cannot", "error")
@@ -39,6 +40,19 @@ def _table(rows: list[dict], columns: list[str] | None = None, limit: int | None
     shown = rows if limit is None else rows[:limit]
     body = "".join("<tr>" + "".join(_cell(r.get(c, "")) for c in cols) + "</tr>" for r in shown)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _numbers(o: Outcome) -> str:
+    """Per compared number: printed, ours, relative difference, status; then the reason of
+    every number that differs, one paragraph each."""
+    cols = ["quantity", "printed", "ours", "relative_difference", "status"]
+    rows = [n.json() for n in o.numbers]
+    why = "".join(
+        f"<p><b>{_e(n.quantity)}</b> differs ({n.relative_difference:.1%}): {_e(n.reason)}</p>"
+        for n in o.numbers
+        if n.status == "differ"
+    )
+    return f"<h4>Compared numbers (approx: within {APPROX:.0%})</h4>{_table(rows, cols)}{why}"
 
 
 def _badge(status: str) -> str:
@@ -125,6 +139,8 @@ def _section(r: Reproduction, o: Outcome | None, out: Path) -> str:
     body += _figures(o)
     if o.comparison:
         body += f"<h4>The paper's printed numbers beside netcoll</h4>{_table(o.comparison)}"
+    if o.numbers:
+        body += _numbers(o)
     if o.rows:
         n = len(o.rows)
         more = f" (first {DATA_PREVIEW_ROWS} of {n})" if n > DATA_PREVIEW_ROWS else ""

@@ -18,6 +18,7 @@
 
 mod build;
 mod closed;
+mod deliver;
 mod grid;
 mod hops;
 mod many;
@@ -31,16 +32,26 @@ mod tests;
 pub use hops::{schedule_hops, Hops};
 pub use many::algorithms as many_to_all_algorithms;
 
-use super::{AlgoRequest, Algorithm};
+use super::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
 use crate::schedule::{CollectiveKind, Schedule, ScheduleBuilder};
 use crate::spec_err;
 use build::Builder;
 use closed::{Calc, Pack};
 use grid::{Net, Region};
-use plan::{Base, Encode, Mode, Opts, Receiver, Request};
+use plan::{Base, Encode, Mode, Opts, Receiver, Request, StepE};
 
 const A2A: &[CollectiveKind] = &[CollectiveKind::AlltoallBroadcast];
+
+/// The baselines' one setting: how their ops are numbered into steps, defined as for HNC so
+/// that a per-step comparison uses the same definition on both sides.
+const BASELINE_PARAMS: &[ParamDoc] = &[ParamDoc {
+    name: "steps",
+    default: "level",
+    help: "how ops are numbered into communication steps (for per-step VCs and barriers): \
+           level (every tree level its own step; all-at-once has one) or phase (the whole \
+           exchange is one phase, so one step, as HNC's steps=phase counts each of its phases)",
+}];
 
 pub fn algorithms() -> Vec<Algorithm> {
     vec![
@@ -61,7 +72,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             name: "tree-multicast",
             kinds: &[CollectiveKind::AlltoallBroadcast, CollectiveKind::Allgather],
             family: "hnc",
-            params: &[],
+            params: BASELINE_PARAMS,
             preconditions: "a k-ary n-mesh or torus with one rank per node",
             source: "seed 000 s2.1, s4 (the conventional baseline)",
             summary: "every node broadcasts by a binomial tree, farthest half first, dimension \
@@ -73,7 +84,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             name: "all-at-once",
             kinds: A2A,
             family: "hnc",
-            params: &[],
+            params: BASELINE_PARAMS,
             preconditions: "a k-ary n-mesh or torus with one rank per node",
             source: "seed 000 s2.1, s4.4",
             summary: "every node unicasts its block to every other node at once",
@@ -122,21 +133,31 @@ fn baseline_opts(base: Base) -> Opts {
         receiver: Receiver::Corresponding,
         encode: Encode::One,
         mode: Mode::Code,
+        step_e: StepE::Tree,
     }
 }
 
 fn baseline_build(req: &AlgoRequest, base: Base) -> Result<Schedule> {
+    let phase = by_phase(req)?;
     whole(req)?;
     let net = Net::with_ranks(req.topo, &req.placement)?;
     let mut b = Builder::new(schedule_builder(req), &net, baseline_opts(base));
+    if phase {
+        b.phase = Some(0);
+    }
     b.a2a(&net.region(), 0);
     b.b.build()
 }
 
 fn baseline_closed(req: &AlgoRequest, base: Base) -> Result<serde_json::Value> {
+    let phase = by_phase(req)?;
     let region = whole(req)?;
     let mut calc = Calc::new(pack(req), baseline_opts(base));
-    Ok(calc.a2a(&region, base, 1).json())
+    let mut fig = calc.a2a(&region, base, 1);
+    if phase {
+        fig.steps = fig.steps.min(1);
+    }
+    Ok(fig.json())
 }
 
 fn tree_build(req: &AlgoRequest) -> Result<Schedule> {

@@ -1,5 +1,6 @@
 //! Planning: the layer above algorithms and engines that chooses and combines them. The tuner
 //! ranks every applicable algorithm by an engine's time; workloads built from algorithms for an
-//! engine belong here too, so engines only ever consume schedules.
+//! engine (the multicast load's schedules) live here too, so engines only ever consume schedules.
 
+pub mod multicast_load;
 pub mod tune;

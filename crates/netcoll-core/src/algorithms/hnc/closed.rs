@@ -8,7 +8,7 @@
 //! products with the per-line sums over roots. Lines repeat, so their sums are memoised.
 
 use super::grid::{Line, Region};
-use super::plan::{Base, Choice, Encode, Level, Mode, Opts, Place, Receiver, Request};
+use super::plan::{Base, Choice, Encode, Level, Mode, Opts, Place, Receiver, Request, PAPER_GROUP};
 use crate::error::Result;
 use crate::spec_err;
 use std::collections::HashMap;
@@ -200,10 +200,7 @@ impl Calc {
         match (self.opts.mode, self.opts.encode, self.opts.receiver) {
             (Mode::Combine, _, _) => {
                 out.push(("d", self.a2a(&grid, base, m)));
-                out.push((
-                    "e",
-                    self.mcast(group, &level.place, base, m).times(g * (g - 1)),
-                ));
+                out.push(("e", self.deliver(group, &level.place, m).times(g * (g - 1))));
             }
             (Mode::Code, Encode::All, _) => {
                 out.push(("d", self.pairs(&grid, m - 1).times(m as u64)));
@@ -212,17 +209,13 @@ impl Calc {
             (Mode::Code, Encode::One, Receiver::Intermediate) => {
                 out.push(("d", self.a2a(&grid, base, m - 1)));
                 out.push(("f", self.pairs(&grid, 1)));
-                out.push((
-                    "e",
-                    self.mcast(group, &level.place, base, m).times(g * (g - 1)),
-                ));
+                out.push(("e", self.deliver(group, &level.place, m).times(g * (g - 1))));
             }
             (Mode::Code, Encode::One, Receiver::Corresponding) => {
                 out.push(("d", self.a2a(&grid, base, m - 1)));
                 out.push((
                     "e",
-                    self.mcast(group, &level.place, base, m - 1)
-                        .times(g * (g - 1)),
+                    self.deliver(group, &level.place, m - 1).times(g * (g - 1)),
                 ));
                 out.push(("f", self.pairs(&grid, 1).times(m as u64)));
             }
@@ -243,7 +236,8 @@ impl Calc {
                 check_shape(region, s, "group")?;
                 vec![s.clone()]
             }
-            Choice::Auto | Choice::Paper => {
+            Choice::Paper => vec![self.paper_group(region)?],
+            Choice::Auto | Choice::Compact => {
                 let all = valid_shapes(region);
                 if all.is_empty() {
                     // Under 4 nodes (or a prime line under 4) no tiling has two groups of two:
@@ -270,7 +264,7 @@ impl Calc {
                 best = i;
             }
         }
-        if req.group == Choice::Paper {
+        if req.group == Choice::Compact {
             // s4.3: "our recommendation is to reduce the longest path count for the
             // communication inside the group": among the shapes of the best size, the one
             // with the shortest longest path (ties: fewest hops, then the first).
@@ -291,6 +285,26 @@ impl Calc {
             return Ok(pick.1.clone());
         }
         Ok(tried.swap_remove(best).1)
+    }
+
+    /// The paper's 8x4 groups, or a one-line reason they do not tile `region`.
+    pub fn paper_group(&self, region: &Region) -> Result<Vec<usize>> {
+        let shape = PAPER_GROUP.to_vec();
+        if region.lines.len() != shape.len() {
+            return spec_err!(
+                "group=paper is the paper's 8x4 groups of a 2-D mesh or torus (s4.3), not of a \
+                 {}-D network: use group=compact, auto or a shape",
+                region.lines.len()
+            );
+        }
+        if check_shape(region, &shape, "group").is_err() {
+            return spec_err!(
+                "group=paper is the paper's 8x4 groups (s4.3), which do not tile this {} \
+                 network into at least 2 groups: use group=compact, auto or a shape",
+                super::plan::show(&region.lines.iter().map(|l| l.n).collect::<Vec<_>>())
+            );
+        }
+        Ok(shape)
     }
 
     /// The level with group shape `shape`: its placement and inner level.
@@ -327,7 +341,7 @@ impl Calc {
         };
         match choice {
             Choice::Fixed(_) => Ok(Some(Box::new(self.resolve(group, &sub)?))),
-            Choice::Auto | Choice::Paper => {
+            Choice::Auto | Choice::Compact | Choice::Paper => {
                 if valid_shapes(group).is_empty() {
                     return Ok(None);
                 }

@@ -30,7 +30,7 @@ use super::build::{Builder, Holds};
 use super::closed::{valid_shapes, Calc, Fig, Pack};
 use super::grid::{Net, Region};
 use super::pack;
-use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Request};
+use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Request, StepE};
 use crate::algorithms::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
 use crate::schedule::{
@@ -156,6 +156,7 @@ fn opts(base: Base, receiver: Receiver) -> Opts {
         receiver,
         encode: Encode::One,
         mode: Mode::Code,
+        step_e: StepE::Tree,
     }
 }
 
@@ -313,9 +314,16 @@ fn plan(req: &AlgoRequest, setup: &Setup) -> Result<(Request, Level)> {
         Choice::Fixed(_) => return Ok((request.clone(), calc.resolve(&setup.region, &request)?)),
         Choice::Auto => valid_shapes(&setup.region),
         Choice::Paper => {
+            let fixed = Request {
+                group: Choice::Fixed(calc.paper_group(&setup.region)?),
+                ..request.clone()
+            };
+            return Ok((fixed.clone(), calc.resolve(&setup.region, &fixed)?));
+        }
+        Choice::Compact => {
             return spec_err!(
-                "group=paper is for the all-to-all broadcast: use auto or a shape AxB.. for a \
-                 many-to-all multicast"
+                "group=compact is for the all-to-all broadcast: use auto, paper or a shape \
+                 AxB.. for a many-to-all multicast"
             )
         }
     };

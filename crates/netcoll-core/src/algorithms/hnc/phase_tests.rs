@@ -132,10 +132,10 @@ fn closed_of(spec: &str, params: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn paper_groups_are_the_best_size_in_the_squarest_shape() {
+fn compact_groups_are_the_best_size_in_the_squarest_shape() {
     // s4.3: the 16-ary 2-mesh's best size is 32; "our recommendation configuration is 8 x 4
     // or 4 x 8" (longest path 10 against 16 for 16x2); 8x4 has fewer hops (32,480 vs 35,040).
-    let f = closed_of("mesh:16x16", &["group=paper"]);
+    let f = closed_of("mesh:16x16", &["group=compact"]);
     assert_eq!(
         (f["group"].as_str(), f["group_size"].as_u64()),
         (Some("8x4"), Some(32))
@@ -143,27 +143,61 @@ fn paper_groups_are_the_best_size_in_the_squarest_shape() {
     assert_eq!(closed_of("mesh:16x16", &[])["group"], "16x2");
     // The 32-ary 2-mesh: auto picks 32x4 (128 nodes); the squarest 128-node shape is 16x8 or
     // 8x16 (longest path 22 against 34).
-    let f = closed_of("mesh:32x32", &["group=paper"]);
+    let f = closed_of("mesh:32x32", &["group=compact"]);
     assert_eq!(f["group_size"], 128);
     assert!(f["group"] == "16x8" || f["group"] == "8x16", "{f}");
     let t = Topology::from_spec("mesh:4x4").unwrap();
     let mut r = AlgoRequest::new(&t, CollectiveKind::ManyToAll);
     r.sources = vec![0, 5];
-    r.params = Params::parse(&["group=paper"]).unwrap();
+    r.params = Params::parse(&["group=compact"]).unwrap();
     let e = build("hnc", &r).unwrap_err().to_string();
     assert!(
-        e.contains("group=paper is for the all-to-all broadcast"),
+        e.contains("group=compact is for the all-to-all broadcast"),
         "{e}"
     );
+}
+
+#[test]
+fn paper_groups_are_the_papers_8x4() {
+    for spec in [
+        "mesh:8x8",
+        "mesh:16x16",
+        "mesh:32x32",
+        "torus:16x8",
+        "mesh:256x256",
+    ] {
+        let f = closed_of(spec, &["group=paper"]);
+        assert_eq!(
+            (f["group"].as_str(), f["group_size"].as_u64()),
+            (Some("8x4"), Some(32))
+        );
+    }
+    // Where 8x4 does not tile, the error says so and names the alternatives.
+    for spec in ["mesh:4x4", "mesh:12x8", "mesh:8x8x8"] {
+        let t = Topology::from_spec(spec).unwrap();
+        let e = hnc_closed(&req(&t, &["group=paper"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("group=paper is the paper's 8x4") && e.contains("compact"),
+            "{e}"
+        );
+    }
+    // Many-to-all takes it as a fixed shape.
+    let t = Topology::from_spec("mesh:16x16").unwrap();
+    let mut r = AlgoRequest::new(&t, CollectiveKind::ManyToAll);
+    r.sources = vec![0, 5, 77];
+    r.params = Params::parse(&["group=paper"]).unwrap();
+    assert!(build("hnc", &r).is_ok());
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
-    /// Any mesh or torus: `group=paper` has auto's group size, and no shape of that size has
+    /// Any mesh or torus: `group=compact` has auto's group size, and no shape of that size has
     /// a shorter longest path.
     #[test]
-    fn paper_groups_keep_the_auto_size(
+    fn compact_groups_keep_the_auto_size(
         dims in prop::collection::vec(2usize..=8, 1..=3),
         torus in any::<bool>(),
     ) {
@@ -173,7 +207,7 @@ proptest! {
         let region = Net { dims: dims.clone(), torus, rank_at: vec![] }.region();
         prop_assume!(!closed::valid_shapes(&region).is_empty());
         let auto = closed_of(&spec, &[]);
-        let paper = closed_of(&spec, &["group=paper"]);
+        let paper = closed_of(&spec, &["group=compact"]);
         prop_assert_eq!(&auto["group_size"], &paper["group_size"]);
         let shape = |v: &serde_json::Value| -> Vec<usize> {
             v["group"].as_str().unwrap().split('x').map(|x| x.parse().unwrap()).collect()

@@ -10,15 +10,19 @@ pub const PARAMS: &[ParamDoc] = &[
         name: "group",
         default: "auto",
         help: "group shape AxB.. (nodes per dimension, dimension 0 first; each divides the \
-               radix; 2 <= group size <= N/2), auto: the shape with the fewest aggregate hops, \
-               or paper: the group size of the auto shape, in the shape of that size with the \
-               shortest longest path inside a group (s4.3: 8x4 or 4x8 for 32 nodes)",
+               radix; 2 <= group size <= N/2); auto: the shape with the fewest aggregate hops; \
+               paper: the paper's configuration, 8x4 groups of 32 nodes on a 2-D mesh or torus \
+               (s4.3, s5.5, s6.5); compact: the group size of the auto shape, in the shape of \
+               that size with the shortest longest path inside a group (s4.3's rule; what \
+               group=paper meant before it named the paper's 8x4)",
     },
     ParamDoc {
         name: "place",
         default: "auto",
-        help: "offset of the intermediate node inside every group: AxB.., center, corner, or \
-               auto (fewest hops of the intra-group delivery, ties to the center)",
+        help: "offset of the intermediate node inside every group (the same in every group): \
+               auto (the paper's choice, s4.3: the offset with the fewest hops, i.e. of the \
+               intra-group delivery (e), ties to the center; alias paper), center, corner, or \
+               offsets AxB..",
     },
     ParamDoc {
         name: "base",
@@ -58,7 +62,21 @@ pub const PARAMS: &[ParamDoc] = &[
                level (every tree level of every phase its own step) or phase (one step per \
                phase b, d, e, f of Fig. 4: s3's four VCs for four steps)",
     },
+    ParamDoc {
+        name: "step_e",
+        default: "tree",
+        help: "step (e), the intermediate's delivery of the other groups' encoded pieces in its \
+               group: tree (the paper's: the base multicast rooted at the intermediate, one \
+               message per source group), scatter-allgather (the intermediate sends each \
+               non-intermediate member its share of the pieces, then they circulate on a ring \
+               in snake order), or pipelined (every piece its own message, forwarded node to \
+               node along the snake order both ways from the intermediate)",
+    },
 ];
+
+/// The paper's group: "with the group size of 32, our recommendation configuration is 8 x 4
+/// or 4 x 8" (s4.3), the best size it uses "in the rest of this paper" (s5.5, s6.5).
+pub const PAPER_GROUP: [usize; 2] = [8, 4];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
@@ -78,6 +96,14 @@ pub enum Encode {
     All,
 }
 
+/// How step (e) delivers the encoded pieces inside a group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepE {
+    Tree,
+    ScatterAllgather,
+    Pipelined,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Code,
@@ -91,13 +117,16 @@ pub struct Opts {
     pub receiver: Receiver,
     pub encode: Encode,
     pub mode: Mode,
+    pub step_e: StepE,
 }
 
 /// A shape or offset as given: fixed, or to be searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Choice {
     Auto,
-    /// s4.3: the best group size by hops, in the shape with the shortest longest path.
+    /// s4.3's rule: the best group size by hops, in the shape with the shortest longest path.
+    Compact,
+    /// The paper's configuration, [`PAPER_GROUP`].
     Paper,
     Fixed(Vec<usize>),
 }
@@ -150,6 +179,20 @@ impl Request {
             "combine" => Mode::Combine,
             v => return spec_err!("mode={v} is unknown: use code or combine"),
         };
+        let step_e = match p.text("step_e", "tree") {
+            "tree" => StepE::Tree,
+            "scatter-allgather" => StepE::ScatterAllgather,
+            "pipelined" => StepE::Pipelined,
+            v => {
+                return spec_err!("step_e={v} is unknown: use tree, scatter-allgather or pipelined")
+            }
+        };
+        if step_e != StepE::Tree && encode == Encode::All {
+            return spec_err!(
+                "step_e={} needs a step (e), which encode=all does not have: use encode=one",
+                p.text("step_e", "tree")
+            );
+        }
         if encode == Encode::All && (receiver != Receiver::Corresponding || mode != Mode::Code) {
             return spec_err!(
                 "encode=all has no step (e) to deliver the intermediate's data: use it with \
@@ -159,10 +202,11 @@ impl Request {
         let group = match p.text("group", "auto") {
             "auto" => Choice::Auto,
             "paper" => Choice::Paper,
+            "compact" => Choice::Compact,
             v => Choice::Fixed(parse_shape("group", v, ndims)?),
         };
         let place = match p.text("place", "auto") {
-            "auto" => Place::Auto,
+            "auto" | "paper" => Place::Auto,
             "center" | "centre" => Place::Center,
             "corner" => Place::Corner,
             v => Place::Fixed(parse_offsets(v, ndims)?),
@@ -177,6 +221,7 @@ impl Request {
             receiver,
             encode,
             mode,
+            step_e,
         };
         Ok(Request {
             opts,

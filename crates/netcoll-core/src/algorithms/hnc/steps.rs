@@ -215,9 +215,12 @@ impl Builder<'_> {
         for (g, d) in lay.pairs() {
             let root_op = got[g][d].expect("every intermediate receives");
             let (group, ranks) = (&lay.groups[d], &lay.group_ranks[d]);
-            let have = self.multicast(group, ranks, lay.q, &lay.blocks[g], &[root_op], step);
+            let have = self.deliver(group, ranks, lay.q, &lay.blocks[g], &[root_op], step);
             for (y, h) in have.into_iter().enumerate() {
-                lay.set_group(holds, d, y, g, h.unwrap_or(root_op));
+                for x in 0..lay.m {
+                    let op = h.as_ref().map_or(root_op, |ops| ops[x]);
+                    holds[lay.at[d][y] * lay.size + lay.at[g][x]] = Some(op);
+                }
             }
         }
     }
@@ -310,9 +313,13 @@ impl Builder<'_> {
                 root_deps.push(op);
             }
             let (group, ranks) = (&lay.groups[d], &lay.group_ranks[d]);
-            let have = self.multicast(group, ranks, lay.q, &payload, &root_deps, step);
+            let have = self.deliver(group, ranks, lay.q, &payload, &root_deps, step);
             for (y, h) in have.into_iter().enumerate() {
-                let ops = h.map_or(root_deps.clone(), |op| vec![op]);
+                let ops = h.map_or(root_deps.clone(), |mut ops| {
+                    ops.sort_unstable();
+                    ops.dedup();
+                    ops
+                });
                 if direct[d][g].is_some() {
                     raw[d][g][y] = ops.clone();
                 }

@@ -147,6 +147,12 @@ fn closed_forms_equal_built_schedules_for_the_baselines() {
     ] {
         for name in ["tree-multicast", "all-at-once"] {
             check_against_closed(name, spec, &[], CollectiveKind::AlltoallBroadcast);
+            check_against_closed(
+                name,
+                spec,
+                &["steps=phase"],
+                CollectiveKind::AlltoallBroadcast,
+            );
         }
     }
 }
@@ -164,6 +170,17 @@ fn closed_forms_equal_built_schedules_for_hnc_settings() {
         &["place=corner"],
         &["place=center", "base=all-at-once"],
         &["inner=auto"],
+        &["step_e=scatter-allgather"],
+        &["step_e=pipelined"],
+        &["step_e=scatter-allgather", "receiver=intermediate"],
+        &[
+            "step_e=pipelined",
+            "receiver=intermediate",
+            "base=all-at-once",
+        ],
+        &["step_e=scatter-allgather", "mode=combine"],
+        &["step_e=pipelined", "mode=combine", "place=corner"],
+        &["step_e=pipelined", "inner=auto", "place=center"],
     ];
     for spec in [
         "mesh:4x4",
@@ -249,7 +266,14 @@ fn paper_scale_closed_form_for_the_256_ary_2_mesh() {
 
 fn setting() -> impl Strategy<Value = Vec<&'static str>> {
     (
-        prop_oneof![Just("base=tree"), Just("base=all-at-once")],
+        (
+            prop_oneof![Just("base=tree"), Just("base=all-at-once")],
+            prop_oneof![
+                Just("step_e=tree"),
+                Just("step_e=scatter-allgather"),
+                Just("step_e=pipelined")
+            ],
+        ),
         prop_oneof![
             Just("receiver=corresponding"),
             Just("receiver=intermediate")
@@ -262,11 +286,11 @@ fn setting() -> impl Strategy<Value = Vec<&'static str>> {
         ],
         any::<bool>(),
     )
-        .prop_map(|(b, r, m, p, all)| {
+        .prop_map(|((b, e), r, m, p, all)| {
             if all && m == "mode=code" {
                 vec![b, "encode=all", m, p]
             } else {
-                vec![b, r, m, p]
+                vec![b, r, m, p, e]
             }
         })
 }
@@ -358,4 +382,61 @@ fn under_four_nodes_auto_is_a_single_group() {
             "{spec}"
         );
     }
+}
+
+/// Packets injected by the busiest rank (a message to k destinations injects k copies).
+fn busiest_sender(s: &crate::schedule::Schedule) -> u64 {
+    let mut sent = vec![0u64; s.placement().len()];
+    for m in s.messages() {
+        sent[m.src as usize] += m.packets as u64 * s.dests(m).len() as u64;
+    }
+    sent.into_iter().max().unwrap_or(0)
+}
+
+#[test]
+fn better_step_e_variants_relieve_the_intermediate() {
+    // 16x16 mesh, the paper's 8x4 groups: under the paper's step (e) each intermediate sends
+    // the (G-1)(M-1) = 7 x 31 pieces once per tree level (5), 1,085 packets plus its share of
+    // (b), (d), (f): 1,340 in all; scatter-allgather sends each piece once (busiest rank 472),
+    // pipelined at most twice (689).
+    let t = Topology::from_spec("mesh:16x16").unwrap();
+    let run = |e: &str| {
+        let mut r = req(&t, CollectiveKind::AlltoallBroadcast, &["group=8x4", e]);
+        r.bytes = 16;
+        busiest_sender(&build("hnc", &r).unwrap())
+    };
+    let (tree, sa, pipe) = (
+        run("step_e=tree"),
+        run("step_e=scatter-allgather"),
+        run("step_e=pipelined"),
+    );
+    assert!(tree >= 7 * 31 * 5, "{tree}");
+    assert_eq!((tree, sa, pipe), (1340, 472, 689));
+    assert!(
+        sa * 2 < tree && pipe * 3 < tree * 2,
+        "tree {tree}, sa {sa}, pipelined {pipe}"
+    );
+}
+
+#[test]
+fn step_e_is_checked() {
+    let t = Topology::from_spec("mesh:4x4").unwrap();
+    let e = build("hnc", &req(&t, CollectiveKind::Allgather, &["step_e=ring"]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("use tree, scatter-allgather or pipelined"),
+        "{e}"
+    );
+    let e = build(
+        "hnc",
+        &req(
+            &t,
+            CollectiveKind::Allgather,
+            &["step_e=pipelined", "encode=all"],
+        ),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("encode=all"), "{e}");
 }

@@ -1,5 +1,5 @@
-//! The schedule executor behind [`super::schedule::run_schedule`] and the multicast load
-//! runs of [`super::mcload`]: the ops of one schedule *instance* react to their packets'
+//! The schedule executor behind `run_schedule` (schedule.rs) and the multicast load
+//! runs of mcload.rs: the ops of one schedule *instance* react to their packets'
 //! arrivals and to timed events. Many instances may run at once on one network: they share
 //! a [`Shared`] context (one event heap ordered by (cycle, instance, event), and each
 //! endpoint's host processor, NI sending side and NI receiving side, so that instances
@@ -7,7 +7,7 @@
 //! offset. See schedule.rs for the NI model.
 
 use super::network::{Network, NONE};
-use super::schedule::ScheduleParams;
+use super::params::ScheduleParams;
 use super::steplat::{StepLatency, StepLog};
 use crate::error::Result;
 use crate::schedule::{ComputeOp, OpKind, Schedule};

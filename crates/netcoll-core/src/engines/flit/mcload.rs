@@ -33,20 +33,27 @@ use super::dest_draw::DestDraw;
 use super::exec::{Exec, Shared};
 use super::multicast::MulticastResult;
 use super::network::{Network, NONE};
-use super::sim::FlitResult;
+use super::params::ScheduleParams;
+use super::result::FlitResult;
 use super::stats::Histogram;
 use super::traffic::Traffic;
 use super::worms::{flatten_worms, Region, Trees, WormPool};
-use super::ScheduleParams;
-use crate::algorithms::{build, AlgoRequest};
 use crate::error::Result;
-use crate::schedule::{CollectiveKind, Schedule};
+use crate::schedule::Schedule;
 use crate::spec_err;
 use crate::topology::Topology;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::rc::Rc;
+
+/// Where the schedule of each multicast comes from: the planning layer builds it with the
+/// scheme's algorithm (`crate::plan::multicast_load`); the engine only runs it.
+pub trait MulticastPlanner {
+    /// The schedule of one multicast of `packets` packets (`bytes` in all) from `src` to
+    /// `dests`.
+    fn plan(&mut self, src: u32, dests: &[u32], packets: u32, bytes: u64) -> Result<Schedule>;
+}
 
 /// A multicast in flight.
 struct Inst {
@@ -59,7 +66,7 @@ struct Inst {
 /// The multicast load run: instances in pooled slots (slot `i` owns tags `i * block ..`).
 pub struct PlanLoad<'t> {
     pub net: Network<'t>,
-    topo: &'t Topology,
+    planner: Box<dyn MulticastPlanner + 't>,
     par: ScheduleParams,
     scheme: McScheme,
     algo: &'static str,
@@ -99,7 +106,12 @@ pub struct PlanLoad<'t> {
 }
 
 impl<'t> PlanLoad<'t> {
-    pub fn new(topo: &'t Topology, cfg: &FlitConfig, par: &ScheduleParams) -> Result<Self> {
+    pub fn new(
+        topo: &'t Topology,
+        cfg: &FlitConfig,
+        par: &ScheduleParams,
+        planner: Box<dyn MulticastPlanner + 't>,
+    ) -> Result<Self> {
         let scheme = cfg.multicast_scheme;
         let Some(algo) = scheme.plan_algorithm() else {
             return spec_err!("the multicast load runner needs multicast_scheme = ni-kbinomial, worm-path or worm-tree");
@@ -153,7 +165,7 @@ impl<'t> PlanLoad<'t> {
         let vct = (cfg.flow_control == super::FlowControl::CutThrough).then_some(cfg.vc_buf_size);
         let mut run = PlanLoad {
             net,
-            topo,
+            planner,
             par,
             scheme,
             algo,
@@ -196,13 +208,10 @@ impl<'t> PlanLoad<'t> {
     }
 
     /// The schedule of one multicast from `src` to `self.draw.dests`.
-    fn plan(&self, src: usize) -> Result<Schedule> {
-        let mut req = AlgoRequest::new(self.topo, CollectiveKind::Multicast);
-        req.root = src as u32;
-        req.targets = self.draw.dests.clone();
-        req.packets = self.packets;
-        req.bytes = self.net.cfg.packet_size as u64 * self.packets as u64 * self.par.flit_bytes;
-        build(self.algo, &req)
+    fn plan(&mut self, src: usize) -> Result<Schedule> {
+        let bytes = self.net.cfg.packet_size as u64 * self.packets as u64 * self.par.flit_bytes;
+        self.planner
+            .plan(src as u32, &self.draw.dests, self.packets, bytes)
     }
 
     /// Starts a multicast from `src` to `dests` now (hand-worked cases and tests).
@@ -492,11 +501,12 @@ impl<'t> PlanLoad<'t> {
 }
 
 /// Runs a multicast load with the schedule schemes (`multicast_scheme = ni-kbinomial |
-/// worm-path | worm-tree`) on `topo`.
-pub fn simulate_plan_load(
-    topo: &Topology,
+/// worm-path | worm-tree`) on `topo`, each multicast's schedule from `planner`.
+pub fn simulate_plan_load<'t>(
+    topo: &'t Topology,
     cfg: &FlitConfig,
     par: &ScheduleParams,
+    planner: Box<dyn MulticastPlanner + 't>,
 ) -> Result<FlitResult> {
     if cfg.traffic != super::Pattern::Multicast {
         return spec_err!(
@@ -504,5 +514,5 @@ pub fn simulate_plan_load(
             cfg.multicast_scheme.plan_algorithm().unwrap_or("?")
         );
     }
-    PlanLoad::new(topo, cfg, par)?.simulate()
+    PlanLoad::new(topo, cfg, par, planner)?.simulate()
 }

@@ -21,7 +21,9 @@ pub mod mcload;
 pub mod multicast;
 mod network;
 mod ni;
+mod params;
 pub mod replicate;
+mod result;
 mod router;
 pub mod schedule;
 pub mod sim;
@@ -30,15 +32,18 @@ pub mod steplat;
 mod sw_alloc;
 mod torus;
 mod traffic;
+mod types;
 mod vc_alloc;
 mod vclass;
+mod worm_table;
 mod worms;
 
 pub use config::{
     FlitConfig, FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
 pub use deadlock::{Deadlock, WaitLink};
-pub use schedule::{parse_settings, run_schedule, ScheduleParams, ScheduleResult};
+pub use params::{parse_settings, ScheduleParams};
+pub use schedule::{run_schedule, ScheduleResult};
 pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_with, FlitResult};
 pub use steplat::StepLatency;
 
@@ -50,8 +55,6 @@ mod schedule_tests;
 mod steplat_tests;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_mcload;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //! * `tree`: one multidestination worm that the switches replicate (replicate.rs). Its
 //!   replication tree is the trie of the routing's paths from the source's switch to every
 //!   destination (up*/down* on irregular networks, DOR on meshes), built per multicast
-//!   into a region of the [`super::replicate::WormTable`] owned by the multicast's pooled
+//!   into a region of the [`super::worm_table::WormTable`] owned by the multicast's pooled
 //!   record: nothing is allocated once the pool has reached its peak.
 //!
 //! The multicast latency is the paper's: from the multicast's creation to the arrival of
@@ -25,8 +25,8 @@
 use super::config::McScheme;
 use super::dest_draw::DestDraw;
 use super::network::{Network, NONE};
-use super::replicate::WormOut;
 use super::stats::{Histogram, LatencySummary};
+use super::worm_table::WormOut;
 use crate::error::Result;
 use crate::spec_err;
 use rand_chacha::ChaCha8Rng;

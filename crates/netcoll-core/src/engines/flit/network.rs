@@ -11,7 +11,8 @@ use crate::routing::Routing;
 use crate::spec_err;
 use crate::topology::{Peer, Topology};
 
-pub const NONE: u32 = u32::MAX;
+pub use super::types::{ACTIVE, IDLE, NONE, VC_WAIT};
+use super::worm_table::Replication;
 
 /// Where a router's output port leads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,13 +33,6 @@ pub enum In {
     Ni(u32),
     Link(u32),
 }
-
-/// Input VC pipeline states.
-pub const IDLE: u8 = 0;
-/// Routed; waiting for an output VC (from `ready` on).
-pub const VC_WAIT: u8 = 1;
-/// Holds an output VC; flits bid for the switch (from `ready` on).
-pub const ACTIVE: u8 = 2;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Packet {
@@ -187,7 +181,7 @@ pub struct Network<'t> {
     pub log_latency: bool,
     pub arrival_lat: Vec<(u64, u64)>,
     /// Switch replication of multidestination worms (replicate.rs).
-    pub rep: super::replicate::Replication,
+    pub rep: Replication,
 }
 
 impl<'t> Network<'t> {
@@ -330,7 +324,7 @@ impl<'t> Network<'t> {
             arrivals: Vec::new(),
             log_latency: false,
             arrival_lat: Vec::new(),
-            rep: super::replicate::Replication::new(np * nv, max_ports, cfg.chunk_flits),
+            rep: Replication::new(np * nv, max_ports, cfg.chunk_flits),
             pstart,
             port_router,
         })

@@ -3,7 +3,8 @@
 //! (s6.5's combined messages), and HNC schedules on the paper's router.
 
 use super::network::Network;
-use super::schedule::{parse_settings, run_schedule};
+use super::params::parse_settings;
+use super::schedule::run_schedule;
 use crate::algorithms::{build, AlgoRequest, Params};
 use crate::schedule::{CollectiveKind, Schedule, ScheduleBuilder};
 use crate::topology::Topology;

@@ -18,60 +18,14 @@ use super::config::{FlitConfig, SimType};
 use super::deadlock::Deadlock;
 use super::multicast::{Multicast, MulticastResult};
 use super::network::Network;
-use super::schedule::ScheduleParams;
-use super::stats::{LatencySummary, Window};
+use super::params::ScheduleParams;
+pub use super::result::{ChannelUse, FlitResult};
+use super::stats::Window;
 use super::traffic::Traffic;
 use crate::error::Result;
 use crate::topology::Topology;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-
-/// Per-channel utilisation over the measurement: flits per cycle on each directed
-/// router-to-router channel (topology channel numbering).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct ChannelUse {
-    pub mean: f64,
-    pub max: f64,
-    pub per_channel: Vec<f64>,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct FlitResult {
-    pub topology: String,
-    pub nodes: usize,
-    pub sim_type: SimType,
-    /// Simulated cycles in all.
-    pub cycles: u64,
-    /// Cycles over which throughput was measured.
-    pub measured_cycles: u64,
-    /// Offered load in flits per node per cycle.
-    pub offered_rate: f64,
-    /// Accepted throughput in flits per node per cycle.
-    pub accepted_rate: f64,
-    pub avg_packet_latency: f64,
-    pub avg_network_latency: f64,
-    pub avg_flit_latency: f64,
-    pub avg_hops: f64,
-    pub packet_latency: LatencySummary,
-    pub network_latency: LatencySummary,
-    pub flit_latency: LatencySummary,
-    pub packets_measured: u64,
-    pub packets_generated: u64,
-    pub packets_delivered: u64,
-    /// Packets that arrived at an endpoint other than their destination (always 0).
-    pub misdelivered: u64,
-    pub sample_periods: u32,
-    /// Flits moved over router-to-router channels in the whole run (for ns per flit-hop).
-    pub flit_hops: u64,
-    pub unstable: bool,
-    pub unstable_reason: Option<String>,
-    pub deadlock: Option<Deadlock>,
-    pub channel_utilisation: ChannelUse,
-    /// `traffic = multicast`: multicast latency (creation to the last copy's arrival) and
-    /// counts; None for unicast traffic.
-    pub multicast: Option<MulticastResult>,
-}
 
 /// Why a stretch of cycles ended early.
 enum Stop {
@@ -461,9 +415,9 @@ pub fn simulate_traffic(cfg: &FlitConfig) -> Result<FlitResult> {
     simulate_traffic_with(cfg, &ScheduleParams::default())
 }
 
-/// [`simulate_traffic`] with the schedule runner's host/NI keys, which the multicast
-/// schemes with overheads use (`multicast_scheme = ni-kbinomial | worm-path | worm-tree`,
-/// mcload.rs).
+/// [`simulate_traffic`] with the schedule runner's host/NI keys. The multicast schemes with
+/// overheads (`multicast_scheme = ni-kbinomial | worm-path | worm-tree`) need an algorithm
+/// per multicast: `crate::plan::multicast_load` runs those.
 pub fn simulate_traffic_with(cfg: &FlitConfig, par: &ScheduleParams) -> Result<FlitResult> {
     let topo = cfg.build_topology()?;
     simulate_on_with(&topo, cfg, par)
@@ -481,10 +435,12 @@ pub fn simulate_on_with(
     par: &ScheduleParams,
 ) -> Result<FlitResult> {
     if let Some(algo) = cfg.multicast_scheme.plan_algorithm() {
-        if cfg.traffic != super::config::Pattern::Multicast {
-            return crate::spec_err!("multicast_scheme = {algo} needs traffic = multicast");
-        }
-        return super::mcload::simulate_plan_load(topo, cfg, par);
+        // Each multicast of these schemes is a schedule an algorithm builds: the planning
+        // layer (`crate::plan::multicast_load`) runs them; the engine never builds one.
+        return crate::spec_err!(
+            "multicast_scheme = {algo} runs through netcoll_core::plan::multicast_load \
+             (the engine's own entry points take no algorithm)"
+        );
     }
     let plain = serde_json::to_value(ScheduleParams::default()).ok();
     if serde_json::to_value(par).ok() != plain {

@@ -1,6 +1,7 @@
 //! Per-step packet and network latencies of the schedule runner (steplat.rs).
 
-use super::schedule::{parse_settings, run_schedule};
+use super::params::parse_settings;
+use super::schedule::run_schedule;
 use crate::algorithms::{build, AlgoRequest, Params};
 use crate::schedule::{CollectiveKind, Schedule, ScheduleBuilder};
 use crate::topology::Topology;

@@ -15,7 +15,7 @@
 use super::allocator::round_robin;
 use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
-use super::replicate::REPL;
+use super::types::REPL;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {

@@ -246,7 +246,7 @@ fn bad_keys_and_values_are_one_line_errors() {
 }
 
 mod schedules {
-    use super::super::schedule::{parse_settings, run_schedule};
+    use super::super::{parse_settings, run_schedule};
     use crate::schedule::{CollectiveKind, ScheduleBuilder};
     use crate::topology::Topology;
 

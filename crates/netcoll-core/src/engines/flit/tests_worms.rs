@@ -1,7 +1,8 @@
 //! Switch replication of multidestination worms and the NI model: hand-worked cycle counts
 //! on tiny networks, and property tests over random multicasts on random irregular networks.
 
-use super::schedule::{parse_settings, run_schedule, ScheduleResult};
+use super::params::parse_settings;
+use super::schedule::{run_schedule, ScheduleResult};
 use crate::algorithms::Params;
 use crate::algorithms::{build, AlgoRequest};
 use crate::schedule::{CollectiveKind, Schedule, ScheduleBuilder, Worm, WormHop};

@@ -21,7 +21,7 @@
 use super::allocator::round_robin;
 use super::config::VcAllocator;
 use super::network::{Network, ACTIVE, IDLE, NONE, VC_WAIT};
-use super::replicate::REPL;
+use super::types::REPL;
 
 impl Network<'_> {
     /// Routes the input VCs of router `r` that need it, then runs VC allocation.

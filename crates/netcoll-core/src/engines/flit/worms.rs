@@ -5,7 +5,7 @@
 //! a visit leads to the visit its copy makes, and every endpoint port to one destination.
 
 use super::network::{Network, NONE};
-use super::replicate::{WormOut, WormTable};
+use super::worm_table::{WormOut, WormTable};
 use crate::error::Result;
 use crate::invalid;
 use crate::schedule::{Schedule, WormHop};

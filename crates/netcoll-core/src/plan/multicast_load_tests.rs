@@ -1,11 +1,10 @@
-//! Tests of the multicast load with software overheads (mcload.rs): the same plans as the
+//! Tests of the multicast load with software overheads (engines/flit/mcload.rs, planned by plan/multicast_load.rs): the same plans as the
 //! single-multicast runs, recipients shared between concurrent multicasts, determinism,
 //! exactly-once delivery, and one-line errors.
 
-use super::mcload::PlanLoad;
-use super::schedule::{parse_settings, run_schedule};
-use super::{simulate_traffic_with, FlitConfig, ScheduleParams};
+use super::{plan_load, simulate_traffic_with};
 use crate::algorithms::{build, AlgoRequest};
+use crate::engines::flit::{parse_settings, run_schedule, FlitConfig, ScheduleParams};
 use crate::schedule::CollectiveKind;
 use crate::topology::Topology;
 use proptest::prelude::*;
@@ -69,7 +68,7 @@ fn single(topo: &Topology, algo: &str, src: u32, dests: &[u32], pairs: &[(String
 /// One multicast started at `t0` on an otherwise idle load run: its latency.
 fn loaded(topo: &Topology, src: u32, dests: &[u32], t0: u64, pairs: &[(String, String)]) -> u64 {
     let (cfg, par) = settings(pairs);
-    let mut run = PlanLoad::new(topo, &cfg, &par).unwrap();
+    let mut run = plan_load(topo, &cfg, &par).unwrap();
     run.net.now = t0;
     run.start_to(src as usize, dests, true).unwrap();
     let r = run.run_multicasts(10_000_000).unwrap();
@@ -130,7 +129,7 @@ fn two_multicasts_to_one_recipient_take_turns_at_its_ni_and_host() {
     let c = single(&topo, "worm-tree", 31, &[13], &pairs);
     let (cfg, par) = settings(&pairs);
     let both = |d2: u32| {
-        let mut run = PlanLoad::new(&topo, &cfg, &par).unwrap();
+        let mut run = plan_load(&topo, &cfg, &par).unwrap();
         run.start_to(0, &[12], true).unwrap();
         run.start_to(31, &[d2], true).unwrap();
         let r = run.run_multicasts(1_000_000).unwrap();
@@ -245,7 +244,7 @@ proptest! {
             ("seed", &seed_s),
         ]);
         let (cfg, par) = settings(&pairs);
-        let mut run = PlanLoad::new(&topo, &cfg, &par).unwrap();
+        let mut run = plan_load(&topo, &cfg, &par).unwrap();
         // Load for 20000 cycles, then stop creating multicasts and drain.
         let mid = run.run_multicasts_for(20_000).unwrap();
         prop_assert!(mid.created > 0);
