@@ -13,10 +13,13 @@ defaults otherwise) it writes one BookSim .cfg file, then
    and compares mean packet latency.
 
 Both simulators read the same file (`netcoll sim --booksim FILE --json`); only the seed and
-the offered load are given on the command line. Torus: BookSim's k-ary n-cube gives its
-channels a latency of 2 cycles (`use_noc_latency`), so netcoll runs with
-`channel_latency=2` there. Runs are one at a time under `nice` (the machine is shared);
-every result is cached in DIR/results.json, so an interrupted comparison resumes. Prints
+the offered load are given on the command line. Besides the generated files, three cases
+read BookSim's own: its shipped runfile `examples/torus88` and `examples/anynet` (with its
+network listing), found beside the binary (BookSim's `src/`), and `anynet16`, a generated
+irregular listing of 16 routers with 4 nodes each (seeded). BookSim runs in the folder of
+its file (it opens `network_file` relative to the working directory). Runs are one at a
+time under `nice` (the machine is shared); every result is cached in DIR/results.json, so an
+interrupted comparison resumes. Prints
 the markdown tables of docs/flit.md. Without a BookSim binary it prints why and exits 0; it
 is not part of CI.
 """
@@ -35,14 +38,35 @@ from pathlib import Path
 from statistics import mean
 
 CASES = {
-    # name: (label, topology, k, packet size, saturation bracket, netcoll-only overrides)
+    # name: (label, topology (or runfile), k, packet size, saturation bracket, overrides
+    # for both simulators)
     "mesh8-1": ("mesh 8x8", "mesh", 8, 1, (0.36, 0.44), []),
-    "torus8-1": ("torus 8x8", "torus", 8, 1, (0.5, 0.9), ["channel_latency=2"]),
+    "torus8-1": ("torus 8x8", "torus", 8, 1, (0.5, 0.9), []),
     "mesh8-16": ("mesh 8x8", "mesh", 8, 16, (0.26, 0.42), []),
     "mesh16-1": ("mesh 16x16", "mesh", 16, 1, (0.16, 0.24), []),
-    "torus8-16": ("torus 8x8", "torus", 8, 16, (0.4, 0.8), ["channel_latency=2"]),
+    "torus8-16": ("torus 8x8", "torus", 8, 16, (0.4, 0.8), []),
     "mesh16-16": ("mesh 16x16", "mesh", 16, 16, (0.14, 0.22), []),
+    "torus88-runfile": ("runfile torus88", "examples/torus88", 8, 1, (0.1, 0.5), []),
+    "anynet-example": (
+        "runfile anynet (3 routers)",
+        "examples/anynet/anynet_config",
+        0,
+        1,
+        (0.2, 1.0),
+        [],
+    ),
+    "anynet16": ("anynet 16 routers x 4", "anynet16", 0, 1, (0.02, 0.3), []),
 }
+
+
+def anynet16_listing() -> str:
+    """The bench's irregular network (`netcoll bench flit`): 16 routers on a ring plus 8
+    seeded chords, 4 nodes each, in BookSim's anynet format."""
+    from netcoll.cli.bench import anynet_listing
+
+    return anynet_listing()
+
+
 FRACTIONS = (0.3, 0.5, 0.7, 0.9)
 RESOLUTION = 0.01
 MIN_ACCEPTED = 0.98
@@ -68,12 +92,14 @@ def last_number(text: str, label: str) -> float | None:
     return float(found[-1]) if found else None
 
 
-def run_booksim(binary: str, cfg: Path, load: float, seed: int) -> dict:
+def run_booksim(binary: str, cfg: Path, load: float, seed: int, extra: list[str]) -> dict:
     cpu = child_cpu()
     out = subprocess.run(
-        ["nice", binary, str(cfg), f"injection_rate={load}", f"seed={seed}"],
+        ["nice", str(Path(binary).resolve()), cfg.name, f"injection_rate={load}", f"seed={seed}"]
+        + extra,
         capture_output=True,
         text=True,
+        cwd=cfg.parent,
     ).stdout
     cpu = child_cpu() - cpu
     overall = out.split("Overall Traffic Statistics")[-1]
@@ -122,7 +148,18 @@ class Runner:
 
     def cfg(self, case: str) -> Path:
         _, topology, k, size, _, _ = CASES[case]
+        if topology.startswith("examples/"):
+            # BookSim's own runfile, as shipped.
+            return Path(self.args.booksim).resolve().parent / topology
         path = self.out / f"{case}.cfg"
+        if topology == "anynet16":
+            (self.out / "anynet16.net").write_text(anynet16_listing())
+            path.write_text(
+                "topology = anynet;\nnetwork_file = anynet16.net;\nrouting_function = min;\n"
+                "num_vcs = 4;\nvc_buf_size = 8;\ntraffic = uniform;\npacket_size = 1;\n"
+                "injection_rate_uses_flits = 1;\nsim_type = latency;\n"
+            )
+            return path
         path.write_text(cfg_text(topology, k, size))
         return path
 
@@ -132,7 +169,7 @@ class Runner:
         if key not in self.cache:
             cfg = self.cfg(case)
             if sim == "booksim":
-                r = run_booksim(self.args.booksim, cfg, load, seed)
+                r = run_booksim(self.args.booksim, cfg, load, seed, CASES[case][5])
             else:
                 r = run_netcoll(self.args.netcoll, cfg, load, seed, CASES[case][5])
             self.cache[key] = r

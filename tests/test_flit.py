@@ -67,7 +67,7 @@ def test_unsupported_key_is_one_line_error(tmp_path):
     cfg.write_text("topology = mesh; k = 4; n = 2; use_read_write = 1;")
     proc = run_cli("sim", "--booksim", str(cfg), check=False)
     assert proc.returncode == 2
-    assert "unsupported key 'use_read_write'" in proc.stderr
+    assert "use_read_write = 1 is not supported" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     proc = run_cli("sim", "topology=dragonfly", check=False)
     assert proc.returncode == 2 and "topology = dragonfly" in proc.stderr
@@ -84,6 +84,7 @@ def test_deadlock_is_reported_not_hung():
             # Ties always + (netcoll's DOR): on a 4-ring only tie packets span two hops in one
             # direction, so BookSim's random tie-break rarely closes a cycle here.
             ("torus_routing", "dateline"),
+            ("use_noc_latency", "0"),
             ("seed", "1"),
             ("vc_buf_size", "2"),
             ("packet_size", "8"),
@@ -126,8 +127,15 @@ def test_batch_conservation(k, size, rate, torus, seed):
 
 def test_bench_flit_quick_prints_figures():
     rows = cli_json("bench", "flit", "--quick")
-    assert {r["network"] for r in rows} == {"mesh:8x8", "mesh:16x16"}
+    assert {r["network"] for r in rows} == {
+        "mesh:8x8",
+        "mesh:16x16",
+        "torus:8x8",
+        "anynet:16x4",
+        "mesh:128x128",
+    }
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)
+    assert all(r["threads"] == 1 and not r["unstable"] for r in rows)
 
 
 def test_bench_flit_with_a_bad_booksim_binary_is_one_line():
@@ -156,3 +164,65 @@ def test_simulate_engine_flit_runs_a_schedule():
         "t_hs=50",
     )
     assert slower["cycles"] > r["cycles"]
+
+
+# BookSim 2's shipped runfile src/examples/torus88, as shipped (comments dropped); BookSim 2
+# (github.com/booksim/booksim2 28f4329, `booksim torus88`, seed 0) prints a packet latency
+# average of 33.66 cycles: its defaults make torus channels 2 cycles long (use_noc_latency).
+TORUS88 = """topology = torus;
+k = 8;
+n = 2;
+routing_function = dim_order;
+num_vcs = 2;
+traffic = uniform;
+injection_rate = 0.15;
+"""
+
+
+def test_booksim_runfile_means_what_it_means_to_booksim(tmp_path):
+    cfg = tmp_path / "torus88"
+    cfg.write_text(TORUS88)
+    r = cli_json("sim", "--booksim", str(cfg))
+    assert abs(r["avg_packet_latency"] - 33.66) / 33.66 < 0.03
+    assert abs(r["accepted_rate"] - 0.15) / 0.15 < 0.02
+    # Read with 1-cycle channels, the same file is a different network.
+    flat = cli_json("sim", "--booksim", str(cfg), "use_noc_latency=0")
+    assert flat["avg_packet_latency"] < 0.9 * r["avg_packet_latency"]
+
+
+def test_anynet_network_file_beside_the_config(tmp_path):
+    (tmp_path / "net").write_text(
+        "router 0 node 0 node 1 node 2 router 1\nrouter 1 node 3 node 4 node 5\n"
+        "router 2 node 6 node 7 node 8 router 1 router 0\n"
+    )
+    cfg = tmp_path / "any.cfg"
+    cfg.write_text("topology = anynet; network_file = net; routing_function = min;\n")
+    r = cli_json("sim", "--booksim", str(cfg), "injection_rate=0.05")
+    assert r["nodes"] == 9 and not r["unstable"]
+    (tmp_path / "net").write_text("router 0 node 0 router 1 7\nrouter 1 node 1\n")
+    proc = run_cli("sim", "--booksim", str(cfg), check=False)
+    assert proc.returncode == 2 and "net:1: link latency 7" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "content, why",
+    [
+        (b"topology = mesh;\0\0\0", "is binary"),
+        (b"topology = mesh; // caf\xe9\n", "not UTF-8"),
+        (b"topology = mesh;\n/* never closed\n", ":2:1: unterminated /* comment"),
+        (b'topology = "mesh;\n', "unterminated quote"),
+        (b"traffic = hotspot({0,5};\n", "1:18: unterminated '('"),
+        (b"topology = mesh; routing_function = dor; max_cycles = 0;", "max_cycles = 0"),
+        (b"topology = mesh; routing_function = dor; latency_thres = nan;", "latency_thres = nan"),
+        (b"topology = mesh;", "routing_function is not set"),
+        (b"routing_function = dor; netcoll_topology = mesh:4x4;", "needs topology = netcoll"),
+        (b"routing_function = dor; wait_for_tail_credit = 1;", "wait_for_tail_credit = 1"),
+    ],
+)
+def test_bad_booksim_files_are_one_line_errors(tmp_path, content, why):
+    cfg = tmp_path / "x.cfg"
+    cfg.write_bytes(content)
+    proc = run_cli("sim", "--booksim", str(cfg), check=False)
+    assert proc.returncode == 2
+    assert why in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr

@@ -7,7 +7,11 @@ from hypothesis import strategies as st
 
 from conftest import cli_json
 from netcoll._core import NetcollError, Topology, build_schedule, simulate_schedule
-from netcoll.reproduce.netcoding_flit import FREE, HNC, MEASURES, OP, PAPER, cycles
+from netcoll.reproduce.netcoding_flit import FREE, MEASURES, OP, PAPER, cycles
+from netcoll.reproduce.netcoding_readings import FIG10_READING, READINGS, readings, versus
+
+#: Phase steps with s4.3's rule for the group: the paper's 8x4 does not fit small meshes.
+SMALL = ["group=compact", "steps=phase"]
 
 
 def _run(spec, algo, params=(), extra=()):
@@ -61,15 +65,16 @@ def test_bench_flit_schedule_prints_its_figures():
 
 
 def test_per_step_latencies_read_the_papers_measure_three_ways():
-    # HNC as the paper sets it up on the 4x4 mesh: four steps (b, d, e, f), each reported
-    # with its maximum packet latency (from creation) and network latency (from injection).
-    r = _run("mesh:4x4", "hnc", HNC)
+    # HNC with phase steps on the 4x4 mesh (8x4 does not fit: s4.3's rule, compact): four
+    # steps (b, d, e, f), each reported with its maximum packet latency (from creation) and
+    # network latency (from injection).
+    r = _run("mesh:4x4", "hnc", SMALL)
     steps = r["step_latency"]
     assert [s["step"] for s in steps] == [0, 1, 2, 3]
     assert sum(s["packets"] for s in steps) == r["packets"] == 16 * 15
     assert r["sum_step_max_packet_latency"] == sum(s["max_packet_latency"] for s in steps)
     assert r["sum_step_max_network_latency"] == sum(s["max_network_latency"] for s in steps)
-    c = cycles(4, "hnc", HNC)
+    c = cycles(4, "hnc", SMALL)
     assert set(c) == {*MEASURES, "flit_hops"} and c["flit_hops"] > 0
     assert c["max_network"] <= c["max_packet"] <= c["cycles"]
 
@@ -81,9 +86,12 @@ def test_per_step_latencies_read_the_papers_measure_three_ways():
         [
             ("tree-multicast", []),
             ("hnc", []),
-            ("hnc", HNC),
-            ("hnc", HNC + ["base=all-at-once"]),
-            ("hnc", HNC + ["mode=combine"]),
+            ("hnc", SMALL),
+            ("hnc", SMALL + ["base=all-at-once"]),
+            ("hnc", SMALL + ["mode=combine"]),
+            ("hnc", SMALL + ["step_e=scatter-allgather"]),
+            ("hnc", ["step_e=pipelined"]),
+            ("tree-multicast", ["steps=phase"]),
         ]
     ),
 )
@@ -115,3 +123,44 @@ def test_paper_groups_and_phase_steps():
     assert f["group"] == "8x4" and f["group_size"] == 32 and f["steps"] == 4
     with pytest.raises(NetcollError, match="steps=ring is unknown"):
         _run("mesh:4x4", "hnc", ["steps=ring"])
+
+
+def test_step_e_variants_run_on_the_flit_engine():
+    # The contract command, for every variant: verified (decoding included), no deadlock.
+    for e in ("tree", "scatter-allgather", "pipelined"):
+        r = cli_json(
+            "simulate",
+            "allgather",
+            "--engine",
+            "flit",
+            "--algo",
+            "hnc",
+            "--topo",
+            "mesh:8x8",
+            "--set",
+            "group=paper",
+            "--set",
+            f"step_e={e}",
+            "--bytes",
+            "16",
+            "--json",
+        )
+        assert r["verified"] and r["deadlock"] is None and r["packets"] == 64 * 63
+
+
+def test_every_reading_with_the_same_steps_on_both_sides():
+    rows = versus(4)
+    assert [r["method"] for r in rows] == ["baseline", "hnc"]
+    assert rows[1]["group"] == "4x2"  # compact: 8x4 does not fit the 4x4 mesh
+    for r in rows:
+        assert set(READINGS) <= set(r) and all(r[k] > 0 for k in READINGS)
+    # The tree's messages are one block: counting a message as one flit changes nothing.
+    tree = rows[0]
+    assert tree["one_packet_free"] == tree["free"]
+    # The tree as one phase is one step: its per-step maximum is one packet's latency,
+    # below its per-level sum.
+    assert tree["network_phase"] <= tree["network_level"]
+    # One-flit coded messages can only help HNC.
+    hnc = readings(8, "hnc", ["group=paper"], 32)
+    assert hnc["one_packet_free"] < hnc["free"]
+    assert FIG10_READING in READINGS

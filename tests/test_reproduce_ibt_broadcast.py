@@ -120,7 +120,7 @@ def test_every_new_reproduction_writes_its_files(tmp_path):
         assert outcome.status in {"matches", "approximates", "cannot"}
         assert outcome.rows and outcome.comparison
         suffixes = sorted(p.rsplit(".", 1)[1] for p in outcome.files)
-        assert suffixes == ["csv", "md", "png", "svg"], ident
+        assert suffixes == ["csv", "json", "md", "png", "svg"], ident
         note = (tmp_path / f"{ident}.md").read_text()
         assert "Paper beside netcoll" in note
         for r in outcome.rows:  # no broadcast beats the model's lower bound

@@ -28,13 +28,16 @@ VERIFY_MAX_NODES = 1024
 
 
 def simulate_step(
-    op, algo, topo, root, nbytes, packets, params, sim, request=None, network=None
+    op, algo, topo, root, nbytes, packets, params, sim, request=None, network=None, schedule=None
 ) -> dict:
     """Run collective ``op`` by ``algo`` on network spec ``topo``; returns the figures.
     ``request`` holds further ``build_schedule`` keywords (``p``, ``placement``,
     ``targets``, ``sources``); the broadcast protocols run on every node from ``root``.
     ``network``: ``topo`` already built (not built again)."""
     t = network if network is not None else topology(topo)
+    if schedule is not None:  # a schedule read from a file (netcoll verify's formats)
+        result = {"algorithm": algo, **_core.step_run(schedule, t, list(sim))}
+        return {**result, "engine": "step", "front_end": "schedule"}
     if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
         if sim:
             raise _core.NetcollError(
@@ -95,6 +98,20 @@ SCHEDULE_KEYS = (
 )
 
 
+def _build(op, algo, t, root, nbytes, packets, params, request):
+    """The verified schedule of ``op`` by ``algo`` on network ``t``."""
+    return build_schedule(
+        op,
+        algo,
+        t,
+        root=root,
+        nbytes=nbytes,
+        packets=packets,
+        params=params or [],
+        **(request or {}),
+    )
+
+
 def _pairs(items: list[str]) -> list[tuple[str, str]]:
     out = []
     for item in items:
@@ -116,6 +133,7 @@ def simulate_flit(
     sim: list[str] | None = None,
     request: dict | None = None,
     network: Topology | None = None,
+    schedule=None,
 ) -> dict:
     """Execution time in cycles of collective ``op`` by ``algo`` on ``topo``. ``request``
     holds further ``build_schedule`` keywords (``p``, ``placement``, ``targets``,
@@ -126,16 +144,7 @@ def simulate_flit(
     grid = t.family["family"] in ("mesh", "torus", "hypercube")
     if not grid and not any(k == "routing_function" for k, _ in pairs):
         pairs.insert(0, ("routing_function", "updown"))
-    s = build_schedule(
-        op,
-        algo,
-        t,
-        root=root,
-        nbytes=nbytes,
-        packets=packets,
-        params=params or [],
-        **(request or {}),
-    )
+    s = schedule or _build(op, algo, t, root, nbytes, packets, params, request)
     r = simulate_schedule(s, t, pairs)
     return {
         "engine": "flit",
@@ -148,4 +157,38 @@ def simulate_flit(
     }
 
 
-ENGINES = {"step": simulate_step, "flit": simulate_flit}
+def simulate_loggops(
+    op,
+    algo,
+    topo,
+    root,
+    nbytes,
+    packets,
+    params,
+    sim,
+    request=None,
+    network=None,
+    schedule=None,
+    schedule_file=None,
+) -> dict:
+    """LogGOPSim's model (docs/formats.md): a GOAL file as it is, or any schedule written as
+    GOAL. ``sim``: L, o, g, G, O, S as KEY=VALUE (LogGOPSim's defaults otherwise); times in
+    the parameters' unit. Returns ``time`` (the largest finish time) and ``rank_times``."""
+    pairs = []
+    for key, value in _pairs(sim or []):
+        try:
+            pairs.append((key, int(value)))
+        except ValueError:
+            raise NetcollError(f"--sim {key}={value}: LogGOPS parameters are integers") from None
+    if schedule_file is not None:
+        data, name = schedule_file
+        r = _core.loggops_simulate(data=data, name=name, params=pairs, op=op, root=root)
+    else:
+        if schedule is None:
+            t = network if network is not None else topology(topo)
+            schedule = _build(op, algo, t, root, nbytes, packets, params, request)
+        r = _core.loggops_simulate(schedule=schedule, params=pairs)
+    return {"engine": "loggops", **r}
+
+
+ENGINES = {"step": simulate_step, "flit": simulate_flit, "loggops": simulate_loggops}

@@ -3,7 +3,9 @@
 use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
-use netcoll_core::engines::flit::{config::KEYS, parse_settings, run_schedule, FlitConfig};
+use netcoll_core::engines::flit::{
+    booksim_settings, config::all_keys, parse_settings, run_schedule, FlitConfig,
+};
 use netcoll_core::plan::multicast_load::simulate_traffic_with as run;
 use pyo3::prelude::*;
 
@@ -43,10 +45,38 @@ fn simulate_traffic(py: Python<'_>, config: Vec<(String, String)>) -> PyResult<P
     to_py(py, &r)
 }
 
+/// Simulates a BookSim 2 configuration file as it is (BookSim's grammar and defaults;
+/// `network_file` also found beside the file), then `overrides` (`key`, `value`) on top.
+/// Returns the result as `simulate_traffic` does.
+#[pyfunction]
+fn simulate_booksim(
+    py: Python<'_>,
+    path: String,
+    overrides: Vec<(String, String)>,
+) -> PyResult<PyObject> {
+    let r = guarded(py, move || {
+        let pairs = overrides.iter().map(|(k, v)| (k.as_str(), v.as_str()));
+        let (cfg, par) = booksim_settings(std::path::Path::new(&path), pairs)?;
+        run(&cfg, &par)
+    })?;
+    to_py(py, &r)
+}
+
+/// Parses BookSim configuration text into (key, value) pairs in file order; `origin` names
+/// it in errors (`origin:line:column: ...`).
+#[pyfunction]
+fn parse_booksim_config(py: Python<'_>, text: String, origin: String) -> PyResult<PyObject> {
+    let r = guarded(py, move || {
+        let st = netcoll_core::engines::flit::cfgfile::parse(&text, &origin)?;
+        Ok(st.into_iter().map(|s| (s.key, s.value)).collect::<Vec<_>>())
+    })?;
+    to_py(py, &r)
+}
+
 /// The configuration keys the flit engine accepts.
 #[pyfunction]
 fn flit_keys() -> Vec<&'static str> {
-    KEYS.to_vec()
+    all_keys()
 }
 
 /// The default configuration as a dict.
@@ -57,6 +87,8 @@ fn flit_defaults(py: Python<'_>) -> PyResult<PyObject> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_traffic, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_booksim, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_booksim_config, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_schedule, m)?)?;
     m.add_function(wrap_pyfunction!(flit_keys, m)?)?;
     m.add_function(wrap_pyfunction!(flit_defaults, m)?)?;

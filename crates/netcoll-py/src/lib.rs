@@ -8,6 +8,7 @@
 
 mod analytic;
 mod flit;
+mod formats;
 mod hnc;
 mod manytoall;
 mod models;
@@ -103,6 +104,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     step::register(m)?;
     worms::register(m)?;
     flit::register(m)?;
+    formats::register(m)?;
     mpi::register(m)?;
     Ok(())
 }

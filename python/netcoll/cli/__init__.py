@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from . import bench, demo, hnc, reproduce, run, schedule, sim, simulate, topo, worms
+from . import bench, demo, hnc, reproduce, run, schedule, sim, simulate, topo, verify, worms
 from .common import CONTEXT, console, emit_json, fail, run_cli
 
 __all__ = ["app", "console", "emit_json", "fail", "main"]
@@ -59,6 +59,7 @@ app.add_command(schedule.algos)
 app.add_command(schedule.schedule)
 app.add_command(schedule.analyze)
 app.add_command(schedule.tune)
+app.add_command(verify.verify)
 
 # Engines: simulate.py (a collective's schedule), sim.py (BookSim-style synthetic traffic)
 app.add_command(simulate.simulate)

@@ -17,7 +17,13 @@ from pathlib import Path
 import click
 
 from .. import _core
-from .._core import NetcollError, Topology, build_schedule, simulate_schedule, simulate_traffic
+from .._core import (
+    NetcollError,
+    Topology,
+    build_schedule,
+    simulate_booksim,
+    simulate_schedule,
+)
 from ..networks import topology
 from .common import console, json_option
 
@@ -109,113 +115,162 @@ def bench_metrics(as_json: bool) -> None:
     run(as_json=as_json, console=console)
 
 
+MESH = (
+    "topology = {topology}; k = {k}; n = 2; routing_function = dim_order; num_vcs = 4;\n"
+    "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
+)
+ANYNET = (
+    "topology = anynet; network_file = anynet16.net; routing_function = min; num_vcs = 4;\n"
+    "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
+)
+# (network, BookSim configuration, loads): both simulators read the same file.
 BENCH_CASES = [
-    (8, (0.05, 0.2, 0.35), 20000),
-    (16, (0.05, 0.1, 0.18), 5000),
+    ("mesh:8x8", MESH.format(topology="mesh", k=8), (0.05, 0.2, 0.35)),
+    ("mesh:16x16", MESH.format(topology="mesh", k=16), (0.05, 0.1, 0.18)),
+    ("torus:8x8", MESH.format(topology="torus", k=8), (0.1, 0.3)),
+    ("anynet:16x4", ANYNET, (0.05, 0.1)),
 ]
+# The large configuration: fixed length, netcoll only (BookSim would take hours).
+LARGE = ("mesh:128x128", MESH.format(topology="mesh", k=128), 0.02, 10_000)
 
 
-def booksim_speed(binary: str, k: int, load: float) -> dict:
-    """BookSim 2's cycles per CPU second on the bench configuration (its latency mode: it has
-    no fixed-length mode), measured as the child process's CPU time."""
-    cfg = (
-        f"topology = mesh; k = {k}; n = 2; routing_function = dor; num_vcs = 4;\n"
-        f"vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
-        f"injection_rate = {load};\n"
-    )
-    with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
-        f.write(cfg)
+def anynet_listing(routers: int = 16, nodes: int = 4, chords: int = 8, seed: int = 5) -> str:
+    """A connected irregular network in BookSim's anynet format: a ring of routers plus
+    seeded chords, `nodes` nodes per router."""
+    import random
+
+    rng = random.Random(seed)
+    links = {(r, (r + 1) % routers) for r in range(routers)}
+    while len(links) < routers + chords:
+        a, b = rng.sample(range(routers), 2)
+        if (b, a) not in links:
+            links.add((a, b))
+    lines = []
+    for r in range(routers):
+        attached = " ".join(f"node {nodes * r + i}" for i in range(nodes))
+        peers = " ".join(f"router {b}" for a, b in sorted(links) if a == r)
+        lines.append(f"router {r} {attached} {peers}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def booksim_run(binary: str, cfg: Path, overrides: list[str]) -> dict:
+    """BookSim 2 on `cfg` (in its folder, where it looks for network_file): simulated cycles
+    per CPU second of its process, and its packet latency."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        out = subprocess.run([binary, f.name], capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [str(Path(binary).resolve()), cfg.name, *overrides],
+            capture_output=True,
+            text=True,
+            cwd=cfg.parent,
+        ).stdout
     except OSError as e:
         raise NetcollError(f"cannot run BookSim at {binary}: {e.strerror}") from None
-    finally:
-        Path(f.name).unlink()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     secs = max(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1e-9)
     m = re.search(r"Time taken is (\d+) cycles", out)
     if not m:
         raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
+    lat = re.findall(r"Packet latency average = ([-0-9.e+]+)", out)
     cycles = int(m.group(1))
-    return {"booksim_cycles": cycles, "booksim_cycles_per_s": round(cycles / secs)}
+    return {
+        "booksim_cycles": cycles,
+        "booksim_cycles_per_s": round(cycles / secs),
+        "booksim_latency": round(float(lat[-1]), 2) if lat else None,
+    }
+
+
+def timed_row(network: str, load: float, cfg: Path, pairs: list) -> dict:
+    """netcoll on the BookSim file `cfg` with `pairs` on top, timed."""
+    start, cpu0 = time.perf_counter(), time.process_time()
+    r = simulate_booksim(str(cfg), pairs)
+    wall = time.perf_counter() - start
+    # CPU time: robust to other processes sharing the machine.
+    secs = max(time.process_time() - cpu0, 1e-9)
+    return {
+        "network": network,
+        "load": load,
+        "sim_type": r["sim_type"],
+        "threads": 1,
+        "cycles": r["cycles"],
+        "cpu_seconds": round(secs, 4),
+        "wall_seconds": round(wall, 4),
+        "cycles_per_s": round(r["cycles"] / secs),
+        "ns_per_flit_hop": round(secs * 1e9 / max(r["flit_hops"], 1), 2),
+        "flit_hops": r["flit_hops"],
+        "accepted_rate": round(r["accepted_rate"], 4),
+        "avg_packet_latency": round(r["avg_packet_latency"], 2),
+        "unstable": r["unstable"],
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
 
 
 def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
+    """Each case's file run by netcoll and (with a binary) BookSim, load by load; `--quick`
+    shortens the sample periods (both simulators) and the large run."""
     rows = []
-    for k, loads, cycles in BENCH_CASES:
-        for load in loads:
-            n = cycles // 5 if quick else cycles
-            pairs = [
-                ("topology", "mesh"),
-                ("k", str(k)),
-                ("n", "2"),
-                ("num_vcs", "4"),
-                ("vc_buf_size", "8"),
-                ("packet_size", "1"),
-                ("traffic", "uniform"),
-                ("injection_rate", str(load)),
-                ("sim_type", "fixed"),
-                ("warmup_cycles", str(n // 10)),
-                ("sim_cycles", str(n)),
-            ]
-            start, cpu0 = time.perf_counter(), time.process_time()
-            r = simulate_traffic(pairs)
-            wall = time.perf_counter() - start
-            # CPU time: robust to other processes sharing the machine.
-            secs = max(time.process_time() - cpu0, 1e-9)
-            rows.append(
-                {
-                    "network": f"mesh:{k}x{k}",
-                    "load": load,
-                    "cycles": r["cycles"],
-                    "cpu_seconds": round(secs, 4),
-                    "wall_seconds": round(wall, 4),
-                    "cycles_per_s": round(r["cycles"] / secs),
-                    "ns_per_flit_hop": round(secs * 1e9 / max(r["flit_hops"], 1), 2),
-                    "flit_hops": r["flit_hops"],
-                    "accepted_rate": round(r["accepted_rate"], 4),
-                    "avg_packet_latency": round(r["avg_packet_latency"], 2),
-                    "peak_rss_mb": round(
-                        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
-                    ),
-                }
-            )
-            if booksim:
-                b = booksim_speed(booksim, k, load)
-                b["speedup"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
-                rows[-1].update(b)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "anynet16.net").write_text(anynet_listing())
+        for i, (network, text, loads) in enumerate(BENCH_CASES):
+            cfg = folder / f"case{i}.cfg"
+            cfg.write_text(text)
+            for load in loads:
+                over = [f"injection_rate={load}"] + (["sample_period=200"] if quick else [])
+                pairs = [tuple(o.split("=", 1)) for o in over]
+                rows.append(timed_row(network, load, cfg, pairs))
+                if booksim:
+                    b = booksim_run(booksim, cfg, over)
+                    b["ratio"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
+                    rows[-1].update(b)
+        network, text, load, cycles = LARGE
+        cycles = 100 if quick else cycles
+        cfg = folder / "large.cfg"
+        cfg.write_text(text)
+        pairs = [
+            ("injection_rate", str(load)),
+            ("sim_type", "fixed"),
+            ("warmup_cycles", "0"),
+            ("sim_cycles", str(cycles)),
+        ]
+        rows.append(timed_row(network, load, cfg, pairs))
     return rows
 
 
 @click.command("flit")
-@click.option("--quick", is_flag=True, help="A fifth of the cycles (a smoke run).")
+@click.option("--quick", is_flag=True, help="Short sample periods and large run (a smoke run).")
 @click.option(
     "--booksim",
     type=click.Path(dir_okay=False, exists=True),
     default=None,
-    help="A BookSim 2 binary: also time it on each configuration and print the ratio.",
+    help="A BookSim 2 binary: also run it on each configuration file; its speed and latency.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def bench_flit(quick, booksim, as_json):
-    """Simulated cycles/s and ns per flit-hop (CPU time): 8x8 and 16x16 mesh, uniform,
-    1-flit packets, 4 VCs x 8 flits (BookSim's reference configuration). With --booksim,
-    BookSim's cycles/s (CPU time of its process, latency mode) and netcoll's speedup."""
+    """Simulated cycles per CPU second, one thread: BookSim configuration files (mesh 8x8 and
+    16x16, torus 8x8, a 16-router anynet; uniform, 1-flit packets, 4 VCs x 8 flits, latency
+    mode) and a 128x128 mesh at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the
+    same files: its cycles per CPU second, netcoll's ratio, and BookSim's packet latency
+    beside netcoll's."""
     rows = bench_rows(quick, booksim)
     if as_json:
         print(json.dumps(rows, indent=2))
         return
     click.echo(
-        f"{'network':<10} {'load':>5} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
+        f"{'network':<13} {'load':>5} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
         f"{'ns/flit-hop':>11} {'accepted':>8} {'latency':>8} {'rss MB':>7}"
-        + (f" {'BookSim c/s':>11} {'speedup':>7}" if booksim else "")
+        + (f" {'BookSim c/s':>11} {'ratio':>6} {'BookSim lat':>11}" if booksim else "")
     )
     for r in rows:
+        theirs = ""
+        if "booksim_cycles_per_s" in r:
+            theirs = (
+                f" {r['booksim_cycles_per_s']:>11} {r['ratio']:>6} {r['booksim_latency']!s:>11}"
+            )
         click.echo(
-            f"{r['network']:<10} {r['load']:>5} {r['cycles']:>7} {r['cpu_seconds']:>8} "
+            f"{r['network']:<13} {r['load']:>5} {r['cycles']:>7} {r['cpu_seconds']:>8} "
             f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
-            f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}"
-            + (f" {r['booksim_cycles_per_s']:>11} {r['speedup']:>7}" if booksim else "")
+            f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}" + theirs
         )
 
 

@@ -82,7 +82,13 @@ def human(n: int) -> str:
 
 def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
-        text = Path(schedule).read_text()
+        data = Path(schedule).read_bytes()
+        if data.lstrip().startswith(b"{"):
+            text = data.decode()
+        else:  # MSCCL XML (docs/formats.md): lowered onto the IR, then run like our JSON
+            from .. import _core
+
+            text = _core.load_schedule(data, schedule, op=kind, root=root).to_json()
         return [{"name": Path(schedule).stem, "schedule": text}]
     if example:
         from ..mpi import examples
@@ -107,7 +113,7 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 @click.option(
     "--schedule",
     type=click.Path(exists=True, dir_okay=False),
-    help="Run a schedule JSON file (docs/schedule.md) instead of --algo.",
+    help="Run a schedule file (netcoll JSON or MSCCL XML, docs/formats.md) instead of --algo.",
 )
 @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
 @click.option("--np", "np_", type=int, required=True, help="Number of MPI ranks.")

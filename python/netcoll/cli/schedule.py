@@ -33,6 +33,9 @@ OPS = {
     "manytoall": "many_to_all",
     "many-to-all": "many_to_all",
     "m2a": "many_to_all",
+    "alltoall": "alltoall",
+    "all-to-all": "alltoall",
+    "barrier": "barrier",
 }
 
 # What `schedule --algo hnc` adds from the plan the closed form resolves.
@@ -44,7 +47,7 @@ def collective_name(op: str) -> str:
     if key not in OPS:
         raise NetcollError(
             f"unknown collective '{op}': use bcast, multicast, scatter, gather, allgather, "
-            "alltoall-broadcast, reduce, allreduce, reduce-scatter or manytoall"
+            "alltoall-broadcast, reduce, allreduce, reduce-scatter, manytoall, alltoall or barrier"
         )
     return OPS[key]
 
@@ -283,10 +286,18 @@ def algos(op, as_json):
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the schedule JSON (docs/schedule.md) to this file.",
+    help="Write the schedule to this file (in --format).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "msccl-xml", "goal"]),
+    default="json",
+    show_default=True,
+    help="Format of -o: netcoll JSON (docs/schedule.md), MSCCL XML or GOAL (docs/formats.md).",
 )
 @request_options
-def schedule(op, algo, params, output, topo, machine, as_json, **req):
+def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
     fig, text = _core.schedule_figures(kind, algo, t, params=list(params), **kw)
@@ -299,8 +310,11 @@ def schedule(op, algo, params, output, topo, machine, as_json, **req):
         extra = _core.multicast_figures(_core.Schedule.from_json(text), t, ud_root)
         fig.update({k: v for k, v in extra.items() if k not in fig})
     if output:
-        Path(output).write_text(text + "\n")
+        if fmt != "json":
+            text = _core.write_schedule(_core.Schedule.from_json(text), fmt)
+        Path(output).write_text(text.rstrip("\n") + "\n")
         fig["output"] = output
+        fig["format"] = fmt
     _print(fig, as_json)
 
 

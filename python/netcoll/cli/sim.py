@@ -1,79 +1,24 @@
 """`netcoll sim --booksim FILE.cfg [key=value ...]`: synthetic traffic on the flit engine.
 
-The flit engine reads BookSim 2's configuration syntax: ``key = value;`` statements, ``//``
-comments, numbers, bare or quoted strings and ``{...}`` lists. Every key goes to the Rust
-engine, which knows the accepted keys; an unknown key is a one-line error, never ignored.
+The flit engine reads BookSim 2's configuration files as they are (the core's parser:
+``key = value;`` statements, ``//`` and ``/* */`` comments, numbers, bare or quoted strings
+and ``{...}`` lists; BookSim's defaults for unset keys). Every key goes to the Rust engine,
+which knows the accepted keys; an unknown or unsupported key is a one-line error naming it.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from .._core import NetcollError, simulate_traffic
-
-
-def strip_comments(text: str) -> str:
-    """Drops ``//`` line comments and ``/* */`` block comments outside quotes."""
-    out, i, quote = [], 0, None
-    while i < len(text):
-        c = text[i]
-        if quote:
-            out.append(c)
-            if c == quote:
-                quote = None
-        elif c in "\"'":
-            quote = c
-            out.append(c)
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            i = len(text) if j < 0 else j
-            continue
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = len(text) if j < 0 else j + 2
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def split_statements(text: str) -> list[str]:
-    """Splits on ``;`` outside braces, parentheses and quotes."""
-    parts, cur, depth, quote = [], [], 0, None
-    for c in text:
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "{(":
-            depth += 1
-        elif c in "})":
-            depth -= 1
-        elif c == ";" and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-            continue
-        cur.append(c)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
+from .._core import NetcollError, parse_booksim_config, simulate_booksim, simulate_traffic
 
 
 def parse_booksim(text: str, where: str = "config") -> list[tuple[str, str]]:
-    """Parses BookSim configuration text into (key, value) pairs in file order."""
-    pairs = []
-    for stmt in split_statements(strip_comments(text)):
-        key, eq, value = stmt.partition("=")
-        key, value = key.strip(), value.strip()
-        if not eq or not key or not value or not key.replace("_", "").isalnum():
-            raise NetcollError(f"{where}: cannot read '{stmt}': write key = value;")
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        pairs.append((key, value))
-    return pairs
+    """Parses BookSim configuration text into (key, value) pairs in file order (the core's
+    parser: BookSim's grammar, errors with line and column)."""
+    return [tuple(p) for p in parse_booksim_config(text, where)]
 
 
 def parse_overrides(items: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -160,19 +105,16 @@ def json_view(r: dict, full: bool) -> dict:
 def sim(cfg_file, overrides, as_json, channels):
     """Cycle-accurate flit simulation of synthetic traffic, configured as BookSim 2.
 
-    Keys: see `netcoll sim --keys`-style list in docs/flit.md; KEY=VALUE overrides the
-    file. Example: netcoll sim --booksim mesh88.cfg injection_rate=0.2 --json
+    A file means what it means to BookSim: its grammar, BookSim's defaults for unset keys
+    (torus channels of 2 cycles, 16 VCs, ...), anynet networks; a key netcoll does not
+    implement is refused by name. Keys: docs/flit.md; KEY=VALUE overrides the file (without
+    a file, unset keys take netcoll's defaults).
+    Example: netcoll sim --booksim mesh88.cfg injection_rate=0.2 --json
     """
-    pairs = []
-    if cfg_file:
-        path = Path(cfg_file)
-        try:
-            text = path.read_text()
-        except OSError as e:
-            raise NetcollError(f"cannot read {cfg_file}: {e.strerror}") from None
-        pairs += parse_booksim(text, str(path))
-    pairs += parse_overrides(overrides)
-    r = run_config(pairs)
+    pairs = parse_overrides(overrides)
+    # A BookSim file is read by the core: BookSim's grammar and defaults, its size and
+    # encoding checked before reading.
+    r = simulate_booksim(cfg_file, pairs) if cfg_file else run_config(pairs)
     if as_json:
         print(json.dumps(json_view(r, channels), indent=2))
     else:

@@ -7,9 +7,11 @@ import json
 
 import click
 
+from .. import _core
 from .._core import NetcollError
 from ..simulate import ENGINES
 from .schedule import collective_kw, collective_options
+from .verify import read_bytes
 
 
 def load_engine(name: str):
@@ -20,9 +22,17 @@ def load_engine(name: str):
 
 @click.command("simulate")
 @click.argument("op")
-@click.option("--engine", "-e", default="step", show_default=True, help="step | flit")
-@click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
-@click.option("--topo", "-t", required=True, metavar="SPEC", help="Network spec.")
+@click.option("--engine", "-e", default="step", show_default=True, help="step | flit | loggops")
+@click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
+@click.option(
+    "--schedule",
+    "schedule_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Run this schedule file (netcoll JSON, MSCCL XML; GOAL with --engine loggops) "
+    "instead of --algo.",
+)
+@click.option("--topo", "-t", default=None, metavar="SPEC", help="Network spec.")
 @click.option("--root", type=int, default=0, show_default=True, help="Root rank.")
 @click.option(
     "--bytes",
@@ -51,10 +61,25 @@ def load_engine(name: str):
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json, **picked):
-    """Simulate collective OP by algorithm ALGO on network TOPO with an engine."""
-    network, request = collective_kw(topo, root, **picked)
-    result = load_engine(engine)(
+def simulate(
+    op, engine, algo, schedule_path, topo, root, nbytes, packets, params, sim, as_json, **picked
+):
+    """Simulate collective OP by algorithm ALGO (or a --schedule file) on network TOPO with
+    an engine; the loggops engine needs no network."""
+    run = load_engine(engine)
+    if (algo is None) == (schedule_path is None):
+        raise NetcollError("give exactly one of --algo NAME and --schedule FILE")
+    extra = {}
+    if schedule_path is not None:
+        data = read_bytes(schedule_path)
+        if engine == "loggops":
+            extra["schedule_file"] = (data, schedule_path)
+        else:
+            extra["schedule"] = _core.load_schedule(data, schedule_path, op=op, root=root)
+    if topo is None and engine != "loggops":
+        raise NetcollError(f"--engine {engine} needs --topo SPEC")
+    network, request = collective_kw(topo, root, **picked) if topo else (None, {})
+    result = run(
         op=op,
         algo=algo,
         topo=topo,
@@ -65,6 +90,7 @@ def simulate(op, engine, algo, topo, root, nbytes, packets, params, sim, as_json
         sim=list(sim),
         request=request,
         network=network,
+        **extra,
     )
     if as_json:
         print(json.dumps(result, indent=2))

@@ -107,4 +107,6 @@ pub fn build(name: &str, req: &AlgoRequest) -> Result<Schedule> {
 }
 
 #[cfg(test)]
+mod formats_tests;
+#[cfg(test)]
 mod tests;

@@ -20,10 +20,12 @@ pub fn parse_collective(name: &str) -> Result<CollectiveKind> {
         "allreduce" => Allreduce,
         "reduce-scatter" | "reducescatter" => ReduceScatter,
         "manytoall" | "many-to-all" | "m2a" => ManyToAll,
+        "alltoall" | "all-to-all" => Alltoall,
+        "barrier" => Barrier,
         _ => {
             return spec_err!(
                 "unknown collective '{name}': use bcast, multicast, scatter, gather, allgather, \
-                 alltoall-broadcast, reduce, allreduce, reduce-scatter or manytoall"
+                 alltoall-broadcast, reduce, allreduce, reduce-scatter, manytoall, alltoall or barrier"
             )
         }
     })

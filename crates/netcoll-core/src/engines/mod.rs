@@ -4,4 +4,8 @@
 
 pub mod analytic;
 pub mod flit;
+pub mod loggops;
+mod loggops_sort;
+#[cfg(test)]
+mod loggops_tests;
 pub mod step;

@@ -33,10 +33,16 @@ pub enum CollectiveKind {
     /// Many-to-all multicast (seed 000 s6.3): only the listed sources own a block, and every
     /// rank must end with all of them. An allgather restricted to some owners.
     ManyToAll,
+    /// Personalized all-to-all (MPI_Alltoall, MSCCL `alltoall`): every rank owns `blocks`
+    /// blocks (a multiple of `p`) and rank `j` must end with chunk `j` of every rank's blocks.
+    Alltoall,
+    /// Barrier: every rank owns one token and must end having heard from every rank, i.e.
+    /// every rank's completion happens after every rank's start (an allgather of tokens).
+    Barrier,
 }
 
 impl CollectiveKind {
-    pub const ALL: [CollectiveKind; 10] = [
+    pub const ALL: [CollectiveKind; 12] = [
         CollectiveKind::Broadcast,
         CollectiveKind::Multicast,
         CollectiveKind::Scatter,
@@ -47,6 +53,8 @@ impl CollectiveKind {
         CollectiveKind::Allreduce,
         CollectiveKind::ReduceScatter,
         CollectiveKind::ManyToAll,
+        CollectiveKind::Alltoall,
+        CollectiveKind::Barrier,
     ];
 
     /// Whether the values are reductions over contributors rather than original blocks.
@@ -79,6 +87,8 @@ impl CollectiveKind {
             Self::Allreduce => "allreduce",
             Self::ReduceScatter => "reduce_scatter",
             Self::ManyToAll => "many_to_all",
+            Self::Alltoall => "alltoall",
+            Self::Barrier => "barrier",
         }
     }
 }
@@ -108,7 +118,9 @@ impl Collective {
     /// A collective with one block per owner (or one block index for reductions).
     pub fn new(kind: CollectiveKind, p: u32, root: u32) -> Self {
         let blocks = match kind {
-            CollectiveKind::Scatter | CollectiveKind::ReduceScatter => p.max(1),
+            CollectiveKind::Scatter | CollectiveKind::ReduceScatter | CollectiveKind::Alltoall => {
+                p.max(1)
+            }
             _ => 1,
         };
         // Many-to-all defaults to every rank a source (the all-to-all broadcast).
@@ -140,7 +152,7 @@ impl Collective {
         }
         let chunked = matches!(
             self.kind,
-            CollectiveKind::Scatter | CollectiveKind::ReduceScatter
+            CollectiveKind::Scatter | CollectiveKind::ReduceScatter | CollectiveKind::Alltoall
         );
         if chunked && self.blocks % p != 0 {
             return spec_err!(
@@ -248,7 +260,16 @@ impl Collective {
         use CollectiveKind::*;
         let all = BitSet::full(self.num_blocks());
         match self.kind {
-            Broadcast | Allgather | AlltoallBroadcast | ManyToAll => all,
+            Broadcast | Allgather | AlltoallBroadcast | ManyToAll | Barrier => all,
+            Alltoall => {
+                let m = self.blocks / self.p;
+                let mut want = BitSet::new();
+                for owner in 0..self.p {
+                    let first = owner * self.blocks + r * m;
+                    want.union_with(&BitSet::range(first, first + m));
+                }
+                want
+            }
             Multicast if r == self.root || self.targets.contains(&r) => all,
             Gather if r == self.root => all,
             Scatter => {

@@ -27,6 +27,7 @@ mod buffer;
 mod builder;
 mod collective;
 mod counts;
+pub mod formats;
 mod gf2;
 mod ir;
 mod json;

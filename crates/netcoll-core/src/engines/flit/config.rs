@@ -2,121 +2,16 @@
 //! `vc_buf_size`, `routing_delay`, ...) so a BookSim configuration file maps onto this struct
 //! key by key; [`FlitConfig::set`] is the one place that knows every key.
 
+use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
+pub use super::config_enums::{
+    FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+};
+use super::config_values::{flag, num, parse_pattern, unquote};
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
 use crate::topology::Topology;
 use serde::Serialize;
-
-/// Wormhole or virtual cut-through flow control.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FlowControl {
-    /// A head flit takes an output VC as soon as it is free; a packet may span routers.
-    Wormhole,
-    /// A head flit takes an output VC only when the downstream buffer holds the whole packet.
-    CutThrough,
-}
-
-/// Synthetic traffic patterns over endpoint ids.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Pattern {
-    /// Destination uniform over all nodes, the source included (as BookSim's `uniform`).
-    Uniform,
-    /// Swap the high and low halves of the node address bits (power-of-two node counts).
-    Transpose,
-    /// Complement every address bit (power-of-two node counts).
-    Bitcomp,
-    /// +1 in every dimension of the shape, wrapping (BookSim's `neighbor`).
-    Neighbor,
-    /// Uniform over the listed hot-spot nodes.
-    Hotspot(Vec<usize>),
-    /// m-way multicasts (`multicast_dests`, `multicast_scheme`; seed 003 s6.2, multicast.rs):
-    /// `m` destinations uniform over the nodes without the source.
-    Multicast,
-}
-
-/// How a multicast of `traffic = multicast` travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum McScheme {
-    /// The source NI sends `m` unicast copies, one after another.
-    Unicast,
-    /// One multidestination worm replicated at the switches along the routing's paths.
-    Tree,
-    /// Seed 003's three schemes with their software overheads (mcload.rs): every multicast
-    /// runs the schedule of the multicast algorithm of that name (the NI-based FPFS
-    /// k-binomial tree, the multi-phase path-based worms, the single tree-based worm) on
-    /// the schedule runner's host/NI model (`t_hs`, `t_ns`, `t_hr`, `t_nr`, `io_bus_mb_s`,
-    /// `ni_serial`, ...; `ni_fpfs` is on for `ni-kbinomial`).
-    #[serde(rename = "ni-kbinomial")]
-    NiKbinomial,
-    #[serde(rename = "worm-path")]
-    WormPath,
-    #[serde(rename = "worm-tree")]
-    WormTree,
-}
-
-impl McScheme {
-    /// The multicast algorithm whose schedule a multicast of this scheme runs (None: the
-    /// network-level schemes of multicast.rs).
-    pub fn plan_algorithm(self) -> Option<&'static str> {
-        match self {
-            McScheme::Unicast | McScheme::Tree => None,
-            McScheme::NiKbinomial => Some("ni-kbinomial"),
-            McScheme::WormPath => Some("worm-path"),
-            McScheme::WormTree => Some("worm-tree"),
-        }
-    }
-}
-
-/// The VC allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum VcAllocator {
-    /// BookSim 2's default: separable iSLIP over (input VC, output VC) requests, one
-    /// iteration; every free output VC of the route's class is requested.
-    Islip,
-    /// netcoll's earlier allocator: input VCs visited round-robin, each takes the next free
-    /// output VC of its class (a maximal greedy matching; loses less to conflicts).
-    Greedy,
-}
-
-/// Dimension-order routing on a torus (see torus.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TorusRouting {
-    /// BookSim 2's `dim_order_torus`: random tie direction, VC class fixed per dimension by
-    /// whether the path wraps.
-    Booksim,
-    /// `crate::routing`'s DOR: ties go +, class 0 until the dateline crossing, then 1.
-    Dateline,
-}
-
-/// The switch allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SwAllocator {
-    /// BookSim 2's default: iSLIP over ports, one iteration; an input port requests every
-    /// output its ready VCs want (per output the VC nearest its round-robin offset).
-    Islip,
-    /// netcoll's earlier allocator: each input port puts one VC forward (round-robin), each
-    /// output port grants one input (round-robin).
-    SeparableInputFirst,
-}
-
-/// How a run is measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SimType {
-    /// BookSim's latency mode: warm-up, sample periods until convergence, drain.
-    Latency,
-    /// Every node generates `batch_size` packets; run until all are delivered.
-    Batch,
-    /// Run exactly `sim_cycles` cycles, measuring everything after `warmup_cycles`.
-    Fixed,
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FlitConfig {
@@ -141,8 +36,25 @@ pub struct FlitConfig {
     pub speculative: bool,
     pub vc_allocator: VcAllocator,
     pub sw_allocator: SwAllocator,
-    /// Latency of a router-to-router channel in cycles.
+    /// Latency of a router-to-router channel in cycles. Unset on `topology = torus` with
+    /// `use_noc_latency = 1` (BookSim's default), the channels take 2 cycles, as BookSim's
+    /// k-ary n-cube gives them (see [`FlitConfig::link_latency`]).
     pub channel_latency: u32,
+    /// BookSim's `use_noc_latency`: on a torus, channels are 2 cycles long (folded layout).
+    pub use_noc_latency: bool,
+    #[serde(skip)]
+    pub channel_latency_set: bool,
+    /// `topology = anynet`: BookSim's network listing file, and the folder of the
+    /// configuration file it may be relative to.
+    pub network_file: String,
+    #[serde(skip)]
+    pub config_dir: String,
+    /// Read from a BookSim file: `routing_function` must be given (BookSim's default,
+    /// `none`, names no routing function).
+    #[serde(skip)]
+    pub routing_required: bool,
+    #[serde(skip)]
+    pub routing_set: bool,
     /// Latency of the injection channel (NI -> router) and ejection channel (router -> NI).
     pub injection_latency: u32,
     pub ejection_latency: u32,
@@ -201,6 +113,12 @@ impl Default for FlitConfig {
             vc_allocator: VcAllocator::Islip,
             sw_allocator: SwAllocator::Islip,
             channel_latency: 1,
+            use_noc_latency: true,
+            channel_latency_set: false,
+            network_file: String::new(),
+            config_dir: String::new(),
+            routing_required: false,
+            routing_set: false,
             injection_latency: 1,
             ejection_latency: 1,
             ni_read_delay: 1,
@@ -230,7 +148,12 @@ impl Default for FlitConfig {
     }
 }
 
-/// Every key [`FlitConfig::set`] accepts, for error messages and the CLI.
+/// Every key [`FlitConfig::set`] accepts: netcoll's ([`KEYS`]) and BookSim's own.
+pub fn all_keys() -> Vec<&'static str> {
+    KEYS.iter().copied().chain(booksim_only_keys()).collect()
+}
+
+/// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
 pub const KEYS: &[&str] = &[
     "topology",
     "k",
@@ -249,6 +172,8 @@ pub const KEYS: &[&str] = &[
     "credit_delay",
     "speculative",
     "channel_latency",
+    "use_noc_latency",
+    "network_file",
     "injection_latency",
     "ejection_latency",
     "ni_read_delay",
@@ -279,59 +204,6 @@ pub const KEYS: &[&str] = &[
     "multicast_packets",
 ];
 
-fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T> {
-    v.trim()
-        .parse()
-        .map_err(|_| crate::error::Error::Spec(format!("{key} = {v}: expected a number")))
-}
-
-fn flag(key: &str, v: &str) -> Result<bool> {
-    match v.trim() {
-        "0" | "false" => Ok(false),
-        "1" | "true" => Ok(true),
-        _ => spec_err!("{key} = {v}: expected 0 or 1"),
-    }
-}
-
-fn unquote(v: &str) -> &str {
-    v.trim().trim_matches('"').trim_matches('\'')
-}
-
-fn parse_list(key: &str, v: &str) -> Result<Vec<usize>> {
-    let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
-    inner
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| num(key, s))
-        .collect()
-}
-
-fn parse_pattern(v: &str) -> Result<Pattern> {
-    let v = unquote(v);
-    if let Some(rest) = v.strip_prefix("hotspot(") {
-        let list = rest.trim_end_matches(')');
-        let nodes = parse_list("traffic", list)?;
-        if nodes.is_empty() {
-            return spec_err!(
-                "traffic = {v}: hotspot needs at least one node, as hotspot({{0,5}})"
-            );
-        }
-        return Ok(Pattern::Hotspot(nodes));
-    }
-    Ok(match v {
-        "uniform" => Pattern::Uniform,
-        "transpose" => Pattern::Transpose,
-        "bitcomp" => Pattern::Bitcomp,
-        "neighbor" | "neighbour" => Pattern::Neighbor,
-        "multicast" => Pattern::Multicast,
-        _ => {
-            return spec_err!(
-                "traffic = {v} is not supported: use uniform, transpose, bitcomp, neighbor, multicast or hotspot({{nodes}})"
-            )
-        }
-    })
-}
-
 impl FlitConfig {
     /// Sets one key from its text value as written in a BookSim configuration file.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
@@ -342,6 +214,7 @@ impl FlitConfig {
             "n" => self.n = num(key, v)?,
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
+                self.routing_set = true;
                 self.routing = match unquote(v) {
                     "dor" | "dim_order" | "dim_order_mesh" | "dim_order_torus" | "dim_order_ni" => {
                         RoutingKind::Dor
@@ -378,7 +251,12 @@ impl FlitConfig {
             "st_final_delay" => self.st_final_delay = num(key, v)?,
             "credit_delay" => self.credit_delay = num(key, v)?,
             "speculative" => self.speculative = flag(key, v)?,
-            "channel_latency" => self.channel_latency = num(key, v)?,
+            "channel_latency" => {
+                self.channel_latency = num(key, v)?;
+                self.channel_latency_set = true;
+            }
+            "use_noc_latency" => self.use_noc_latency = flag(key, v)?,
+            "network_file" => self.network_file = unquote(v).to_string(),
             "injection_latency" => self.injection_latency = num(key, v)?,
             "ejection_latency" => self.ejection_latency = num(key, v)?,
             "ni_read_delay" => self.ni_read_delay = num(key, v)?,
@@ -392,6 +270,12 @@ impl FlitConfig {
                     "latency" => SimType::Latency,
                     "batch" => SimType::Batch,
                     "fixed" => SimType::Fixed,
+                    "throughput" => {
+                        return spec_err!(
+                            "sim_type = throughput is not supported: use latency (BookSim's \
+                             default), batch or fixed"
+                        )
+                    }
                     o => return spec_err!("sim_type = {o}: use latency, batch or fixed"),
                 }
             }
@@ -405,6 +289,11 @@ impl FlitConfig {
             "batch_size" => self.batch_size = num(key, v)?,
             "sim_cycles" => self.sim_cycles = num(key, v)?,
             "warmup_cycles" => self.warmup_cycles = num(key, v)?,
+            "seed" if v == "time" => {
+                return spec_err!(
+                    "seed = time is refused: netcoll runs are reproducible, give a number"
+                )
+            }
             "seed" => self.seed = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
@@ -412,9 +301,11 @@ impl FlitConfig {
                 self.vc_allocator = match unquote(v) {
                     "islip" => VcAllocator::Islip,
                     "greedy" => VcAllocator::Greedy,
+                    "separable_input_first" => VcAllocator::SeparableInputFirst,
                     o => {
                         return spec_err!(
-                            "vc_allocator = {o} is not supported: use islip or greedy"
+                            "vc_allocator = {o} is not supported: use islip, \
+                             separable_input_first or greedy"
                         )
                     }
                 }
@@ -452,12 +343,17 @@ impl FlitConfig {
                     return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
                 }
             }
-            _ => {
-                return spec_err!(
-                    "unsupported key '{key}': netcoll's flit engine knows {}",
-                    KEYS.join(", ")
-                )
-            }
+            _ => match booksim_only(key, v, self.warmup_thres)? {
+                BooksimOnly::Accepted => {}
+                BooksimOnly::Means(k, v) => self.set(k, v)?,
+                BooksimOnly::Unknown => {
+                    return spec_err!(
+                        "unsupported key '{key}': netcoll's flit engine knows {} and BookSim's \
+                         own keys (docs/flit.md)",
+                        KEYS.join(", ")
+                    )
+                }
+            },
         }
         Ok(())
     }
@@ -473,6 +369,19 @@ impl FlitConfig {
 
     /// The network this config describes.
     pub fn build_topology(&self) -> Result<Topology> {
+        if self.routing_required && !self.routing_set {
+            return spec_err!(
+                "routing_function is not set: BookSim's default, none, names no routing \
+                 function; set routing_function = dim_order (mesh, torus) or min (anynet)"
+            );
+        }
+        if !self.netcoll_topology.is_empty() && self.topology != "netcoll" {
+            return spec_err!(
+                "netcoll_topology = {} needs topology = netcoll (topology is {})",
+                self.netcoll_topology,
+                self.topology
+            );
+        }
         let spec = match self.topology.as_str() {
             "mesh" | "torus" => {
                 if self.k < 2 || self.n < 1 {
@@ -481,14 +390,45 @@ impl FlitConfig {
                 let dims = vec![self.k.to_string(); self.n].join("x");
                 format!("{}:{dims}", self.topology)
             }
+            "netcoll" if self.netcoll_topology.is_empty() => {
+                return spec_err!("topology = netcoll needs netcoll_topology = SPEC (as mesh:8x8)")
+            }
             "netcoll" => self.netcoll_topology.clone(),
+            "anynet" => {
+                let path = super::anynet::resolve(&self.network_file, &self.config_dir)?;
+                return super::anynet::load(&path);
+            }
             o => {
                 return spec_err!(
-                    "topology = {o} is not supported: use mesh, torus, or netcoll with netcoll_topology = SPEC"
+                    "topology = {o} is not supported: use mesh, torus, anynet (with \
+                     network_file), or netcoll with netcoll_topology = SPEC"
                 )
             }
         };
         Topology::from_spec(&spec)
+    }
+
+    /// BookSim's defaults for the keys whose netcoll default differs (a configuration read
+    /// from a BookSim file starts here): a torus, 16 VCs, batches of 1000 packets, and a
+    /// routing function that must be named.
+    pub fn booksim() -> FlitConfig {
+        FlitConfig {
+            topology: "torus".into(),
+            num_vcs: 16,
+            batch_size: 1000,
+            routing_required: true,
+            ..FlitConfig::default()
+        }
+    }
+
+    /// Router-to-router channel latency: `channel_latency` when set; else BookSim's k-ary
+    /// n-cube rule (`use_noc_latency`: 2 cycles on a torus, 1 on a mesh).
+    pub fn link_latency(&self) -> u32 {
+        if !self.channel_latency_set && self.use_noc_latency && self.topology == "torus" {
+            2
+        } else {
+            self.channel_latency
+        }
     }
 
     /// Multicast-generation probability per node per cycle under `traffic = multicast`: the
@@ -579,6 +519,37 @@ impl FlitConfig {
         if self.deadlock_cycles == 0 {
             return spec_err!("deadlock_cycles must be at least 1");
         }
-        Ok(())
+        self.validate_measurement()
+    }
+
+    /// Refuses runs that would measure nothing.
+    fn validate_measurement(&self) -> Result<()> {
+        if self.max_cycles == 0 {
+            return spec_err!("max_cycles = 0: a run needs at least one cycle");
+        }
+        for (key, x) in [
+            ("latency_thres", self.latency_thres),
+            ("warmup_thres", self.warmup_thres),
+            ("stopping_thres", self.stopping_thres),
+            ("acc_stopping_thres", self.acc_stopping_thres),
+        ] {
+            if x.is_nan() {
+                return spec_err!("{key} = nan: give a number");
+            }
+        }
+        match self.sim_type {
+            SimType::Batch if self.batch_size == 0 => {
+                spec_err!("batch_size = 0: a batch run needs at least one packet per node")
+            }
+            SimType::Batch if self.packet_rate() == 0.0 => {
+                spec_err!("injection_rate = 0 with sim_type = batch: the batch would never be sent")
+            }
+            SimType::Fixed if self.sim_cycles == 0 => {
+                spec_err!(
+                    "sim_cycles = 0: sim_type = fixed measures sim_cycles cycles; use 1 or more"
+                )
+            }
+            _ => Ok(()),
+        }
     }
 }

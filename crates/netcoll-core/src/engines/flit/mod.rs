@@ -12,8 +12,13 @@
 //! (wait-for cycles), `sim` (measurement).
 
 mod allocator;
+mod anynet;
+mod booksim_keys;
+pub mod cfgfile;
 mod channel;
 pub mod config;
+mod config_enums;
+mod config_values;
 pub mod deadlock;
 mod dest_draw;
 mod exec;
@@ -42,7 +47,7 @@ pub use config::{
     FlitConfig, FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
 pub use deadlock::{Deadlock, WaitLink};
-pub use params::{parse_settings, ScheduleParams};
+pub use params::{booksim_settings, parse_settings, ScheduleParams};
 pub use schedule::{run_schedule, ScheduleResult};
 pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_with, FlitResult};
 pub use steplat::StepLatency;
@@ -55,6 +60,8 @@ mod schedule_tests;
 mod steplat_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_booksim;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]

@@ -187,6 +187,9 @@ pub struct Network<'t> {
 impl<'t> Network<'t> {
     pub fn new(topo: &'t Topology, cfg: &FlitConfig) -> Result<Network<'t>> {
         cfg.validate()?;
+        let mut cfg = cfg.clone();
+        cfg.channel_latency = cfg.link_latency();
+        let cfg = &cfg;
         let routing = Routing::new(topo, cfg.routing, None)?;
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
@@ -485,6 +488,9 @@ fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32>
             topo.family(),
             Family::Mesh { .. } | Family::Hypercube { .. }
         );
+    if cfg.topology == "anynet" && cfg.routing == crate::routing::RoutingKind::Shortest {
+        return super::anynet::route_table(topo);
+    }
     if !stateless || n > ROUTE_TABLE_MAX {
         return Vec::new();
     }

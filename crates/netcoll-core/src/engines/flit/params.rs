@@ -130,3 +130,30 @@ pub fn parse_settings<'a>(
     }
     Ok((cfg, par))
 }
+
+/// Network and schedule settings of a BookSim configuration file, then `overrides`: unset
+/// keys take BookSim's defaults ([`FlitConfig::booksim`]); an error names the statement's
+/// file, line and column.
+pub fn booksim_settings<'a>(
+    path: &std::path::Path,
+    overrides: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<(FlitConfig, ScheduleParams)> {
+    let file = super::cfgfile::read_config_file(path)?;
+    let (mut cfg, mut par) = (FlitConfig::booksim(), ScheduleParams::default());
+    cfg.config_dir = file.dir.display().to_string();
+    for st in &file.statements {
+        let set = match par.set(&st.key, &st.value) {
+            Ok(false) => cfg.set(&st.key, &st.value),
+            other => other.map(|_| ()),
+        };
+        set.map_err(|e| {
+            crate::error::Error::Spec(format!("{}:{}:{}: {e}", path.display(), st.line, st.column))
+        })?;
+    }
+    for (k, v) in overrides {
+        if !par.set(k, v)? {
+            cfg.set(k, v)?;
+        }
+    }
+    Ok((cfg, par))
+}

@@ -159,6 +159,9 @@ fn torus_dor_with_one_vc_and_no_dateline_deadlocks_and_two_vcs_do_not() {
     let topo = Topology::from_spec("torus:4x4").unwrap();
     let heavy = [
         ("topology", "torus"),
+        // One-cycle channels (the pinned deadlock; BookSim's 2-cycle torus channels are
+        // tested in tests_booksim.rs).
+        ("use_noc_latency", "0"),
         ("sim_type", "batch"),
         ("batch_size", "200"),
         ("injection_rate", "1"),

@@ -8,6 +8,9 @@
 //!   grant nearest its accept pointer; both pointers move past the match only when a grant
 //!   is accepted. Two input VCs wanting the same port may thus be granted the same output VC
 //!   and leave the others unused in that cycle: the conflicts BookSim's routers lose to.
+//! * `separable_input_first` (BookSim's allocator of that name): every input VC picks the
+//!   free output VC it requests nearest its pointer, every output VC grants the picker
+//!   nearest its pointer; pointers move past matches.
 //! * `greedy` (netcoll's earlier allocator): input VCs visited round-robin from the one
 //!   after the last granted, each taking the next free output VC of its class round-robin
 //!   (a maximal matching).
@@ -32,6 +35,7 @@ impl Network<'_> {
         match self.cfg.vc_allocator {
             VcAllocator::Islip => self.islip_vcs(r),
             VcAllocator::Greedy => self.greedy_vcs(r),
+            VcAllocator::SeparableInputFirst => self.separable_input_first_vcs(r),
         }
     }
 
@@ -110,15 +114,7 @@ impl Network<'_> {
                 if self.owner[og] != NONE || self.credits[og] < need {
                     continue;
                 }
-                let o = og - p0v;
-                let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
-                if self.va_grant[o] == NONE {
-                    touched.push(o as u32);
-                } else if d >= self.va_grant_d[o] as usize {
-                    continue;
-                }
-                self.va_grant[o] = i;
-                self.va_grant_d[o] = d as u16;
+                self.offer_grant(og - p0v, og, i, n, &mut touched);
             }
         }
         // Accept: every input VC takes the grant nearest its pointer.
@@ -151,8 +147,53 @@ impl Network<'_> {
         self.va_reqs = reqs;
     }
 
-    fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
-        let p0v = self.pstart[r] as usize * self.nv;
+    /// BookSim's `separable_input_first`: every input VC picks the free output VC it asks
+    /// for nearest its pointer, then every output VC grants the picker nearest its pointer;
+    /// both pointers move past a match.
+    fn separable_input_first_vcs(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0v = self.pstart[r] as usize * nv;
+        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
+        let mut reqs = std::mem::take(&mut self.va_reqs);
+        reqs.clear();
+        self.collect_vc_requests(r, &mut reqs);
+        let mut touched = std::mem::take(&mut self.va_touched);
+        touched.clear();
+        for &i in &reqs {
+            let ivc = p0v + i as usize;
+            let Some(og) = self.nearest_free_vc(ivc, p0v, n) else {
+                continue;
+            };
+            self.offer_grant(og - p0v, og, i, n, &mut touched);
+        }
+        for &o in &touched {
+            let (o, i) = (o as usize, self.va_grant[o as usize] as usize);
+            let (og, ivc) = (p0v + o, p0v + i);
+            self.va_gptr[og] = wrap(i + 1, n) as u16;
+            self.va_aptr[ivc] = wrap(o + 1, n) as u16;
+            self.take_vc(r, ivc, og);
+            self.va_grant[o] = NONE;
+        }
+        self.va_touched = touched;
+        self.va_reqs = reqs;
+    }
+
+    /// Output VC `og` (router-local `o`) is asked for by input VC `i` (local): it keeps the
+    /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
+    #[inline]
+    fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
+        let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
+        if self.va_grant[o] == NONE {
+            touched.push(o as u32);
+        } else if d >= self.va_grant_d[o] as usize {
+            return;
+        }
+        self.va_grant[o] = i;
+        self.va_grant_d[o] = d as u16;
+    }
+
+    /// The free output VC that `ivc` may take nearest its accept pointer.
+    fn nearest_free_vc(&self, ivc: usize, p0v: usize, n: usize) -> Option<usize> {
         let (lo, hi) = self.vc_range(ivc);
         let base = self.out_port[ivc] as usize * self.nv;
         let need = self.vc_need(ivc);
@@ -167,7 +208,12 @@ impl Network<'_> {
                 best = Some((og, d));
             }
         }
-        if let Some((og, _)) = best {
+        best.map(|b| b.0)
+    }
+
+    fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
+        let p0v = self.pstart[r] as usize * self.nv;
+        if let Some(og) = self.nearest_free_vc(ivc, p0v, n) {
             self.va_gptr[og] = wrap(ivc - p0v + 1, n) as u16;
             self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
             self.take_vc(r, ivc, og);

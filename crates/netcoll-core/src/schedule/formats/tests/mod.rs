@@ -1,0 +1,2 @@
+mod goal_files;
+mod msccl_files;
