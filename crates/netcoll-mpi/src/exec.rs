@@ -72,6 +72,8 @@ pub struct Bound {
     indices: Vec<c_int>,
     todo: Vec<u32>,
     temp: Vec<u8>,
+    /// The early copies of this run are still to do.
+    early_pending: bool,
 }
 
 impl Bound {
@@ -109,6 +111,7 @@ impl Bound {
             indices: Vec::new(),
             todo: Vec::new(),
             temp: Vec::new(),
+            early_pending: false,
         };
         for pass in [Kind::Recv, Kind::Send] {
             for (i, op) in prog.ops.iter().enumerate().filter(|(_, o)| o.kind == pass) {
@@ -185,6 +188,7 @@ impl Bound {
             unsafe { *(self.bufs[INPUT as usize].addr as *mut u8) ^= 0xFF };
         }
         self.count.copy_from_slice(&prog.need);
+        self.early_pending = true;
         self.active.clear();
         self.owner.clear();
         self.ready.clear();
@@ -209,17 +213,11 @@ impl Bound {
                 finished += self.complete(i);
             }
         }
-        let mut early = true;
         loop {
             while let Some(Reverse(i)) = self.ready.pop() {
                 finished += self.issue(i as usize, corrupt_xor)?;
             }
-            if early {
-                early = false;
-                for instr in &prog.early {
-                    self.exec(instr, false);
-                }
-            }
+            self.early();
             if self.active.is_empty() {
                 if finished < prog.ops.len() {
                     return Err(Error::Stuck(prog.ops.len() - finished));
@@ -252,6 +250,19 @@ impl Bound {
         Ok(())
     }
 
+    /// The copies home of the rank's own input: after the ops ready at the start are
+    /// issued (their messages in flight), before any op that waits for something.
+    fn early(&mut self) {
+        if !self.early_pending {
+            return;
+        }
+        self.early_pending = false;
+        let prog = self.prog.clone();
+        for instr in &prog.early {
+            self.exec(instr, false);
+        }
+    }
+
     fn track(&mut self, i: usize) {
         let a = self.first[i] as usize;
         for k in a..a + self.nreq[i] as usize {
@@ -263,6 +274,10 @@ impl Bound {
     /// Issues a ready op (not a receive); returns how many ops completed at once.
     fn issue(&mut self, i: usize, corrupt_xor: bool) -> Result<usize> {
         let prog = self.prog.clone();
+        if prog.need[i] > 0 {
+            // The lowering lets an op that waits for anything read the early copies.
+            self.early();
+        }
         for instr in &prog.ops[i].instrs {
             self.exec(instr, corrupt_xor);
         }

@@ -45,6 +45,7 @@ class _Lowering:
         self.red = prog.plan.is_reduction
         self.scratch = 0
         self.held: dict = {}  # key -> [(producer mask, span)]
+        self.at_home: dict = {}  # key -> its home span, filled by an early copy
         self.filled = set(prog.in_place)
         self.recv_span: dict[int, list] = {}  # message -> span of the whole message
         self.recv_ops: dict[int, list[tuple[int, int, int]]] = {}  # message -> (op, a, b)
@@ -175,8 +176,10 @@ class _Lowering:
         a, b = self.plan.packet_range(op)
         pre: list = []
         spans = [self.lookup(k, closure) for k in msg.payload]
+        if len(spans) > 1 and self.prog.need[i] > 0:  # issued after the early copies
+            spans = [self.at_home.get(k, sp) for k, sp in zip(msg.payload, spans)]
         if all(s is not None for s in spans):
-            pieces = spans
+            pieces = _coalesce(spans)
         else:
             whole = self.forwarded(m, a, b, closure)
             if whole is not None:
@@ -224,22 +227,33 @@ class _Lowering:
                 self.hold(key, 1 << i, dst)
         return {"kind": COMPUTE, "transfers": [], "instrs": instrs}
 
-    def finish(self) -> tuple[list, list]:
-        """Copies of required pieces not yet home: those of this rank's own input run
-        early (while the first messages are in flight), the others after the last op."""
-        early: list = []
-        late: list = []
+    def early(self) -> list:
+        """Copies home of the required pieces of this rank's own input, run once the first
+        ready ops are issued (while their messages are in flight). The copies are held at
+        home for every op issued later (one that waits for anything), so a later send of
+        several pieces that are contiguous at home is one span, not a derived datatype."""
+        instrs: list = []
+        for key in self.prog.required:
+            own = self.lookup(key, 0)
+            if own is None or key in self.filled:
+                continue
+            dst = self.home(key)
+            if dst is not None:
+                instrs.append({"Copy": [dst, [own[0], own[1], min(own[2], dst[2])]]})
+                self.at_home[key] = dst
+        return instrs
+
+    def finish(self) -> list:
+        """Copies of the required pieces not yet home, after the last op."""
+        instrs: list = []
         for key in self.prog.required:
             if key in self.filled:
                 continue
             dst = self.home(key)
-            if dst is None:
-                continue
-            own = self.lookup(key, 0)
-            instrs = early if own is not None else late
-            src = own or self.value(key, len(self.prog.ops), self.every, instrs)
-            instrs.append({"Copy": [dst, [src[0], src[1], min(src[2], dst[2])]]})
-        return early, late
+            if dst is not None:
+                src = self.value(key, len(self.prog.ops), self.every, instrs)
+                instrs.append({"Copy": [dst, [src[0], src[1], min(src[2], dst[2])]]})
+        return instrs
 
     # ---------------------------------------------------------------- driver
 
@@ -247,6 +261,7 @@ class _Lowering:
         prog = self.prog
         ops = prog.ops
         lowered: list = [None] * len(ops)
+        early = self.early()
         for i, op in enumerate(ops):  # receives are bound (and posted) first, as in _Run.go
             if op.kind == "recv":
                 lowered[i] = self.recv(i, op)
@@ -273,9 +288,19 @@ class _Lowering:
                 f"rank {self.me} is stuck: {len(ops) - done} ops wait for ops that never "
                 "complete (the schedule is not executable)"
             )
-        early, late = self.finish()
         return {"ops": lowered, "need": list(prog.need), "waiters": prog.waiters,
-                "early": early, "finish": late, "scratch": self.scratch}  # fmt: skip
+                "early": early, "finish": self.finish(), "scratch": self.scratch}  # fmt: skip
+
+
+def _coalesce(spans: list) -> list:
+    """Adjacent spans of one buffer merged (a payload contiguous at home is one span)."""
+    out: list = []
+    for buf, off, length in spans:
+        if out and out[-1][0] == buf and out[-1][1] + out[-1][2] == off:
+            out[-1] = [buf, out[-1][1], out[-1][2] + length]
+        else:
+            out.append([buf, off, length])
+    return out
 
 
 def _cut(pieces: list, lo: int, hi: int) -> list:
