@@ -69,15 +69,22 @@ def command_lines(draw) -> list[str]:
     kind = draw(st.sampled_from(["stats", "check", "route", "schedule", "analyze", "simulate"]))
     spec = draw(specs())
     if kind == "stats":
-        return ["topo", "stats", spec]
+        return ["topo", "stats", "--topo", spec]
     if kind == "check":
-        args = ["topo", "check", spec, "-r", draw(st.sampled_from(["dor", "shortest", "updown"]))]
+        args = [
+            "topo",
+            "check",
+            "--topo",
+            spec,
+            "-r",
+            draw(st.sampled_from(["dor", "shortest", "updown"])),
+        ]
         if draw(st.booleans()):
             args += ["--vcs", draw(VALUE)]
         return args
     if kind == "route":
         routing = draw(st.sampled_from(["dor", "shortest", "updown", "x"]))
-        return ["route", spec, "-r", routing, "--", draw(VALUE), draw(VALUE)]
+        return ["route", "--topo", spec, "-r", routing, "--", draw(VALUE), draw(VALUE)]
     op, algo = draw(
         st.sampled_from(
             [

@@ -45,6 +45,8 @@ SLOW = {
     "run": "tests/test_mpi.py (needs MPI processes)",
     "reproduce": "tests/test_reproduce.py",
     "demo": "scripts/demo.sh",
+    "bench scale": "tests/test_scale.py (a process per row)",
+    "verify": "tests/test_formats.py (reads peer files)",
 }
 # Commands whose output keeps a peer's own key names: `sim` speaks BookSim's (topology=mesh).
 PEER_KEYS = {"sim": {"topology"}}

@@ -259,7 +259,7 @@ def algos(op, as_json):
 @click.option(
     "-o",
     "--output",
-    type=OutputPath((".json",)),
+    type=OutputPath((".json", ".xml", ".msccl-xml", ".goal")),
     default=None,
     help="Write the schedule to this file (in --format).",
 )
@@ -373,7 +373,7 @@ def _figures(kind: str, algo: str, topo: str, params, fig: dict[str, Any]) -> di
 )
 @click.option(
     "--top",
-    type=click.IntRange(1),
+    type=POSITIVE,
     default=None,
     help="Show (and with --engine step|flit, simulate) the best N [default: all with "
     "analytic, 8 with step|flit].",

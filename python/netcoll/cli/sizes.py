@@ -7,6 +7,9 @@ import click
 
 from ..units import parse_size
 
+#: The core counts bytes in 64 bits.
+MAX_BYTES = 2**64 - 1
+
 
 class Size(click.ParamType):
     """A click type for one size (``multiple=False``) or a comma list of sizes
@@ -30,8 +33,9 @@ class Size(click.ParamType):
                 n = parse_size(item)
             except ValueError as e:
                 self.fail(str(e), param, ctx)
-            if n < self.minimum:
-                self.fail(f"{item} is below {self.minimum} byte(s)", param, ctx)
+            if not self.minimum <= n <= MAX_BYTES:
+                # the range convention of docs/errors.md: "use LOW to HIGH", both included
+                self.fail(f"{item} is out of range: use {self.minimum} to {MAX_BYTES}", param, ctx)
             out.append(n)
         if self.many and not out:
             self.fail("give at least one size, as 1K,1M", param, ctx)

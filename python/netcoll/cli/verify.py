@@ -13,6 +13,7 @@ import click
 
 from .. import _core
 from .common import CONTEXT, fail
+from .sizes import Size
 
 
 def read_bytes(path: str) -> bytes:
@@ -37,7 +38,7 @@ def read_bytes(path: str) -> bytes:
 @click.option(
     "--bytes",
     "nbytes",
-    type=click.IntRange(0),
+    type=Size(minimum=0),
     default=None,
     help="GOAL: the collective's size (Schedgen's --datasize); every rank must receive at "
     "least what the collective needs.",
