@@ -55,6 +55,10 @@ def warn(message: str) -> None:
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+# An algorithm's parameters, as schedule, analyze and simulate take them.
+params_option = click.option(
+    "--set", "params", multiple=True, metavar="KEY=VALUE", help="Algorithm parameter (repeatable)."
+)
 routing_option = click.option(
     "--routing",
     "-r",

@@ -17,6 +17,7 @@ from ..api import REFERENCE_MACHINE
 from ..api import tune as tune_api
 from ..engines import STEP_DEFINITION
 from ..vocabulary import display_op, op_name, registry_name, round_floats
+from .common import params_option
 from .sizes import SIZE
 from .types import (
     DESTS,
@@ -249,13 +250,7 @@ def algos(op, as_json):
 @click.command("schedule")
 @click.argument("op")
 @click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
-@click.option(
-    "--set",
-    "params",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Algorithm parameter (repeatable).",
-)
+@params_option
 @click.option(
     "-o",
     "--output",
@@ -299,13 +294,7 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
 @click.command("analyze")
 @click.argument("op")
 @click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
-@click.option(
-    "--set",
-    "params",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Algorithm parameter (repeatable).",
-)
+@params_option
 @click.option(
     "--method",
     type=click.Choice(["auto", "closed-form", "per-step", "schedule"]),

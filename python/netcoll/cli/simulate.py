@@ -13,6 +13,7 @@ from .._core import NetcollError
 from ..api import simulate as simulate_api
 from ..engines import ENGINES, PROTOCOLS
 from ..vocabulary import round_floats
+from .common import params_option
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
 from .types import POSITIVE, RANK
@@ -48,13 +49,7 @@ from .verify import read_bytes
     show_default=True,
     help="Packets per message (pipelining).",
 )
-@click.option(
-    "--set",
-    "params",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Algorithm parameter (repeatable).",
-)
+@params_option
 @click.option(
     "--sim",
     "sim",
