@@ -23,6 +23,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         (
             "topo",
             "check",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "-r",
             "updown",
@@ -35,6 +36,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         (
             "topo",
             "draw",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "-o",
             "x.png",
@@ -46,6 +48,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (
         (
             "route",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "0",
             "1",
@@ -56,9 +59,12 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ),
         "'--root': -1 is out of range",
     ),
-    (("route", "mesh:4x4", "-1", "3"), "(-1 reads as an option; no value here may be negative)"),
     (
-        ("route", "mesh:4x4", "--", "-1", "3"),
+        ("route", "--topo", "mesh:4x4", "-1", "3"),
+        "(-1 reads as an option; no value here may be negative)",
+    ),
+    (
+        ("route", "--topo", "mesh:4x4", "--", "-1", "3"),
         "endpoint of mesh:4x4 -1 is out of range: use 0 to 15",
     ),
     (
@@ -82,22 +88,37 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "-3,4"),
         "destination rank -3 is out of range: use 0 to 4294967295",
     ),
-    (("topo", "draw", "mesh:4x4", "-o", "net.bmp"), "has '.bmp': use .png, .svg, .pdf"),
+    (("topo", "draw", "--topo", "mesh:4x4", "-o", "net.bmp"), "has '.bmp': use .png, .svg, .pdf"),
     # --- issue 15: allocations sized by the input (the memory guard; budget fixed at 1 GB)
     (
-        ("--max-memory", "1", "topo", "stats", "ibt:4096x4096:b=8,24"),
+        ("--max-memory", "1", "topo", "stats", "--topo", "ibt:4096x4096:b=8,24"),
         "needs about 7.0 GB; the memory limit is 1.0 GB; --max-memory GB",
     ),
     (
-        ("--max-memory", "1", "topo", "check", "hypercube:24"),
+        ("--max-memory", "1", "topo", "check", "--topo", "hypercube:24"),
         "hypercube:24: a network of 16777216 switches",
     ),
     (
-        ("--max-memory", "1", "topo", "export", "mesh:4096x4096", "-o", "/tmp/netcoll-never.json"),
+        (
+            "--max-memory",
+            "1",
+            "topo",
+            "export",
+            "--topo",
+            "mesh:4096x4096",
+            "-o",
+            "/tmp/netcoll-never.json",
+        ),
         "mesh:4096x4096: a network of 16777216 switches and 83886080 ports needs about",
     ),
-    (("--max-memory", "1", "topo", "stats", "--all-pairs", "torus:4096x4096"), "needs about"),
-    (("topo", "stats", "file:tests/data/bad/huge_ports.json"), "more than 4294967294 ports in all"),
+    (
+        ("--max-memory", "1", "topo", "stats", "--all-pairs", "--topo", "torus:4096x4096"),
+        "needs about",
+    ),
+    (
+        ("topo", "stats", "--topo", "file:tests/data/bad/huge_ports.json"),
+        "more than 4294967294 ports in all",
+    ),
     (
         (
             "--max-memory",
@@ -133,7 +154,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "a multicast needs at least one destination",
     ),
     (
-        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed=1,seed=2"),
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,seed=1,seed=2"),
         "key 'seed' is given twice",
     ),
     (
@@ -141,16 +162,16 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "parameter 'k' is set twice",
     ),
     (
-        ("route", "mesh:8x8", "0", "5", "--root", "3"),
+        ("route", "--topo", "mesh:8x8", "0", "5", "--root", "3"),
         "--root picks the up*/down* tree root and does nothing with --routing shortest",
     ),
     (
-        ("topo", "check", "torus:4x4", "-r", "dor", "--vcs", "2", "--root", "1"),
+        ("topo", "check", "--topo", "torus:4x4", "-r", "dor", "--vcs", "2", "--root", "1"),
         "does nothing with --routing dor",
     ),
     # --- one range convention
-    (("route", "mesh:4x4", "0", "16"), "use 0 to 15"),
-    (("route", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "8"), "use 0 to 7"),
+    (("route", "--topo", "mesh:4x4", "0", "16"), "use 0 to 15"),
+    (("route", "--topo", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "8"), "use 0 to 7"),
     (
         ("schedule", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--root", "16"),
         "root 16 is out of range: 16 ranks, 0 to 15",
@@ -159,14 +180,15 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "16"),
         "multicast target 16 is out of range: 16 ranks, 0 to 15",
     ),
-    (("topo", "stats", "hypercube:25"), "is out of range: use 1 to 24"),
+    (("topo", "stats", "--topo", "hypercube:25"), "is out of range: use 1 to 24"),
     (
-        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,conn=1.5"),
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,conn=1.5"),
         "must be a fraction from 0 to 1",
     ),
     (
         (
             "route",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "0",
             "1",
@@ -179,98 +201,131 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "has switches 0 to 3",
     ),
     # --- topo stats: spec strings
-    (("topo", "stats", "mesh"), "has no family"),
-    (("topo", "stats", "mesh:"), "gives no dimensions"),
-    (("topo", "stats", "mesh:1x4"), "every radix must be >= 2"),
-    (("topo", "stats", "mesh:-4x4"), "is not a non-negative integer"),
-    (("topo", "stats", "mesh:4.5x4"), "is not a non-negative integer"),
-    (("topo", "stats", "mesh:4x"), "is not a non-negative integer"),
-    (("topo", "stats", "torus:99999999999999999999x2"), "is not a non-negative integer"),
-    (("topo", "stats", "torus:100000x100000"), "switches, too many to build"),
-    (("topo", "stats", "blob:3"), "unknown topology family 'blob'"),
-    (("topo", "stats", "hypercube:0"), "use 1 to 24"),
-    (("topo", "stats", "hypercube:x"), "is not a non-negative integer"),
-    (("topo", "stats", "ibt:64x64"), "gives no bypass scheme"),
-    (("topo", "stats", "ibt:64x64:c=8"), "must be written b=L1,L2"),
-    (("topo", "stats", "ibt:64x64:b=7"), "bypass"),
-    (("topo", "stats", "ibt:64x64:b="), "bypass length"),
-    (("topo", "stats", "irregular:switches=8"), "must give switches, ports and nodes"),
-    (("topo", "stats", "irregular:switches=8,ports=8,nodes=32,colour=red"), "unknown key 'colour'"),
+    (("topo", "stats", "--topo", "mesh"), "has no family"),
+    (("topo", "stats", "--topo", "mesh:"), "gives no dimensions"),
+    (("topo", "stats", "--topo", "mesh:1x4"), "every radix must be >= 2"),
+    (("topo", "stats", "--topo", "mesh:-4x4"), "is not a non-negative integer"),
+    (("topo", "stats", "--topo", "mesh:4.5x4"), "is not a non-negative integer"),
+    (("topo", "stats", "--topo", "mesh:4x"), "is not a non-negative integer"),
+    (("topo", "stats", "--topo", "torus:99999999999999999999x2"), "is not a non-negative integer"),
+    (("topo", "stats", "--topo", "torus:100000x100000"), "switches, too many to build"),
+    (("topo", "stats", "--topo", "blob:3"), "unknown topology family 'blob'"),
+    (("topo", "stats", "--topo", "hypercube:0"), "use 1 to 24"),
+    (("topo", "stats", "--topo", "hypercube:x"), "is not a non-negative integer"),
+    (("topo", "stats", "--topo", "ibt:64x64"), "gives no bypass scheme"),
+    (("topo", "stats", "--topo", "ibt:64x64:c=8"), "must be written b=L1,L2"),
+    (("topo", "stats", "--topo", "ibt:64x64:b=7"), "bypass"),
+    (("topo", "stats", "--topo", "ibt:64x64:b="), "bypass length"),
+    (("topo", "stats", "--topo", "irregular:switches=8"), "must give switches, ports and nodes"),
     (
-        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,conn=nan"),
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,colour=red"),
+        "unknown key 'colour'",
+    ),
+    (
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,conn=nan"),
         "must be a fraction from 0 to 1",
     ),
     (
-        ("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed=-1"),
+        ("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,seed=-1"),
         "is not a non-negative integer",
     ),
-    (("topo", "stats", "irregular:switches=8,ports=8,nodes=32,seed"), "is not key=value"),
+    (("topo", "stats", "--topo", "irregular:switches=8,ports=8,nodes=32,seed"), "is not key=value"),
     (
-        ("topo", "stats", "irregular:switches=8,switches=9,ports=8,nodes=32"),
+        ("topo", "stats", "--topo", "irregular:switches=8,switches=9,ports=8,nodes=32"),
         "key 'switches' is given twice",
     ),
-    (("topo", "stats", "irregular:switches=8,ports=3,nodes=20"), "irregular"),
-    (("topo", "stats", "file:"), "names no file"),
-    (("topo", "stats", "file:/no/such.json"), "cannot read topology file '/no/such.json'"),
-    (("topo", "stats", "file:/dev/zero"), "is not a regular file"),
-    (("topo", "stats", "file:tests"), "is not a regular file"),
-    (("topo", "stats", "file:tests/data/bad/latin1.json"), "is not UTF-8 text (byte"),
-    (("topo", "stats", "file:tests/data/bad/binary.json"), "is binary"),
+    (("topo", "stats", "--topo", "irregular:switches=8,ports=3,nodes=20"), "irregular"),
+    (("topo", "stats", "--topo", "file:"), "names no file"),
     (
-        ("topo", "stats", "file:tests/data/bad/not_json.json"),
+        ("topo", "stats", "--topo", "file:/no/such.json"),
+        "cannot read topology file '/no/such.json'",
+    ),
+    (("topo", "stats", "--topo", "file:/dev/zero"), "is not a regular file"),
+    (("topo", "stats", "--topo", "file:tests"), "is not a regular file"),
+    (("topo", "stats", "--topo", "file:tests/data/bad/latin1.json"), "is not UTF-8 text (byte"),
+    (("topo", "stats", "--topo", "file:tests/data/bad/binary.json"), "is binary"),
+    (
+        ("topo", "stats", "--topo", "file:tests/data/bad/not_json.json"),
         "is not a valid netcoll-topology document",
     ),
-    (("topo", "stats", "file:tests/data/bad/self_link.json"), "self links are not allowed"),
-    (("topo", "stats", "file:tests/data/bad/port_twice.json"), "is used twice"),
-    (("topo", "stats", "file:tests/data/bad/bad_port.json"), "has ports 0 to 2, not port 7"),
     (
-        ("topo", "stats", "file:tests/data/bad/negative.json"),
+        ("topo", "stats", "--topo", "file:tests/data/bad/self_link.json"),
+        "self links are not allowed",
+    ),
+    (("topo", "stats", "--topo", "file:tests/data/bad/port_twice.json"), "is used twice"),
+    (
+        ("topo", "stats", "--topo", "file:tests/data/bad/bad_port.json"),
+        "has ports 0 to 2, not port 7",
+    ),
+    (
+        ("topo", "stats", "--topo", "file:tests/data/bad/negative.json"),
         "is not a valid netcoll-topology document",
     ),
-    (("topo", "stats", "file:tests/data/bad/disconnected.json"), "is disconnected"),
+    (("topo", "stats", "--topo", "file:tests/data/bad/disconnected.json"), "is disconnected"),
     (("topo", "stats"), "Missing option '-t' / '--topo'"),
     (("topo", "frobnicate"), "No such command 'frobnicate'"),
     # --- topo check
-    (("topo", "check", "torus:4x4", "--routing", "teleport"), "unknown routing 'teleport'"),
     (
-        ("topo", "check", "ibt:16x16:b=4", "--routing", "dor"),
+        ("topo", "check", "--topo", "torus:4x4", "--routing", "teleport"),
+        "unknown routing 'teleport'",
+    ),
+    (
+        ("topo", "check", "--topo", "ibt:16x16:b=4", "--routing", "dor"),
         "dimension-order routing is defined for mesh, torus and hypercube",
     ),
-    (("topo", "check", "torus:4x4", "--vcs", "0"), "'--vcs': 0 is out of range: use 1 to 64"),
-    (("topo", "check", "torus:4x4", "--vcs", "65"), "use 1 to 64"),
-    (("topo", "check", "torus:4x4", "--vcs", "two"), "'two' is not an integer"),
-    (("topo", "check", "torus:4x4", "--vc-rule", "sideways"), "sideways"),
-    # --- route
-    (("route", "mesh:4x4", "0", "9,9"), "coordinates 9,9 do not fit the shape 4x4"),
-    (("route", "mesh:4x4", "0", "1,2,3"), "do not fit the shape 4x4"),
-    (("route", "mesh:4x4", "0", "x"), "is not an integer"),
-    (("route", "mesh:4x4", "0", "1,x"), "coordinate 'x' is not an integer"),
-    (("route", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "1,1"), "has no coordinates"),
-    (("route", "mesh:4x4", "0", "3", "-r", "warp"), "unknown routing 'warp'"),
-    (("route", "ibt:16x16:b=4", "0", "3", "-r", "dor"), "dimension-order routing is defined for"),
-    (("route", "mesh:4x4", "0", "99999999999999999999999"), "is out of range: use 0 to 15"),
-    # --- topo draw, export
-    (("topo", "draw", "mesh:4096x4096", "-o", "x.png"), "has 16777216 switches: too many to draw"),
     (
-        ("topo", "draw", "torus:4x4", "-o", "x.png", "--root", "2"),
+        ("topo", "check", "--topo", "torus:4x4", "--vcs", "0"),
+        "'--vcs': 0 is out of range: use 1 to 64",
+    ),
+    (("topo", "check", "--topo", "torus:4x4", "--vcs", "65"), "use 1 to 64"),
+    (("topo", "check", "--topo", "torus:4x4", "--vcs", "two"), "'two' is not an integer"),
+    (("topo", "check", "--topo", "torus:4x4", "--vc-rule", "sideways"), "sideways"),
+    # --- route
+    (("route", "--topo", "mesh:4x4", "0", "9,9"), "coordinates 9,9 do not fit the shape 4x4"),
+    (("route", "--topo", "mesh:4x4", "0", "1,2,3"), "do not fit the shape 4x4"),
+    (("route", "--topo", "mesh:4x4", "0", "x"), "is not an integer"),
+    (("route", "--topo", "mesh:4x4", "0", "1,x"), "coordinate 'x' is not an integer"),
+    (
+        ("route", "--topo", "irregular:switches=4,ports=8,nodes=8,seed=1", "0", "1,1"),
+        "has no coordinates",
+    ),
+    (("route", "--topo", "mesh:4x4", "0", "3", "-r", "warp"), "unknown routing 'warp'"),
+    (
+        ("route", "--topo", "ibt:16x16:b=4", "0", "3", "-r", "dor"),
+        "dimension-order routing is defined for",
+    ),
+    (
+        ("route", "--topo", "mesh:4x4", "0", "99999999999999999999999"),
+        "is out of range: use 0 to 15",
+    ),
+    # --- topo draw, export
+    (
+        ("topo", "draw", "--topo", "mesh:4096x4096", "-o", "x.png"),
+        "has 16777216 switches: too many to draw",
+    ),
+    (
+        ("topo", "draw", "--topo", "torus:4x4", "-o", "x.png", "--root", "2"),
         "torus networks are drawn as grids",
     ),
     (
-        ("topo", "draw", "torus:64x64", "-o", "/tmp/netcoll-never.png"),
+        ("topo", "draw", "--topo", "torus:64x64", "-o", "/tmp/netcoll-never.png"),
         "has 4096 switches: too many to draw readably (at most 1024)",
     ),
-    (("topo", "draw", "mesh:4x4", "-o", "net"), "has no extension: use .png, .svg, .pdf"),
+    (("topo", "draw", "--topo", "mesh:4x4", "-o", "net"), "has no extension: use .png, .svg, .pdf"),
     (
-        ("topo", "draw", "mesh:4x4", "-o", "/no/such/dir/net.png"),
+        ("topo", "draw", "--topo", "mesh:4x4", "-o", "/no/such/dir/net.png"),
         "folder /no/such/dir does not exist",
     ),
-    (("topo", "draw", "mesh:4x4", "-o", "tests"), "tests is a folder: name a file"),
-    (("topo", "draw", "mesh:4x4", "-o", "/tmp/"), "is a folder"),
+    (("topo", "draw", "--topo", "mesh:4x4", "-o", "tests"), "tests is a folder: name a file"),
+    (("topo", "draw", "--topo", "mesh:4x4", "-o", "/tmp/"), "is a folder"),
     (
-        ("topo", "export", "mesh:4x4", "-o", "/no/such/dir/x.json"),
+        ("topo", "export", "--topo", "mesh:4x4", "-o", "/no/such/dir/x.json"),
         "folder /no/such/dir does not exist",
     ),
-    (("topo", "export", "mesh:4x4", "-o", "x.json", "--format", "dot"), "'dot' is not one of"),
+    (
+        ("topo", "export", "--topo", "mesh:4x4", "-o", "x.json", "--format", "dot"),
+        "'dot' is not one of",
+    ),
     # --- schedule / analyze / tune
     (("schedule", "bcast", "-a", "teleport", "-t", "mesh:4x4"), "teleport"),
     (("schedule", "frob", "-a", "binomial", "-t", "mesh:4x4"), "unknown collective 'frob'"),
@@ -508,21 +563,36 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     ),
     # --- worms
     (
-        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "1,-2"),
+        (
+            "worms",
+            "show",
+            "--topo",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "--dests",
+            "1,-2",
+        ),
         "destination rank -2 is out of range",
     ),
     (
-        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "99"),
+        ("worms", "show", "--topo", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "99"),
         "out of range",
     ),
     (
-        ("worms", "show", "irregular:switches=4,ports=8,nodes=8,seed=1", "--dests", "random:99"),
+        (
+            "worms",
+            "show",
+            "--topo",
+            "irregular:switches=4,ports=8,nodes=8,seed=1",
+            "--dests",
+            "random:99",
+        ),
         "choose 1 to 7 destinations",
     ),
     (
         (
             "worms",
             "show",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "--dests",
             "1",
@@ -535,6 +605,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         (
             "worms",
             "show",
+            "--topo",
             "irregular:switches=4,ports=8,nodes=8,seed=1",
             "--dests",
             "1",
@@ -596,7 +667,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "gives seed twice",
     ),
     (
-        ("topo", "stats", "file:tests/data/bad/wrap_shape.json"),
+        ("topo", "stats", "--topo", "file:tests/data/bad/wrap_shape.json"),
         "does not multiply to its 2 switches",
     ),
     (
@@ -606,10 +677,161 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("hnc", "compare", "-t", "mesh:8x8", "--set", "base=tree"), "drop base="),
     # --- global options
     (
-        ("--max-memory", "0", "topo", "stats", "mesh:4x4"),
+        ("--max-memory", "0", "topo", "stats", "--topo", "mesh:4x4"),
         "'--max-memory': 0 must be a finite number > 0 (gigabytes)",
     ),
-    (("--max-memory", "lots", "topo", "stats", "mesh:4x4"), "'lots' is not a number"),
-    (("--max-memory", "-1", "topo", "stats", "mesh:4x4"), "must be a finite number > 0"),
+    (("--max-memory", "lots", "topo", "stats", "--topo", "mesh:4x4"), "'lots' is not a number"),
+    (("--max-memory", "-1", "topo", "stats", "--topo", "mesh:4x4"), "must be a finite number > 0"),
     (("reproduce", "no-such-figure"), "no-such-figure"),
+    # --- BookSim configurations (sim --booksim FILE; files in tests/data/bad/booksim)
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/unknown_key.cfg"),
+        "unknown_key.cfg:4:1: unsupported key 'routng_function'",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/bad_value.cfg"),
+        "bad_value.cfg:2:1: k = four: expected a whole number from 0 to",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/negative.cfg"),
+        "negative.cfg:2:1: k = -4: expected a whole number from 0 to",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/fractional_seed.cfg"),
+        "seed = 1.5: expected a whole number from 0 to 18446744073709551615",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/huge_k.cfg"),
+        "k = 99999999999999999999999: out of range: use 0 to",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/bad_routing.cfg"),
+        "bad_routing.cfg:3:1: routing_function = teleport is not supported",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/unsupported_topology.cfg"),
+        "topology = hyperx is not supported",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/rate_above_one.cfg"),
+        "injection_rate = 1.5: gives 1.5 packets per node per cycle; use 0 to 1",
+    ),
+    (("sim", "--booksim", "tests/data/bad/booksim/zero_vcs.cfg"), "num_vcs = 0: use 1 to 64"),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/zero_period.cfg"),
+        "sample_period and max_samples must be at least 1",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/zero_batch.cfg"),
+        "batch_size = 0: a batch run needs at least one packet per node",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/nan_thres.cfg"),
+        "latency_thres = nan: give a number",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/huge_period.cfg"),
+        "sample_period = 100000000000 with warmup_periods = 3",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/binary.cfg"),
+        "binary.cfg is binary (a NUL byte at offset 15)",
+    ),
+    (("sim", "--booksim", "tests/data/bad/booksim/utf16.cfg"), "utf16.cfg is binary"),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/latin1.cfg"),
+        "latin1.cfg is not UTF-8 text (invalid byte at offset 21)",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/truncated.cfg"),
+        "truncated.cfg:3:6: expected ';' after n = 2, found the end of the file",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/truncated_value.cfg"),
+        "truncated_value.cfg:3:4: n has no value",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/open_comment.cfg"),
+        "open_comment.cfg:3:1: unterminated /* comment",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/open_quote.cfg"),
+        "open_quote.cfg:3:11: unterminated quote in the value of traffic",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/open_brace.cfg"),
+        "open_brace.cfg:3:7: unterminated '{' in the value of foo",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/stray_brace.cfg"),
+        "stray_brace.cfg:1:1: expected a key (as num_vcs), found '}'",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/no_equals.cfg"),
+        "no_equals.cfg:1:10: expected '=' after topology",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/no_key.cfg"),
+        "no_key.cfg:1:1: expected a key (as num_vcs), found '='",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/anynet_no_file.cfg"),
+        "topology = anynet needs network_file = FILE",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/anynet_missing_file.cfg"),
+        "network_file = /no/such/anynet.txt: no such file",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/netcoll_topology_alone.cfg"),
+        "netcoll_topology = torus:4x4 needs topology = netcoll",
+    ),
+    (("sim", "--booksim", "/dev/zero"), "is not a regular file"),
+    (("sim", "--booksim", "tests"), "File 'tests' is a directory"),
+    (("sim", "--booksim", "/no/such.cfg"), "/no/such.cfg"),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/ok.cfg", "k=x"),
+        "k = x: expected a whole number from 0 to",
+    ),
+    (
+        ("sim", "--booksim", "tests/data/bad/booksim/ok.cfg", "colour=red"),
+        "unsupported key 'colour'",
+    ),
+    (("sim", "--booksim", "tests/data/bad/booksim/ok.cfg", "k"), "overrides are key=value"),
+    (
+        ("sim", "sim_type=fixed", "sim_cycles=99999999"),
+        "warmup_cycles = 1000 and sim_cycles = 99999999",
+    ),
+    (("sim", "k=4", "sample_period=3000000"), "more than max_cycles = 10000000"),
+    # --- work limits: refused up front instead of running for minutes (docs/errors.md)
+    (
+        (
+            "topo",
+            "check",
+            "--topo",
+            "irregular:switches=12000,ports=8,nodes=48000,seed=1",
+            "-r",
+            "updown",
+        ),
+        "takes about 4.1e9 route steps (12000 switches, 38400 channels), more than the 1e9",
+    ),
+    (
+        (
+            "simulate",
+            "bcast",
+            "-a",
+            "binomial",
+            "-t",
+            "torus:8x8",
+            "--packets",
+            "65535",
+            "--bytes",
+            "1M",
+        ),
+        "the step engine's replay of this schedule takes about",
+    ),
+    (
+        ("sim", "sample_period=1000000000000"),
+        "sample_period = 1000000000000 with warmup_periods = 3",
+    ),
 ]

@@ -27,35 +27,7 @@ def _from_the_repository(monkeypatch):
     _core.set_max_memory(None)  # --max-memory sets a process-wide budget
 
 
-#: Commands whose network was once a positional SPEC (deprecated for -t/--topo, which prints
-#: a warning line); and their options that take a value.
-NETWORK_COMMANDS = {("topo", "stats"), ("topo", "check"), ("topo", "draw"), ("topo", "export")}
-NETWORK_COMMANDS |= {("worms", "show"), ("route",)}
-VALUED = {"-r", "--routing", "--root", "--vcs", "--vc-rule", "-o", "--output", "--format"}
-VALUED |= {"--dests", "-a", "--algo", "--max-memory"}
-
-
-def with_topo_option(args: tuple[str, ...]) -> tuple[str, ...]:
-    """The case in today's vocabulary: the network given as `--topo SPEC`, not positionally
-    (the catalogue's cases name the network where the command line shows it)."""
-    start = 2 if args[:1] == ("--max-memory",) else 0
-    rest = args[start:]
-    size = 1 if rest[:1] == ("route",) else 2
-    if tuple(rest[:size]) not in NETWORK_COMMANDS or "--topo" in rest or "-t" in rest:
-        return args
-    i = start + size
-    while i < len(args):
-        if args[i] in VALUED:
-            i += 2
-        elif args[i].startswith("-"):
-            i += 1
-        else:
-            return (*args[:i], "--topo", *args[i:])
-    return args
-
-
 def refusal(args: tuple[str, ...], capsys) -> str:
-    args = with_topo_option(args)
     if args[0] == "--max-memory":  # the memory guard's cases: a failure must not abort pytest
         proc = subprocess.run(
             [sys.executable, "-m", "netcoll", *args], capture_output=True, text=True, timeout=120
@@ -84,7 +56,7 @@ def test_bad_input_is_refused_in_one_line(args, fragment, capsys):
 
 
 def test_long_input_is_not_echoed_whole(capsys):
-    err = refusal(("topo", "stats", "mesh:" + "x".join(["4"] * 30000)), capsys)
+    err = refusal(("topo", "stats", "--topo", "mesh:" + "x".join(["4"] * 30000)), capsys)
     assert len(err) < 1200, len(err)
 
 
@@ -109,10 +81,23 @@ def test_the_guard_refuses_before_allocating_under_an_address_space_limit():
 
 def test_route_on_a_huge_mesh_does_not_build_it(capsys):
     """A budget of 0.2 GB refuses the 5 GB network, so a route that works never built it."""
-    main(["--max-memory", "0.2", "route", "mesh:4096x4096", "0", "5,1", "--json"])
+    main(["--max-memory", "0.2", "route", "--topo", "mesh:4096x4096", "0", "5,1", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert out["hops"] == 6 and out["path"][-1]["to"] == 4096 + 5
-    main(["--max-memory", "0.2", "route", "torus:4096x4096", "0", "4095", "-r", "dor", "--json"])
+    main(
+        [
+            "--max-memory",
+            "0.2",
+            "route",
+            "--topo",
+            "torus:4096x4096",
+            "0",
+            "4095",
+            "-r",
+            "dor",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["hops"] == 1 and out["path"][0]["vc_class"] == 1  # over the dateline
 

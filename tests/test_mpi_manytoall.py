@@ -97,10 +97,11 @@ def test_cli_contract_against_native_allgatherv():
                    "-t", "mesh:4x2", "--bytes", "1,1001", "--compare-native", "--iters", "2",
                    "--warmup", "0", "--json")  # fmt: skip
     doc = json.loads(proc.stdout)
-    assert doc["op"] == "many_to_all" and doc["sources"] == [5, 1, 6]
+    assert doc["op"] == "manytoall" and doc["sources"] == [5, 1, 6]
     assert doc["native"] == "MPI_Allgatherv" and doc["verified"] is True
     assert [r["bytes"] for r in doc["results"]] == [1, 1001]
     assert all(r["time"] > 0 and r["native_time"] > 0 for r in doc["results"])
+    assert all(r["time_s"] == r["time"] for r in doc["results"])
 
 
 @pytest.fixture(scope="module")

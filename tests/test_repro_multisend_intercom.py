@@ -156,7 +156,7 @@ def test_fm_packetisation():
         (lambda: fmtree.tree_latency([[1], [], []], 8), "no parent"),
         (lambda: fmtree.tree_latency([[1], []], 8, FMConfig(primitive="x")), "unknown"),
         (lambda: fmtree.tree_latency([[1], []], -1), "size >= 0"),
-        (lambda: fmtree.packet_sizes(10, 2000), "1..1536"),
+        (lambda: fmtree.packet_sizes(10, 2000), "1 to 1536 bytes"),
         (lambda: fmtree.tree_latency([[1], []], 8, FMConfig(host_recv_share=2)), "fraction"),
         (lambda: fmtree.tree_latency([[1], []], 8, FMConfig(copy_extra_us=-1)), ">= 0 us"),
         (lambda: fmtree.tree_latency([[1], []], 8, FMConfig(dest_entry_bytes=-4)), "bytes >= 0"),

@@ -32,8 +32,11 @@ STEP_DEFINITION = {
 
 PROTOCOLS = ("line", "rect", "global", "trees")
 BROADCAST_NAMES = ("bcast", "broadcast")
-# Largest network whose protocol run is also built as a schedule and verified.
+# Largest network whose protocol run is also built as a schedule and verified, and largest
+# number of packet deliveries (nodes x packets) verified: the schedule has one message per
+# delivery and the verifier takes about 20 us each, so 2^19 take about ten seconds.
 VERIFY_MAX_NODES = 1024
+VERIFY_MAX_DELIVERIES = 2**19
 
 
 def simulate_step(
@@ -84,9 +87,9 @@ def _shared(result: dict, op: str, algo: str, topo, t: Topology) -> dict:
 
 
 def _verified(op, algo, t, root, nbytes, packets, params):
-    """Small networks: the same protocol run as a schedule, proved by the verifier. Larger
-    ones are not built (None)."""
-    if t.num_switches > VERIFY_MAX_NODES:
+    """Small runs: the same protocol run as a schedule, proved by the verifier. Larger
+    networks, or more than VERIFY_MAX_DELIVERIES packet deliveries, are not built (None)."""
+    if t.num_switches > VERIFY_MAX_NODES or t.num_switches * packets > VERIFY_MAX_DELIVERIES:
         return None
     schedule = _core.build_schedule(
         op, algo, t, root=root, nbytes=nbytes, packets=packets, params=list(params)

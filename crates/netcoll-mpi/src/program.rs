@@ -107,7 +107,10 @@ impl Program {
             )));
         }
         if let Some(w) = self.waiters.iter().flatten().find(|&&w| w as usize >= n) {
-            return Err(Error::Program(format!("waiter {w} is not an op (0..{n})")));
+            return Err(Error::Program(format!(
+                "waiter {w} is not an op: ops are 0 to {}",
+                n.saturating_sub(1)
+            )));
         }
         let has_reduce = self.instrs().any(|i| matches!(i, Instr::Reduce(..)));
         if has_reduce && self.reduction.is_none() {
@@ -132,7 +135,10 @@ impl Program {
     pub fn check_bounds(&self, lens: [usize; 3]) -> Result<()> {
         let inside = |s: &Span| -> Result<()> {
             let cap = *lens.get(s.0 as usize).ok_or_else(|| {
-                Error::Program(format!("span {s:?} names buffer {}, not 0..2", s.0))
+                Error::Program(format!(
+                    "span {s:?} names buffer {}: buffers are 0 to 2",
+                    s.0
+                ))
             })?;
             match s.1.checked_add(s.2) {
                 Some(end) if end <= cap => Ok(()),

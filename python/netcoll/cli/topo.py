@@ -51,7 +51,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
         ("endpoints (nodes)", stats["nodes"]),
         ("switches", stats["switches"]),
         ("links", stats["links"]),
-        ("switch degree (min..max)", f"{stats['degree_min']}..{stats['degree_max']}"),
+        ("switch degree (min to max)", f"{stats['degree_min']} to {stats['degree_max']}"),
         ("diameter (hops)", stats["diameter"]),
         ("average distance, N^2 pairs incl. self", f"{stats['average_distance']:.6f}"),
         ("average distance, N(N-1) distinct pairs", f"{stats['average_distance_distinct']:.6f}"),

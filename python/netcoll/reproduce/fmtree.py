@@ -66,7 +66,7 @@ def packet_sizes(
         raise _core.NetcollError(f"message of {nbytes} bytes: give a size >= 0")
     if not 1 <= packet_bytes <= FM_PACKET_BYTES:
         raise _core.NetcollError(
-            f"packet_bytes={packet_bytes}: the FM timing model holds for 1..1536-byte packets"
+            f"packet_bytes={packet_bytes}: the FM timing model holds for packets of 1 to 1536 bytes"
         )
     full, rest = divmod(nbytes, packet_bytes)
     if equal:

@@ -10,8 +10,8 @@ use super::{Hop, Routing, RoutingKind};
 use crate::error::{Error, Result};
 use crate::spec_err;
 use crate::topology::Topology;
+use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::HashSet;
 
 /// How a hop's VC is chosen among `vcs` virtual channels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -66,8 +66,26 @@ pub struct DeadlockReport {
     pub cycle: Vec<CycleChannel>,
 }
 
-/// Work limit: destinations x directed channels x VCs.
-const LIMIT: u128 = 4_000_000_000;
+/// Work limit of the check, in route steps (about 30 ns each on one core): a check beyond it
+/// would take minutes, so it is refused up front with the estimate.
+const WORK_LIMIT: u64 = 1_000_000_000;
+
+/// The work of the check: for each destination switch the walks visit every (channel, VC)
+/// at most once per packet state; routings with next-hop tables (shortest, up*/down*) also
+/// build a table per destination, about eight steps per channel.
+fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
+    let dests = topo
+        .endpoints_per_switch()
+        .iter()
+        .filter(|&&w| w > 0)
+        .count() as u64;
+    let channels = 2 * topo.num_links() as u64;
+    let per_channel = match kind {
+        RoutingKind::Dor => vcs as u64,
+        RoutingKind::Shortest | RoutingKind::UpDown => 8 + vcs as u64,
+    };
+    dests.saturating_mul(channels).saturating_mul(per_channel)
+}
 
 pub fn check_deadlock(
     topo: &Topology,
@@ -84,13 +102,17 @@ pub fn check_deadlock(
         r => r,
     };
     let channels = 2 * topo.num_links();
-    let work = topo.num_switches() as u128 * channels as u128 * vcs as u128;
-    if work > LIMIT {
+    let work = work_estimate(topo, routing.kind(), vcs);
+    if work > WORK_LIMIT {
         return Err(Error::TooLarge(format!(
-            "the dependency check of {} with {vcs} VCs is too large ({} switches x {channels} \
-             channels): check a smaller instance of the same family",
+            "the dependency check of {} with {} routing and {vcs} VC(s) takes about {:.1e} \
+             route steps ({} switches, {channels} channels), more than the {:.0e} it allows \
+             (a minute or more): check a smaller instance of the same family",
             topo.name(),
-            topo.num_switches()
+            routing.kind().name(),
+            work as f64,
+            topo.num_switches(),
+            WORK_LIMIT as f64,
         )));
     }
     // The routing's next-hop tables for every destination stay in memory during the walk.
@@ -105,11 +127,14 @@ pub fn check_deadlock(
     let vc_of = VcMap::new(vcs, routing.vc_classes(), rule);
     let edges = dependencies(topo, routing, &vc_of);
     let nodes = channels * vcs as usize;
-    let used = edges
-        .iter()
-        .flat_map(|&(a, b)| [a, b])
-        .collect::<HashSet<_>>()
-        .len();
+    let used = {
+        let mut on = vec![false; nodes];
+        for &(a, b) in &edges {
+            on[a as usize] = true;
+            on[b as usize] = true;
+        }
+        on.iter().filter(|&&x| x).count()
+    };
     let cycle = find_cycle(nodes, &edges)
         .into_iter()
         .map(|v| {
@@ -172,6 +197,14 @@ impl VcMap {
         }
     }
 
+    /// How many values [`VcMap::hop_key`] takes.
+    fn hop_keys(&self) -> usize {
+        match self.rule {
+            VcRule::Hop => self.vcs as usize,
+            _ => 1,
+        }
+    }
+
     /// The part of the hop index that changes VC choice (only the `hop` rule uses it).
     fn hop_key(&self, index: usize) -> usize {
         match self.rule {
@@ -181,38 +214,78 @@ impl VcMap {
     }
 }
 
+/// The (channel, VC) dependencies of every route, sorted. The destinations are split among
+/// the threads (each walks its own, the union is sorted, so the result does not depend on the
+/// thread count). Flat arrays, not hash sets: the walks visit about (endpoint switches x
+/// channels) states, 10^8 and more on networks of 10,000 switches.
 fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, u32)> {
     let switches: Vec<usize> = {
         let w = topo.endpoints_per_switch();
         (0..topo.num_switches()).filter(|&s| w[s] > 0).collect()
     };
+    let parts = rayon::current_num_threads().clamp(1, switches.len().max(1));
+    let chunk = switches.len().div_ceil(parts).max(1);
+    let mut edges: Vec<(u32, u32)> = switches
+        .par_chunks(chunk)
+        .map(|dests| walk_to(topo, routing, vc_of, &switches, dests))
+        .reduce(Vec::new, |mut a, b| {
+            a.extend(b);
+            a
+        });
+    edges.sort_unstable();
+    edges.dedup();
+    edges
+}
+
+/// The dependencies of the routes from every switch in `sources` to the `dests`.
+fn walk_to(
+    topo: &Topology,
+    routing: &Routing,
+    vc_of: &VcMap,
+    sources: &[usize],
+    dests: &[usize],
+) -> Vec<(u32, u32)> {
     let vcs = vc_of.vcs;
-    let mut edges: HashSet<(u32, u32)> = HashSet::new();
-    // Visited (channel, state key, hop key) for the current destination.
-    let mut seen: HashSet<(u32, u8, usize)> = HashSet::new();
-    for &dest in &switches {
-        seen.clear();
-        for &src in &switches {
+    let channels = 2 * topo.num_links();
+    // Dependencies out of each (channel, VC): a short list (at most the switch's other ports
+    // times the VCs), so a linear scan deduplicates faster than hashing.
+    let mut out: Vec<Vec<u32>> = vec![Vec::new(); channels * vcs as usize];
+    // Visited (channel, state key, hop key) for the current destination: the stamp of the
+    // destination that last took it (state keys are 0 or 1; hop keys below `hop_keys`).
+    let hop_keys = vc_of.hop_keys();
+    let mut seen = vec![u32::MAX; channels * 2 * hop_keys];
+    for (stamp, &dest) in dests.iter().enumerate() {
+        let stamp = stamp as u32;
+        for &src in sources {
             let mut prev: Option<(Hop, usize)> = None;
             for (index, (hop, state)) in routing.walk(topo, src, dest).enumerate() {
                 if let Some((p, pi)) = prev {
                     for va in vc_of.range(&p, pi) {
+                        let list = &mut out[(p.channel * vcs + va) as usize];
                         for vb in vc_of.range(&hop, index) {
-                            edges.insert((p.channel * vcs + va, hop.channel * vcs + vb));
+                            let b = hop.channel * vcs + vb;
+                            if !list.contains(&b) {
+                                list.push(b);
+                            }
                         }
                     }
                 }
                 // The rest of the walk is what an earlier walk to this destination took.
-                if !seen.insert((hop.channel, routing.state_key(state), vc_of.hop_key(index))) {
+                let key = routing.state_key(state) as usize;
+                debug_assert!(key < 2, "state keys are 0 or 1");
+                let at = (hop.channel as usize * 2 + key) * hop_keys + vc_of.hop_key(index);
+                if seen[at] == stamp {
                     break;
                 }
+                seen[at] = stamp;
                 prev = Some((hop, index));
             }
         }
     }
-    let mut v: Vec<_> = edges.into_iter().collect();
-    v.sort_unstable();
-    v
+    out.iter()
+        .enumerate()
+        .flat_map(|(a, list)| list.iter().map(move |&b| (a as u32, b)))
+        .collect()
 }
 
 /// A cycle of the directed graph, or empty. Iterative DFS with an explicit path stack.

@@ -382,7 +382,9 @@ impl ScheduleBuilder {
         let (a, b) = packets.resolve(n);
         if a >= b || b > n {
             return Err(Error::Spec(format!(
-                "{at} names packets {a}..{b} of message {msg}, which has packets 0..{n}"
+                "{at} names packets {} of message {msg}, which has packets 0 to {}",
+                packet_span(a, b),
+                n.saturating_sub(1)
             )));
         }
         Ok(())
@@ -490,6 +492,16 @@ impl ScheduleBuilder {
         if self.error.is_none() {
             self.error = Some(Error::Spec(msg));
         }
+    }
+}
+
+/// Packets `a..b` (b excluded) in the range convention of messages: "3 to 5", or "none (3
+/// to 2)" for an empty span.
+pub(crate) fn packet_span(a: u32, b: u32) -> String {
+    if b > a {
+        format!("{a} to {}", b - 1)
+    } else {
+        format!("none ({a} to {})", i64::from(b) - 1)
     }
 }
 

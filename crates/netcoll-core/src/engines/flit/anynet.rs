@@ -145,7 +145,7 @@ fn build(l: &Listing, origin: &str) -> Result<Topology> {
     // BookSim's traffic manager numbers nodes 0..N-1, and its routers index arrays 0..R-1.
     if let Some((i, _)) = l.routers.keys().enumerate().find(|(i, r)| *i as u32 != **r) {
         return Err(bad(format!(
-            "router ids must be 0..{}; router {i} is missing",
+            "router ids must be 0 to {}; router {i} is missing",
             n - 1
         )));
     }
@@ -156,7 +156,7 @@ fn build(l: &Listing, origin: &str) -> Result<Topology> {
         .find(|(i, v)| *i as u32 != **v)
     {
         return Err(bad(format!(
-            "node ids must be 0..{}; node {i} is missing",
+            "node ids must be 0 to {}; node {i} is missing",
             l.node_router.len() - 1
         )));
     }

@@ -452,13 +452,13 @@ impl FlitConfig {
     /// Checks ranges that the engine relies on.
     pub fn validate(&self) -> Result<()> {
         if self.num_vcs == 0 || self.num_vcs > 64 {
-            return spec_err!("num_vcs = {}: use 1..=64", self.num_vcs);
+            return spec_err!("num_vcs = {}: use 1 to 64", self.num_vcs);
         }
         if self.vc_buf_size == 0 || self.vc_buf_size > 4096 {
-            return spec_err!("vc_buf_size = {}: use 1..=4096", self.vc_buf_size);
+            return spec_err!("vc_buf_size = {}: use 1 to 4096", self.vc_buf_size);
         }
         if self.packet_size == 0 || self.packet_size > 65535 {
-            return spec_err!("packet_size = {}: use 1..=65535", self.packet_size);
+            return spec_err!("packet_size = {}: use 1 to 65535", self.packet_size);
         }
         if self.flow_control == FlowControl::CutThrough && self.packet_size > self.vc_buf_size {
             return spec_err!(
@@ -485,13 +485,13 @@ impl FlitConfig {
             if !(0.0..=1.0).contains(&b) || b.is_nan() {
                 return spec_err!(
                     "injection_rate = {}: gives {b} multicasts per node per cycle \
-                     (effective applied load / multicast_dests); use 0..=1",
+                     (effective applied load / multicast_dests); use 0 to 1",
                     self.injection_rate
                 );
             }
         } else if !(0.0..=1.0).contains(&p) || p.is_nan() {
             return spec_err!(
-                "injection_rate = {}: gives {p} packets per node per cycle; use 0..=1",
+                "injection_rate = {}: gives {p} packets per node per cycle; use 0 to 1",
                 self.injection_rate
             );
         }
@@ -499,7 +499,7 @@ impl FlitConfig {
             return spec_err!("channel, injection and ejection latencies must be at least 1 cycle");
         }
         if self.chunk_flits == 0 || self.chunk_flits > 65535 {
-            return spec_err!("chunk_flits = {}: use 1..=65535", self.chunk_flits);
+            return spec_err!("chunk_flits = {}: use 1 to 65535", self.chunk_flits);
         }
         if self.sample_period == 0 || self.max_samples == 0 {
             return spec_err!("sample_period and max_samples must be at least 1");
@@ -522,6 +522,33 @@ impl FlitConfig {
         self.validate_measurement()
     }
 
+    /// The fewest cycles a synthetic-traffic run takes (None: batch runs, which last as long
+    /// as draining the batch takes): the warm-up and one measured sample period (latency),
+    /// or the warm-up and measured cycles (fixed).
+    pub fn least_cycles(&self) -> Option<u64> {
+        match self.sim_type {
+            SimType::Latency => {
+                Some((self.warmup_periods.max(1) as u64 + 1).saturating_mul(self.sample_period))
+            }
+            SimType::Fixed => Some(self.warmup_cycles.saturating_add(self.sim_cycles)),
+            SimType::Batch => None,
+        }
+    }
+
+    /// The keys that set [`FlitConfig::least_cycles`], with their values.
+    pub fn run_length_keys(&self) -> String {
+        match self.sim_type {
+            SimType::Fixed => format!(
+                "warmup_cycles = {} and sim_cycles = {}",
+                self.warmup_cycles, self.sim_cycles
+            ),
+            _ => format!(
+                "sample_period = {} with warmup_periods = {}",
+                self.sample_period, self.warmup_periods
+            ),
+        }
+    }
+
     /// Refuses runs that would measure nothing.
     fn validate_measurement(&self) -> Result<()> {
         if self.max_cycles == 0 {
@@ -536,6 +563,14 @@ impl FlitConfig {
             if x.is_nan() {
                 return spec_err!("{key} = nan: give a number");
             }
+        }
+        if let Some(least) = self.least_cycles().filter(|&c| c > self.max_cycles) {
+            return spec_err!(
+                "{}: the run needs at least {least} cycles, more than max_cycles = {}; \
+                 raise max_cycles or shorten the run",
+                self.run_length_keys(),
+                self.max_cycles
+            );
         }
         match self.sim_type {
             SimType::Batch if self.batch_size == 0 => {

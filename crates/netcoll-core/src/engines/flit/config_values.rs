@@ -8,7 +8,25 @@ use crate::spec_err;
 pub(super) fn num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T> {
     v.trim()
         .parse()
-        .map_err(|_| crate::error::Error::Spec(format!("{key} = {v}: expected a number")))
+        .map_err(|_| crate::error::Error::Spec(format!("{key} = {v}: {}", expected::<T>(v))))
+}
+
+/// What a value of type `T` must be, for the message about `v`: unsigned integer keys name
+/// their range (so `k = -4`, `seed = 1.5` and `k = 10^23` are told what is wrong).
+fn expected<T>(v: &str) -> String {
+    let max = match std::any::type_name::<T>() {
+        "u8" => u8::MAX as u64,
+        "u16" => u16::MAX as u64,
+        "u32" => u32::MAX as u64,
+        "u64" | "usize" => u64::MAX,
+        _ => return "expected a number".into(),
+    };
+    let digits = v.trim().trim_start_matches('+');
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        format!("out of range: use 0 to {max}")
+    } else {
+        format!("expected a whole number from 0 to {max}")
+    }
 }
 
 pub(super) fn flag(key: &str, v: &str) -> Result<bool> {

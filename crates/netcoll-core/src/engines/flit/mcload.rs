@@ -134,7 +134,7 @@ impl<'t> PlanLoad<'t> {
         let m = cfg.multicast_dests;
         if m == 0 || m >= nodes {
             return spec_err!(
-                "multicast_dests = {m}: {} has {nodes} nodes, so use 1..={}",
+                "multicast_dests = {m}: {} has {nodes} nodes, so use 1 to {}",
                 topo.name(),
                 nodes.saturating_sub(1)
             );

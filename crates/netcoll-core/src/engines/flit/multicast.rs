@@ -95,7 +95,7 @@ impl Multicast {
         let nodes = topo.num_endpoints();
         if m == 0 || m >= nodes {
             return spec_err!(
-                "multicast_dests = {m}: {} has {nodes} nodes, so use 1..={}",
+                "multicast_dests = {m}: {} has {nodes} nodes, so use 1 to {}",
                 topo.name(),
                 nodes.saturating_sub(1)
             );

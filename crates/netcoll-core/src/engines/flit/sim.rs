@@ -450,5 +450,29 @@ pub fn simulate_on_with(
              worm-path or worm-tree"
         );
     }
+    check_work(topo, cfg)?;
     Ok(Sim::new(topo, cfg)?.simulate())
+}
+
+/// Work limit of a synthetic-traffic run, in router-cycles (about a microsecond each on a
+/// shared machine): a run whose shortest possible length exceeds it takes many minutes.
+const WORK_LIMIT: u64 = 200_000_000;
+
+/// Refuses up front a run that cannot finish in minutes: its fewest cycles times routers.
+fn check_work(topo: &Topology, cfg: &FlitConfig) -> Result<()> {
+    let Some(least) = cfg.least_cycles() else {
+        return Ok(());
+    };
+    let work = least.saturating_mul(topo.num_switches() as u64);
+    if work > WORK_LIMIT {
+        return crate::spec_err!(
+            "{}: a run of at least {least} cycles on {} routers is {:.1e} router-cycles, more \
+             than the {:.0e} netcoll sim allows (many minutes); shorten the run",
+            cfg.run_length_keys(),
+            topo.num_switches(),
+            work as f64,
+            WORK_LIMIT as f64
+        );
+    }
+    Ok(())
 }

@@ -68,7 +68,7 @@ fn bad_multicast_settings_are_one_line_errors() {
     let e = Sim::new(&topo, &cfg(&[("multicast_dests", "4")]))
         .err()
         .unwrap();
-    assert!(e.to_string().contains("use 1..=3"), "{e}");
+    assert!(e.to_string().contains("use 1 to 3"), "{e}");
     let torus = Topology::from_spec("torus:4x4").unwrap();
     let e = Sim::new(&torus, &cfg(&[])).err().unwrap();
     assert!(e.to_string().contains("one VC class"), "{e}");

@@ -121,6 +121,7 @@ pub fn run(
             topo.name()
         );
     }
+    check_work(s)?;
     let mut r = Run::new(s, topo, routing, ports, timing);
     r.start();
     let mut res = SchedResult {
@@ -151,6 +152,35 @@ pub fn run(
     }
     res.per_step.truncate(res.steps as usize);
     Ok(res)
+}
+
+/// Work limit of a replay, in packet tries (about 25 ns each): beyond it a run takes minutes.
+const WORK_LIMIT: u64 = 1_500_000_000;
+
+/// Refuses up front a replay that would take minutes. Every step tries each waiting packet
+/// again, so a send of n packet copies (packets x destinations) that leave one per step
+/// costs about n^2 / 2 tries.
+fn check_work(s: &Schedule) -> Result<()> {
+    let mut work = 0u64;
+    let mut largest = 0u64;
+    for g in 0..s.num_ops() {
+        if let OpKind::Send { msg, packets } = s.op(s.op_ref(g)).kind {
+            let m = s.message(msg);
+            let (a, b) = packets.resolve(m.packets);
+            let copies = (b - a) as u64 * s.dests(m).len() as u64;
+            largest = largest.max(copies);
+            work = work.saturating_add(copies.saturating_mul(copies) / 2);
+        }
+    }
+    if work > WORK_LIMIT {
+        return Err(crate::error::Error::TooLarge(format!(
+            "the step engine's replay of this schedule takes about {:.1e} packet tries (a send \
+             of {largest} packet copies waits one step per packet), more than the {:.0e} it \
+             allows (a minute or more): use fewer --packets, or the flit or loggops engine",
+            work as f64, WORK_LIMIT as f64
+        )));
+    }
+    Ok(())
 }
 
 impl<'a> Run<'a> {
@@ -334,8 +364,11 @@ impl<'a> Run<'a> {
                 finished.push(f);
             }
         }
+        if !finished.is_empty() {
+            let done: std::collections::HashSet<usize> = finished.iter().copied().collect();
+            self.active.retain(|a| !done.contains(a));
+        }
         for f in finished {
-            self.active.retain(|&a| a != f);
             let (msg, packet, rank) = (
                 self.flights[f].msg,
                 self.flights[f].packet,

@@ -245,7 +245,7 @@ impl<'a> Parser<'a> {
         }
         let n = self.number(t.next(), "the number of ranks after num_ranks")?;
         if n == 0 || n > u32::MAX as u64 / 2 {
-            return self.err(format!("num_ranks {n} is out of range (1 ..= 2^31)"));
+            return self.err(format!("num_ranks {n} is out of range: use 1 to 2^31"));
         }
         // A rank costs a few words; refuse counts that would not fit in memory.
         if n > 1 << 26 {
@@ -413,7 +413,7 @@ impl<'a> Parser<'a> {
     fn small(&self, tok: Option<&str>, what: &str) -> Result<u8> {
         let n = self.number(tok, &format!("a {what} number"))?;
         if n > 255 {
-            return self.err(format!("{what} {n} is out of range (0 ..= 255)"));
+            return self.err(format!("{what} {n} is out of range: use 0 to 255"));
         }
         Ok(n as u8)
     }

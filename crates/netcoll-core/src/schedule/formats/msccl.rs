@@ -297,7 +297,7 @@ impl<'d, 'i> Reader<'d, 'i> {
         if ngpus == 0 || ngpus > 1 << 20 {
             return self.err(
                 node,
-                format!("ngpus=\"{ngpus}\" is out of range (1 ..= 2^20)"),
+                format!("ngpus=\"{ngpus}\" is out of range: use 1 to 2^20"),
             );
         }
         let mut gpus: Vec<Option<Gpu>> = vec![None; ngpus as usize];
@@ -353,7 +353,10 @@ impl<'d, 'i> Reader<'d, 'i> {
             if id as usize >= nodes.len() {
                 return self.err(
                     *t,
-                    format!("id=\"{id}\": threadblock ids must be 0..{}", nodes.len()),
+                    format!(
+                        "id=\"{id}\": threadblock ids must be 0 to {}",
+                        nodes.len() - 1
+                    ),
                 );
             }
             if tbs[id as usize].is_some() {
@@ -475,8 +478,8 @@ impl<'d, 'i> Reader<'d, 'i> {
                 return self.err(
                     s,
                     format!(
-                        "{what} chunks {off}..{} lie outside the {} buffer ({size} chunks)",
-                        off + step.cnt as i64,
+                        "{what} chunks {off} to {} lie outside the {} buffer ({size} chunks)",
+                        off + step.cnt as i64 - 1,
                         b.name()
                     ),
                 );

@@ -87,7 +87,7 @@ fn use_before_arrival() {
 fn pipelined_forward_before_its_packet_arrives() {
     assert_eq!(
         diagnosis(&pipelined_chain(4, true)),
-        "rank 1 op 3 sends block (owner 0, idx 0) (packets 1..2 of message 1) before it holds it"
+        "rank 1 op 3 sends block (owner 0, idx 0) (packets 1 to 1 of message 1) before it holds it"
     );
 }
 

@@ -97,7 +97,8 @@ impl<'a> Walker<'a> {
         let at = self.s.op_ref(g);
         Err(match forward {
             Some(_) => format!(
-                "{at} sends {what} (packets {start}..{end} of message {msg}) before it holds it"
+                "{at} sends {what} (packets {} of message {msg}) before it holds it",
+                crate::schedule::builder::packet_span(start, end)
             ),
             None => format!("{at} sends {what} before it holds it"),
         })

@@ -90,7 +90,7 @@ fn bad_input_is_unreadable_with_line_and_element() {
         ),
         (
             text.replacen("srcoff=\"0\"", "srcoff=\"9\"", 1),
-            "<step>: source chunks 9..10 lie outside the output buffer (4 chunks)",
+            "<step>: source chunks 9 to 9 lie outside the output buffer (4 chunks)",
         ),
         (
             text.replacen("send=\"1\"", "send=\"7\"", 1),
