@@ -68,13 +68,13 @@ def test_unknown_and_unrunnable_ids_are_one_line_errors():
 
 
 def test_a_failing_runner_is_reported_not_fatal(tmp_path, monkeypatch):
-    from netcoll.reproduce import registry
+    from netcoll.reproduce import registry, runner
     from netcoll.reproduce.report import write_report
 
     broken = registry.Reproduction("ibt-broken", "none", "metrics", "matches", "test", "math:nope")
     monkeypatch.setattr(registry, "REPRODUCTIONS", [broken])
     seen = []
-    results = registry.run_all(tmp_path, True, seen.append, lambda r, o: seen.append(o.status))
+    results = runner.run_all(tmp_path, True, seen.append, lambda r, o: seen.append(o.status))
     assert seen == [broken, "error"]
     ((_, outcome),) = results
     assert outcome.status == "error" and "AttributeError" in outcome.summary

@@ -118,7 +118,8 @@ def _anchor(title: str) -> str:
 def reproductions_markdown() -> str:
     """The status table of every reproduction, straight from the registry."""
     from .reproduce.numbers import APPROX
-    from .reproduce.registry import PAPERS, REPRODUCTIONS, status_counts
+    from .reproduce.registry import PAPERS, REPRODUCTIONS
+    from .reproduce.runner import status_counts
 
     statuses = ["matches", "approximates", "cannot"]
     counts = status_counts(REPRODUCTIONS)

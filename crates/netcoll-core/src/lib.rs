@@ -8,6 +8,7 @@
 pub mod algorithms;
 pub mod engines;
 pub mod error;
+pub mod fuzzing;
 pub mod guard;
 pub mod models;
 pub mod params;

@@ -132,7 +132,8 @@ def _run_all(rep, output: Path, quick: bool, console: Console):
 
 def _print_summary(results, page: Path, console: Console) -> None:
     """Counts per status and paper, then where the report is."""
-    from ..reproduce.registry import PAPERS, status_counts
+    from ..reproduce.registry import PAPERS
+    from ..reproduce.runner import status_counts
 
     counts = status_counts([r for r, _ in results], {r.id: o for r, o in results})
     statuses = ["matches", "approximates", "cannot"]

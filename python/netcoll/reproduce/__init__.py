@@ -7,15 +7,9 @@ curves), or ``cannot`` (with the reason). Running one writes CSV data, a PNG and
 a markdown note that puts the paper's printed numbers beside ours.
 """
 
-from .registry import (
-    REPRODUCTIONS,
-    Outcome,
-    Reproduction,
-    find,
-    run_all,
-    run_one,
-    status_counts,
-)
+from .outcome import Outcome, Reproduction
+from .registry import REPRODUCTIONS, find
+from .runner import run_all, run_one, status_counts
 
 __all__ = [
     "REPRODUCTIONS",

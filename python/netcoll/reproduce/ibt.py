@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..networks import spec_stats
+from .outcome import Outcome
 from .plots import series_panels
-from .registry import Outcome
 
 # Table 1: (b, diameter, average distance) of iBT(64^2; b).
 TABLE_1 = [("6", 14, 8.096), ("14", 12, 7.482), ("4,16", 10, 6.568), ("8,24", 10, 6.633)]

@@ -17,8 +17,8 @@ from .ibt_steps import (
     search_params,
     valid_ibt,
 )
+from .outcome import Outcome
 from .plots import series_panels
-from .registry import Outcome
 
 # Table 1: b -> (T_x s=0, T_x s=1, T_xy s=0, T_xy s=1).
 TABLE_1 = {"6": (23, 23, 28, 28), "14": (24, 23, 27, 27), "4,16": (23, 32, 27, 27)}

@@ -20,7 +20,7 @@ from .ibt_steps import (
     torus_formula,
     valid_ibt,
 )
-from .registry import Outcome
+from .outcome import Outcome
 
 # Torus algorithm and parameters for a simulated same-degree torus (integer m only).
 TORUS_RUN = {"T_x": ("line", ("pattern=1",)), "T_xy": ("trees", ("group=rect",))}

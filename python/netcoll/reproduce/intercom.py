@@ -9,8 +9,8 @@ from pathlib import Path
 from .. import _core, models
 from ..networks import topology
 from .models import TABLE_2
+from .outcome import Outcome
 from .plots import pyplot, save
-from .registry import Outcome
 
 # Machine parameters "similar to those of the Paragon" (s6, Fig. 2). The paper prints none;
 # we take a 100 us start-up and 100 MB/s (1e-8 s per byte), settable through the

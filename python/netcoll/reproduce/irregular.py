@@ -18,9 +18,9 @@ import random
 from pathlib import Path
 
 from .._core import Topology, build_schedule, simulate_schedule
+from .outcome import Outcome
 from .plots import pyplot, save
 from .progress import progress_bar
-from .registry import Outcome
 
 SCHEMES = (("NI-based", "ni-kbinomial"), ("path-based", "worm-path"), ("tree-based", "worm-tree"))
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from .._core import simulate_traffic
 from .irregular import NI, ROUTER, SCHEMES, overheads, spec
+from .outcome import Outcome
 from .plots import pyplot, save
 from .progress import progress_bar
-from .registry import Outcome
 
 #: The network and NI of s6.2 (irregular.py's), with the load-run keys.
 NETWORK = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import models
+from .outcome import Outcome
 from .plots import pyplot, save
-from .registry import Outcome
 
 # Seed 002 s2: one 1,536-byte packet to six destinations.
 MULTISEND_PRINTED = [(False, 153.2089, 333.7294), (True, 123.2569, 154.0174)]

@@ -21,8 +21,8 @@ from pathlib import Path
 from ..engines import simulate_flit as simulate
 from . import fmtree
 from .fmtree import FMConfig
+from .outcome import Outcome
 from .plots import pyplot, save
-from .registry import Outcome
 
 FLIT_BYTES = 16
 DESTINATIONS = (1, 2, 4, 8, 15)  # Fig. 4-5 curves

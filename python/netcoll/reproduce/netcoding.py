@@ -6,8 +6,8 @@ from pathlib import Path
 
 from ..hnc import compare, groups
 from .numbers import compared
+from .outcome import Outcome
 from .plots import series_panels
-from .registry import Outcome
 
 # The paper's stated configuration is 32-node groups, 8x4 (s4.3; s5.5, s6.5); `auto`, our
 # choice, searches every shape for the fewest hops (larger groups as the mesh grows).

@@ -34,8 +34,8 @@ from pathlib import Path
 from .._core import Topology, build_schedule, simulate_schedule
 from ..hnc import groups
 from .numbers import compared
+from .outcome import Outcome
 from .plots import pyplot, save
-from .registry import Outcome
 
 #: Seed 000 s5.1's router and measurement, as flit-engine keys.
 PAPER = [

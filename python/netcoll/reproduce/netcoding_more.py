@@ -13,8 +13,8 @@ from statistics import mean
 
 from ..hnc import figure as a2a_figure
 from ..manytoall import figure
+from .outcome import Outcome
 from .plots import series_panels
-from .registry import Outcome
 
 MESH = "mesh:16x16"
 SOURCE_COUNTS = [2, 4, 8, 16, 32, 64, 128, 256]

@@ -31,8 +31,8 @@ from pathlib import Path
 from .._core import Topology, build_schedule, simulate_schedule
 from .netcoding_flit import FREE, OP, PAPER, _progress
 from .numbers import compared
+from .outcome import Outcome
 from .plots import pyplot, save
-from .registry import Outcome
 
 #: Reading key -> what it is.
 READINGS = {

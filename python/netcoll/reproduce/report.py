@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 from .numbers import APPROX
-from .registry import PAPERS, Outcome, Reproduction, status_counts
+from .outcome import PAPERS, Outcome, Reproduction
+from .runner import status_counts
 
 STATUSES = ("matches", "approximates", "cannot", "error")
 DATA_PREVIEW_ROWS = 40
