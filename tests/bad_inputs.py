@@ -834,4 +834,28 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ("sim", "sample_period=1000000000000"),
         "sample_period = 1000000000000 with warmup_periods = 3",
     ),
+    (
+        ("sim", "sim_type=batch", "batch_size=18446744073709551615"),
+        "batch_size = 18446744073709551615 at injection_rate = 0.1",
+    ),
+    # --- the second hostile pass
+    (
+        ("simulate", "bcast", "-a", "binomial", "-t", "mesh:4x4", "--ranks", "4294967295"),
+        "--ranks 4294967295 does not fit on 16 endpoints: use 1 to 16",
+    ),
+    (
+        (
+            "--max-memory",
+            "0.07",
+            "bench",
+            "step",
+            "-t",
+            "torus:100x100",
+            "--packets",
+            "65535",
+            "--compare",
+            "",
+        ),
+        "the broadcast of 65535 packets on 10000 nodes needs about",
+    ),
 ]

@@ -26,6 +26,8 @@ LAYERS = {
     "engines": 5,
     "algorithms": 6,
     "plan": 7,
+    # The fuzz targets' bodies: a harness over the parsers, above everything it feeds.
+    "fuzzing": 8,
 }
 
 USE = re.compile(r"\b(crate|super)((?:::\w+)+)")

@@ -77,8 +77,11 @@ pub fn msccl(data: &[u8]) {
     let _ = crate::schedule::formats::msccl_lower::lower(&x, None, 0, 1);
 }
 
+/// A fuzz target's body.
+pub type Target = fn(&[u8]);
+
 /// The targets by name (the fuzz targets' file names).
-pub const TARGETS: [(&str, fn(&[u8])); 4] = [
+pub const TARGETS: [(&str, Target); 4] = [
     ("spec", spec),
     ("booksim_config", booksim_config),
     ("goal", goal),

@@ -184,7 +184,7 @@ class Placement:
 
     def resolve(self, ranks: int, endpoints: int) -> list[int] | None:
         """Endpoint of each rank (None: rank i on endpoint i, every endpoint a rank)."""
-        if self.kind == "identity":
+        if self.kind == "identity" and ranks <= endpoints:
             return None if ranks == endpoints else list(range(ranks))
         if self.kind == "list":
             bad = [e for e in self.endpoints if e >= endpoints]

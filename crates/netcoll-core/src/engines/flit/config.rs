@@ -522,16 +522,20 @@ impl FlitConfig {
         self.validate_measurement()
     }
 
-    /// The fewest cycles a synthetic-traffic run takes (None: batch runs, which last as long
-    /// as draining the batch takes): the warm-up and one measured sample period (latency),
-    /// or the warm-up and measured cycles (fixed).
+    /// The fewest cycles a synthetic-traffic run takes: the warm-up and one measured sample
+    /// period (latency), the warm-up and measured cycles (fixed), or the cycles a node needs to
+    /// offer its batch at the injection rate (batch; None at rate 0, refused elsewhere).
     pub fn least_cycles(&self) -> Option<u64> {
         match self.sim_type {
             SimType::Latency => {
                 Some((self.warmup_periods.max(1) as u64 + 1).saturating_mul(self.sample_period))
             }
             SimType::Fixed => Some(self.warmup_cycles.saturating_add(self.sim_cycles)),
-            SimType::Batch => None,
+            // Each node offers its batch at the packet rate: batch_size / rate cycles at least.
+            SimType::Batch => {
+                let rate = self.packet_rate();
+                (rate > 0.0).then(|| (self.batch_size as f64 / rate).min(u64::MAX as f64) as u64)
+            }
         }
     }
 
@@ -541,6 +545,10 @@ impl FlitConfig {
             SimType::Fixed => format!(
                 "warmup_cycles = {} and sim_cycles = {}",
                 self.warmup_cycles, self.sim_cycles
+            ),
+            SimType::Batch => format!(
+                "batch_size = {} at injection_rate = {}",
+                self.batch_size, self.injection_rate
             ),
             _ => format!(
                 "sample_period = {} with warmup_periods = {}",

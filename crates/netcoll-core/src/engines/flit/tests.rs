@@ -193,14 +193,25 @@ fn torus_dor_with_one_vc_and_no_dateline_deadlocks_and_two_vcs_do_not() {
 #[test]
 fn the_cycle_limit_stops_a_run() {
     let topo = Topology::from_spec("mesh:4x4").unwrap();
+    // A batch the nodes offer in 400 cycles, but uniform traffic at rate 1 saturates the
+    // mesh, so draining it takes longer than max_cycles.
     let c = cfg(&[
         ("sim_type", "batch"),
-        ("batch_size", "100000"),
+        ("batch_size", "400"),
+        ("injection_rate", "1"),
         ("max_cycles", "500"),
     ]);
     let r = simulate_on(&topo, &c).unwrap();
     assert!(r.unstable);
     assert_eq!(r.cycles, 500);
+    // A batch that cannot even be offered within max_cycles is refused up front.
+    let long = cfg(&[
+        ("sim_type", "batch"),
+        ("batch_size", "100000"),
+        ("max_cycles", "500"),
+    ]);
+    let e = simulate_on(&topo, &long).unwrap_err().to_string();
+    assert!(e.contains("more than max_cycles = 500"), "{e}");
 }
 
 #[test]

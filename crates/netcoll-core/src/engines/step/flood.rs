@@ -199,6 +199,14 @@ pub fn run(f: &Flood) -> Result<FloodResult> {
     check(f)?;
     let (n, ports, k) = (f.net.nodes, f.net.ports, f.k as usize);
     let words = k.div_ceil(64);
+    // Every node's bitset of held packets (and, forwarding FIFO, its arrival log of k
+    // entries): nodes x packets bits, 8 GB for a million nodes and 65,535 packets.
+    let log = if f.forward == Forward::Fifo { 2 * k } else { 0 };
+    let per_node = (8 * words + log + 8 * ports + 16) as u64;
+    crate::guard::check(
+        &format!("the broadcast of {k} packets on {n} nodes"),
+        (n as u64).saturating_mul(per_node),
+    )?;
     let mut st = State {
         words,
         held: vec![0; n * words],
