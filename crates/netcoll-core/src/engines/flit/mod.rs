@@ -27,6 +27,7 @@ pub mod mcload;
 pub mod multicast;
 mod network;
 mod ni;
+mod par;
 mod params;
 pub mod replicate;
 mod result;
