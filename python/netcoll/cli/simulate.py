@@ -58,10 +58,29 @@ from .verify import read_bytes
     help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
     "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(0, 1024),
+    default=None,
+    help="--engine flit: threads (the `threads` key; a schedule's executor reacts to each "
+    "arrival in order, so schedule runs use one).",
+)
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def simulate(
-    op, engine, algo, schedule_path, topo, root, nbytes, packets, params, sim, as_json, **picked
+    op,
+    engine,
+    algo,
+    schedule_path,
+    topo,
+    root,
+    nbytes,
+    packets,
+    params,
+    sim,
+    threads,
+    as_json,
+    **picked,
 ):
     """Simulate collective OP by algorithm ALGO (or a --schedule file) on network TOPO with
     an engine; the loggops engine needs no network."""
@@ -75,6 +94,10 @@ def simulate(
             f"--bytes does nothing for the step protocol {algo}: it moves --packets packets, "
             "whatever their size; drop --bytes"
         )
+    if threads is not None:
+        if engine != "flit":
+            raise NetcollError(f"--threads is a flit engine option, not one of --engine {engine}")
+        sim = (*sim, f"threads={threads}")
     extra = {}
     if schedule_path is not None:
         data = read_bytes(schedule_path)

@@ -442,7 +442,10 @@ impl<'t> Network<'t> {
     /// A flit enters an input VC buffer; its router becomes active.
     pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
-        let slot = (self.head[ivc] as usize + self.len[ivc] as usize) % self.depth;
+        let mut slot = self.head[ivc] as usize + self.len[ivc] as usize;
+        if slot >= self.depth {
+            slot -= self.depth;
+        }
         debug_assert!(
             (self.len[ivc] as usize) < self.depth,
             "buffer overflow: credit bug"
