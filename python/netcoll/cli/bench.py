@@ -236,9 +236,7 @@ def runfile_rows(booksim: str, quick: bool, mine: list) -> list[dict]:
     return rows
 
 
-def bench_rows(
-    quick: bool, booksim: str | None = None, threads: int | None = None
-) -> list[dict]:
+def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = None) -> list[dict]:
     """Each case's file run by netcoll and (with a binary) BookSim, load by load; `--quick`
     shortens the sample periods (both simulators) and the large run; `threads` goes to
     netcoll's runs (None: the automatic choice, one thread below 1,024 routers)."""
