@@ -3,6 +3,7 @@ Python parts of the executor (plan parsing, block layout, XOR decoding)."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -352,3 +353,17 @@ def test_terminating_the_launcher_takes_the_ranks_along(job_tag):
     proc.communicate(timeout=30)
     time.sleep(1)
     assert workers(job_tag) == 0
+
+
+@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset (util-linux)")
+def test_ranks_pinned_to_one_core_count_as_oversubscribed(monkeypatch):
+    """Cores are the ones the ranks may run on (their affinity), not the machine's: two ranks
+    pinned to one core must nap, not block (docs/mpi.md, Waiting)."""
+    monkeypatch.delenv("NETCOLL_OVERSUBSCRIBED", raising=False)
+    cmd = ["taskset", "-c", str(min(os.sched_getaffinity(0))), mpiexec(), "-n", "2",
+           sys.executable, str(PROGS / "oversubscribed.py")]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "oversubscribed"
+    alone = mpirun(1, "oversubscribed.py")
+    assert alone.stdout.strip() == "a core per rank"
