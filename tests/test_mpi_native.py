@@ -106,3 +106,11 @@ def test_wait_policy_blocks_with_a_core_per_rank_and_naps_otherwise(env, expecte
                          env=environ)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == expected
+
+
+def test_a_bad_polling_setting_is_one_clear_line():
+    environ = {**os.environ, "NETCOLL_POLLING": "fast"}
+    out = subprocess.run([sys.executable, "-c", POLICY], capture_output=True, text=True,
+                         env=environ)  # fmt: skip
+    assert out.returncode != 0
+    assert "NETCOLL_POLLING='fast': give 'block' or SPIN,YIELDS,MAX_NAP_US" in out.stderr

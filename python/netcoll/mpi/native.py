@@ -82,7 +82,15 @@ def polling(oversubscribed: bool) -> tuple[int, int, int] | None:
     if env == "block":
         return None
     if env:
-        spin, yields, nap = (int(x) for x in env.split(","))
+        try:
+            spin, yields, nap = (int(x) for x in env.split(","))
+            if min(spin, yields, nap) < 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError(
+                f"NETCOLL_POLLING={env!r}: give 'block' or SPIN,YIELDS,MAX_NAP_US "
+                "(three integers >= 0, e.g. 16,0,200)"
+            ) from None
         return spin, yields, nap
     return OVERSUBSCRIBED if oversubscribed else None
 
