@@ -25,7 +25,7 @@ from .._core import (
     simulate_schedule,
 )
 from ..networks import topology
-from .common import console, json_option
+from .common import console, json_option, threads_option
 from .types import bounded
 
 
@@ -280,12 +280,8 @@ def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = No
     default=None,
     help="A BookSim 2 binary: also run it on each configuration file; its speed and latency.",
 )
-@click.option(
-    "--threads",
-    type=click.IntRange(0, 1024),
-    default=None,
-    help="Threads for netcoll's runs [default: automatic: one below 1,024 routers, every "
-    "core above].",
+@threads_option(
+    "Threads for netcoll's runs [default: automatic: one below 1,024 routers, every core above]."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def bench_flit(quick, booksim, threads, as_json):

@@ -15,6 +15,7 @@ import click
 
 from .. import _core
 from .._core import NetcollError, parse_booksim_config, simulate_booksim, simulate_traffic
+from .common import threads_option
 
 
 def parse_booksim(text: str, where: str = "config") -> list[tuple[str, str]]:
@@ -107,12 +108,9 @@ def json_view(r: dict, full: bool) -> dict:
     help="A BookSim 2 configuration file.",
 )
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
-@click.option(
-    "--threads",
-    type=click.IntRange(0, 1024),
-    default=None,
-    help="Threads for this run (the `threads` key; 0: every core on networks of 1,024 "
-    "routers or more, one below). The figures are identical for every thread count.",
+@threads_option(
+    "Threads for this run (the `threads` key; 0: every core on networks of 1,024 "
+    "routers or more, one below). The figures are identical for every thread count."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.option("--channels", is_flag=True, help="With --json: include per-channel utilisation.")

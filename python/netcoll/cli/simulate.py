@@ -13,7 +13,7 @@ from .._core import NetcollError
 from ..api import simulate as simulate_api
 from ..engines import ENGINES, PROTOCOLS
 from ..vocabulary import round_floats
-from .common import params_option
+from .common import params_option, threads_option
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
 from .types import POSITIVE, RANK
@@ -58,12 +58,9 @@ from .verify import read_bytes
     help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
     "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
 )
-@click.option(
-    "--threads",
-    type=click.IntRange(0, 1024),
-    default=None,
-    help="--engine flit: threads (the `threads` key; a schedule's executor reacts to each "
-    "arrival in order, so schedule runs use one).",
+@threads_option(
+    "--engine flit: threads (the `threads` key; a schedule's executor reacts to each "
+    "arrival in order, so schedule runs use one)."
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")

@@ -104,18 +104,9 @@ fn threads_give_identical_figures_on_small_networks() {
 #[test]
 fn threads_report_the_same_deadlock() {
     let topo = Topology::from_spec("torus:4x4").unwrap();
-    let mut c = cfg(&[
-        ("topology", "torus"),
-        ("use_noc_latency", "0"),
-        ("sim_type", "batch"),
-        ("batch_size", "200"),
-        ("injection_rate", "1"),
-        ("packet_size", "8"),
-        ("vc_buf_size", "2"),
-        ("deadlock_cycles", "200"),
-        ("num_vcs", "1"),
-        ("dateline", "0"),
-    ]);
+    let mut c = cfg(super::tests::HEAVY_TORUS);
+    c.num_vcs = 1;
+    c.dateline = false;
     c.threads = 1;
     let one = simulate_on(&topo, &c).unwrap();
     let d = one
