@@ -22,15 +22,17 @@ from .verify import read_bytes
 
 @click.command("simulate")
 @click.argument("op")
-@click.option("--engine", "-e", default="step", show_default=True, help="step | flit | loggops")
+@click.option(
+    "--engine", "-e", default="step", show_default=True, help="analytic | step | flit | loggops"
+)
 @click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
 @click.option(
     "--schedule",
     "schedule_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Run this schedule file (netcoll JSON, MSCCL XML; GOAL with --engine loggops) "
-    "instead of --algo.",
+    help="Run this schedule file (netcoll JSON, MSCCL XML or GOAL; docs/formats.md) instead "
+    "of --algo.",
 )
 @click.option("--topo", "-t", default=None, metavar="SPEC", help="Network spec.")
 @click.option("--root", type=RANK, default=0, show_default=True, help="Root rank.")
@@ -56,7 +58,9 @@ from .verify import read_bytes
     multiple=True,
     metavar="KEY=VALUE",
     help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
-    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
+    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing; analytic: "
+    "alpha, beta, gamma, lambda, L, o, g, G; loggops: L, o, g, G, O, S, hops=1 (L per "
+    "routed hop of --topo).",
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")

@@ -154,3 +154,70 @@ fn goal_text_round_trips() {
     assert_eq!(Goal::parse(&g.to_text(), "b").unwrap(), g);
     let _ = CollectiveKind::Barrier;
 }
+
+/// Every Schedgen file becomes an IR schedule for the engines: one message per send of the
+/// same size between the same ranks, `is_correct` the happens-before verdict; files that
+/// cannot run are refused with their diagnosis.
+#[test]
+fn schedgen_files_lower_onto_the_ir_with_exact_sizes() {
+    use crate::schedule::formats::goal::GoalKind;
+    use crate::schedule::formats::goal_lower::lower;
+    use crate::schedule::OpKind;
+    let t = crate::Topology::from_spec("mesh:4x4").unwrap();
+    let routing = crate::routing::Routing::new(&t, crate::routing::RoutingKind::Dor, None).unwrap();
+    let mut lowered = 0;
+    for (file, op, root, bytes) in files() {
+        let text = std::fs::read_to_string(dir().join(&file)).unwrap();
+        let g = Goal::parse(&text, &file).unwrap();
+        let kind = crate::algorithms::parse_collective(&op).unwrap();
+        let Ok((s, report)) = lower(&g, kind, root, 65535) else {
+            assert!(!verdict(&text, &op, root, bytes).is_ok(), "{file}");
+            continue;
+        };
+        assert_eq!(s.is_correct(), report.diagnosis.is_none(), "{file}");
+        let mut want: Vec<(u32, u32, u64)> = Vec::new();
+        for (r, rank) in g.ranks.iter().enumerate() {
+            for o in rank.ops.iter().filter(|o| o.kind == GoalKind::Send) {
+                want.push((r as u32, o.peer, o.size));
+            }
+        }
+        let got: Vec<(u32, u32, u64)> = s
+            .messages()
+            .iter()
+            .map(|m| {
+                let bytes = s.payload(m).len() as u64 * s.bytes_per_block();
+                (m.src, s.dests(m)[0], bytes)
+            })
+            .collect();
+        assert_eq!(got, want, "{file}");
+        for r in 0..s.p() {
+            assert_eq!(s.ops(r).len(), g.ranks[r as usize].ops.len(), "{file}");
+            for op in s.ops(r) {
+                if let OpKind::Recv { msg, .. } = op.kind {
+                    assert_eq!(s.dests(s.message(msg)), &[r], "{file}");
+                }
+            }
+        }
+        if s.p() <= 16 {
+            let steps = crate::engines::step::sched::run(
+                &s,
+                &t,
+                &routing,
+                crate::engines::step::PortModel::AllPort,
+                crate::engines::step::sched::Timing::Deps,
+            );
+            assert!(steps.is_ok(), "{file}: {:?}", steps.err());
+        }
+        lowered += 1;
+    }
+    assert!(lowered >= 45, "{lowered}");
+    // irequires becomes the start conditions of its target.
+    let g = Goal::parse(
+        "num_ranks 2\nrank 0 {\na: calc 5\nb: send 4b to 1 tag 0\nc: send 4b to 1 tag 1\nb requires a\nc irequires b\n}\nrank 1 {\na: recv 4b from 0 tag 0\nb: recv 4b from 0 tag 1\n}\n",
+        "t",
+    )
+    .unwrap();
+    let (s, _) = lower(&g, CollectiveKind::Barrier, 0, 65535).unwrap();
+    let deps: Vec<u32> = s.deps(&s.ops(0)[2]).iter().map(|d| d.index).collect();
+    assert_eq!(deps, vec![0]);
+}
