@@ -247,7 +247,8 @@ def simulate_analytic(
         fig["time_s"] = times["hockney_rounds"]
     fig["step_definition"] = STEP_DEFINITION["schedule"]
     spec = topo if isinstance(topo, str) else t.name
-    return normalise({"engine": "analytic", "op": display_op(op), "algo": algo, "topo": spec, **fig})
+    head = {"engine": "analytic", "op": display_op(op), "algo": algo, "topo": spec}
+    return normalise({**head, **fig})
 
 
 ENGINES = {
