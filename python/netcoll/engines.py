@@ -13,6 +13,14 @@ verified and replayed packet by packet over the topology's routing.
 
 **flit** (``simulate_flit``): builds and verifies the schedule, then runs it cycle by cycle on
 the network (docs/flit.md).
+
+**analytic** (``simulate_analytic``): the analytic engine's figures of the schedule (counts,
+routed hops, rounds, the four models' times; docs/analytic.md).
+
+**loggops** (``simulate_loggops``): LogGOPSim's model (docs/formats.md), topology-free or with
+L per routed hop (``hops=1``).
+
+Each takes ``schedule=`` (a schedule read from a file, any format) in place of ``algo``.
 """
 
 from __future__ import annotations
@@ -207,9 +215,7 @@ def simulate_loggops(
     t = network if network is not None or topo is None else topology(topo)
     if schedule_file is not None:
         data, name = schedule_file
-        r = _core.loggops_simulate(
-            data=data, name=name, params=pairs, op=op, root=root, topo=t
-        )
+        r = _core.loggops_simulate(data=data, name=name, params=pairs, op=op, root=root, topo=t)
     else:
         if schedule is None:
             if t is None:
