@@ -174,6 +174,13 @@ def test_msccl_file_runs_on_the_step_and_flit_engines():
     assert flit["verified"] and flit["cycles"] > 0
 
 
+def refused(*args):
+    """The one-line error of a command that must exit 2."""
+    proc = run_cli(*args, check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    return proc.stderr
+
+
 def simulate(*args):
     return json.loads(run_cli("simulate", *args, "--json").stdout)
 
@@ -204,18 +211,8 @@ def test_analyze_takes_a_schedule_file():
         assert r["method"] == "schedule" and r["verified"] is True
         assert {"op", "topo", "messages", "bytes", "steps", "times", "time_s"} <= set(r)
         assert r["op"] == op and r["messages"] > 0
-    proc = run_cli(
-        "analyze",
-        "bcast",
-        "--algo",
-        "binomial",
-        "--schedule",
-        "x",
-        "--topo",
-        "mesh:2x2",
-        check=False,
-    )
-    assert proc.returncode == 2 and "exactly one of --algo" in proc.stderr
+    err = refused("analyze", "bcast", "--algo", "binomial", "--schedule", "x", "--topo", "mesh:2x2")
+    assert "exactly one of --algo" in err
 
 
 def test_loggops_latency_per_hop_of_the_network():
@@ -229,25 +226,15 @@ def test_loggops_latency_per_hop_of_the_network():
     # With a topology but hops=0 the model stays LogGOPSim's.
     same = simulate("bcast", "--schedule", f, "--engine", "loggops", "--topo", "mesh:4x4")
     assert same["rank_times"] == flat["rank_times"]
-    proc = run_cli(
-        "simulate",
-        "bcast",
-        "--schedule",
-        f,
-        "--engine",
-        "loggops",
-        "--sim",
-        "hops=1",
-        check=False,
-    )
-    assert proc.returncode == 2 and "give --topo SPEC" in proc.stderr
+    err = refused("simulate", "bcast", "--schedule", f, "--engine", "loggops", "--sim", "hops=1")
+    assert "give --topo SPEC" in err
 
 
 def test_run_refuses_goal_saying_what_verify_checks():
     f = str(DATA / "goal" / "binomialtreebcast_p8.goal")
-    proc = run_cli("run", "bcast", "--schedule", f, "--np", "8", "--bytes", "1K", check=False)
-    assert proc.returncode == 2 and "netcoll verify" in proc.stderr
-    assert proc.stderr.count("\n") == 1
+    assert "netcoll verify" in refused(
+        "run", "bcast", "--schedule", f, "--np", "8", "--bytes", "1K"
+    )
 
 
 def _variant(tmp_path, name, src, old, new):

@@ -17,7 +17,7 @@ from ..api import REFERENCE_MACHINE
 from ..api import tune as tune_api
 from ..engines import STEP_DEFINITION
 from ..vocabulary import display_op, op_name, registry_name, round_floats
-from .common import params_option
+from .common import params_option, schedule_file_option
 from .sizes import SIZE
 from .types import (
     DESTS,
@@ -294,14 +294,7 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
 @click.command("analyze")
 @click.argument("op")
 @click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
-@click.option(
-    "--schedule",
-    "schedule_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Analyse this schedule file (netcoll JSON, MSCCL XML or GOAL; docs/formats.md) "
-    "instead of --algo.",
-)
+@schedule_file_option("Analyse")
 @params_option
 @click.option(
     "--method",

@@ -13,7 +13,7 @@ from .._core import NetcollError
 from ..api import simulate as simulate_api
 from ..engines import ENGINES, PROTOCOLS
 from ..vocabulary import round_floats
-from .common import params_option
+from .common import params_option, schedule_file_option
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
 from .types import POSITIVE, RANK
@@ -26,14 +26,7 @@ from .verify import read_bytes
     "--engine", "-e", default="step", show_default=True, help="analytic | step | flit | loggops"
 )
 @click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
-@click.option(
-    "--schedule",
-    "schedule_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Run this schedule file (netcoll JSON, MSCCL XML or GOAL; docs/formats.md) instead "
-    "of --algo.",
-)
+@schedule_file_option("Run")
 @click.option("--topo", "-t", default=None, metavar="SPEC", help="Network spec.")
 @click.option("--root", type=RANK, default=0, show_default=True, help="Root rank.")
 @click.option(

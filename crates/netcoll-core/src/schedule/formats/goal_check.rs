@@ -134,6 +134,18 @@ fn volume(
     Ok(())
 }
 
+/// Op numbers counted rank by rank in file order: rank r's ops are `first[r]..first[r + 1]`.
+pub(crate) fn op_numbers(goal: &Goal) -> Vec<u32> {
+    let mut first = Vec::with_capacity(goal.ranks.len() + 1);
+    let mut n = 0u32;
+    for r in &goal.ranks {
+        first.push(n);
+        n += r.ops.len() as u32;
+    }
+    first.push(n);
+    first
+}
+
 /// Events: `2 * op` is "op started", `2 * op + 1` is "op done", ops numbered rank by rank.
 struct Graph {
     first: Vec<u32>,
@@ -144,13 +156,8 @@ struct Graph {
 
 impl Graph {
     fn build(goal: &Goal, rendezvous: u64) -> Result<Graph> {
-        let mut first = Vec::with_capacity(goal.ranks.len() + 1);
-        let mut n = 0u32;
-        for r in &goal.ranks {
-            first.push(n);
-            n += r.ops.len() as u32;
-        }
-        first.push(n);
+        let first = op_numbers(goal);
+        let n = *first.last().unwrap_or(&0);
         let mut g = Graph {
             first,
             succ: vec![Vec::new(); 2 * n as usize],

@@ -18,7 +18,7 @@
 //! [`Schedule::is_correct`].
 
 use super::goal::{Goal, GoalKind};
-use super::goal_check::{self, GoalReport};
+use super::goal_check::{self, op_numbers, GoalReport};
 use crate::error::{Error, Result};
 use crate::schedule::{CollectiveKind, OpRef, PacketRange, Piece, Schedule, ScheduleBuilder};
 
@@ -93,18 +93,6 @@ fn gcd(a: u64, b: u64) -> u64 {
     } else {
         gcd(b, a % b)
     }
-}
-
-/// Op numbers counted rank by rank (`first[r]` is rank r's first), as `goal_check` counts.
-fn op_numbers(goal: &Goal) -> Vec<u32> {
-    let mut first = Vec::with_capacity(goal.ranks.len() + 1);
-    let mut n = 0u32;
-    for r in &goal.ranks {
-        first.push(n);
-        n += r.ops.len() as u32;
-    }
-    first.push(n);
-    first
 }
 
 /// One IR message per GOAL send, of opaque pieces; indexed by op number.
