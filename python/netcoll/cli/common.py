@@ -66,6 +66,18 @@ def threads_option(help_text: str):
     return click.option("--threads", type=click.IntRange(0, 1024), default=None, help=help_text)
 
 
+def schedule_file_option(verb: str):
+    """``--schedule FILE`` in place of ``--algo`` (analyze, simulate): any format."""
+    return click.option(
+        "--schedule",
+        "schedule_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=f"{verb} this schedule file (netcoll JSON, MSCCL XML or GOAL; docs/formats.md) "
+        "instead of --algo.",
+    )
+
+
 routing_option = click.option(
     "--routing",
     "-r",
