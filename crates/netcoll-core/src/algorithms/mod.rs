@@ -129,6 +129,11 @@ const SIZE_FIRST_ABOVE: u32 = 1024;
 /// Refuses, before building, a schedule whose closed form says it will not fit in memory
 /// (an all-to-all broadcast on 65,536 ranks has 4e9 messages): one line instead of an abort.
 fn check_footprint(algo: &Algorithm, req: &AlgoRequest) -> Result<()> {
+    if req.p > SIZE_FIRST_ABOVE && algo.family == "classic" {
+        if let Some(plan) = classic_rounds::plan(algo.name, req) {
+            return check_plan_footprint(algo, req, &plan);
+        }
+    }
     let Some(closed) = algo.closed_form.filter(|_| req.p > SIZE_FIRST_ABOVE) else {
         return Ok(());
     };
@@ -156,6 +161,32 @@ fn check_footprint(algo: &Algorithm, req: &AlgoRequest) -> Result<()> {
         messages
             .saturating_mul(crate::schedule::BYTES_PER_MESSAGE)
             .saturating_add(per_rank),
+    )
+}
+
+/// The classic algorithms' footprint from their rounds: messages and the pieces they carry
+/// (Rabenseifner's carry p/2 pieces each: p^2 pieces in all, gigabytes at 4,096 ranks).
+fn check_plan_footprint(
+    algo: &Algorithm,
+    req: &AlgoRequest,
+    plan: &crate::schedule::RoundPlan,
+) -> Result<()> {
+    let (mut messages, mut pieces) = (0u64, 0u64);
+    for round in &plan.rounds {
+        let blocks: u64 = round.unicasts.iter().map(|u| u.blocks as u64).sum();
+        messages += round.repeat as u64 * round.unicasts.len() as u64;
+        pieces += round.repeat as u64 * blocks;
+    }
+    let what = format!(
+        "the {} schedule of {} on {} ranks ({messages} messages carrying {pieces} pieces)",
+        req.kind.name(),
+        algo.name,
+        req.p
+    );
+    let bytes = messages.saturating_mul(crate::schedule::BYTES_PER_MESSAGE);
+    crate::guard::check(
+        &what,
+        bytes.saturating_add(pieces.saturating_mul(crate::schedule::BYTES_PER_PIECE)),
     )
 }
 

@@ -6,6 +6,7 @@
 //! clears every pivot, and the vector lies in the span exactly when nothing is left.
 
 use super::rangeset::RangeSet;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, Default)]
 pub struct Basis {
@@ -54,6 +55,46 @@ impl Basis {
     }
 }
 
+/// Blocks derivable from `vectors` by peeling: a vector with one member not yet derived
+/// yields that member (a known block cancelled out of an XOR). Linear in the members, where
+/// elimination is quadratic in the vectors: what decoders need (a chain `a^b, b^c, .., c`
+/// peels block by block). Sound (every block returned lies in the span) but not complete:
+/// a caller that finds a block missing falls back to a [`Basis`]. Vectors of more than
+/// `PEEL_LIMIT` members are left to elimination.
+pub fn peel<'a>(vectors: impl IntoIterator<Item = &'a RangeSet>) -> HashSet<u32> {
+    let mut known: HashSet<u32> = HashSet::new();
+    let mut rows: Vec<(u32, &RangeSet)> = Vec::new();
+    let mut occurs: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut queue: Vec<u32> = Vec::new();
+    for v in vectors {
+        match v.len() {
+            1 => queue.extend(v.first()),
+            n if n as usize <= PEEL_LIMIT => {
+                for b in v.iter() {
+                    occurs.entry(b).or_default().push(rows.len());
+                }
+                rows.push((n, v));
+            }
+            _ => {}
+        }
+    }
+    while let Some(b) = queue.pop() {
+        if !known.insert(b) {
+            continue;
+        }
+        for &k in occurs.get(&b).map_or(&[][..], Vec::as_slice) {
+            let (left, v) = &mut rows[k];
+            *left -= 1;
+            if *left == 1 {
+                queue.extend(v.iter().find(|x| !known.contains(x)));
+            }
+        }
+    }
+    known
+}
+
+const PEEL_LIMIT: usize = 64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +124,23 @@ mod tests {
         assert!(basis.contains(&set(&[2])));
         assert!(basis.contains(&set(&[1, 4])));
         assert!(!basis.contains(&set(&[4])));
+    }
+
+    #[test]
+    fn peeling_decodes_a_chain_in_any_order_and_only_what_the_span_holds() {
+        let vs = [
+            set(&[3, 4]),
+            set(&[0, 1]),
+            set(&[1, 2]),
+            set(&[2]),
+            set(&[2, 3]),
+            set(&[5, 6]),
+        ];
+        let known = peel(vs.iter());
+        let mut got: Vec<u32> = known.into_iter().collect();
+        got.sort_unstable();
+        assert_eq!(got, vec![0, 1, 2, 3, 4]);
+        // A cycle of pairs has no single block in its span: nothing peels.
+        assert!(peel([set(&[0, 1]), set(&[1, 2]), set(&[0, 2])].iter()).is_empty());
     }
 }

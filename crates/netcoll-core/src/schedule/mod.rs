@@ -39,7 +39,7 @@ mod verify;
 mod tests;
 
 pub use buffer::{Buffer, Slot};
-pub use builder::{ScheduleBuilder, BYTES_PER_MESSAGE};
+pub use builder::{ScheduleBuilder, BYTES_PER_MESSAGE, BYTES_PER_PIECE};
 pub use collective::{check_sources, check_targets};
 pub use collective::{BlockId, Collective, CollectiveKind};
 pub use counts::Counts;

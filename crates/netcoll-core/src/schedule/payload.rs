@@ -116,7 +116,7 @@ pub(crate) fn union_pieces(inputs: &[Piece]) -> Vec<Piece> {
 /// piece too, else overlaps are unions and movement pieces are ignored.
 fn merge_reductions(inputs: &[Piece], strict: bool) -> Result<Vec<Piece>, ReduceError> {
     let mut out: Vec<(u32, RangeSet)> = Vec::new();
-    let mut at: HashMap<u32, usize> = HashMap::with_capacity(inputs.len());
+    let mut at = IndexSlots::for_pieces(inputs);
     for (i, piece) in inputs.iter().enumerate() {
         let Piece::Reduced { index, over } = piece else {
             if strict {
@@ -124,8 +124,8 @@ fn merge_reductions(inputs: &[Piece], strict: bool) -> Result<Vec<Piece>, Reduce
             }
             continue;
         };
-        match at.get(index) {
-            Some(&k) => {
+        match at.get(*index) {
+            Some(k) => {
                 let acc = &mut out[k].1;
                 if let Some(rank) = acc.first_common(over).filter(|_| strict) {
                     return Err(ReduceError::DoubleCount {
@@ -145,6 +145,47 @@ fn merge_reductions(inputs: &[Piece], strict: bool) -> Result<Vec<Piece>, Reduce
         .into_iter()
         .map(|(index, over)| Piece::Reduced { index, over })
         .collect())
+}
+
+/// Where each block index's merged piece sits in the output: a flat table when the indices
+/// are dense (the usual case: a reduce op over a run of indices), hashed otherwise.
+enum IndexSlots {
+    Dense(Vec<u32>),
+    Sparse(HashMap<u32, usize>),
+}
+
+impl IndexSlots {
+    fn for_pieces(inputs: &[Piece]) -> Self {
+        let top = inputs
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Reduced { index, .. } => Some(*index as usize),
+                _ => None,
+            })
+            .max();
+        match top {
+            Some(top) if top <= 4 * inputs.len() + 64 => IndexSlots::Dense(vec![u32::MAX; top + 1]),
+            _ => IndexSlots::Sparse(HashMap::with_capacity(inputs.len())),
+        }
+    }
+
+    fn get(&self, index: u32) -> Option<usize> {
+        match self {
+            IndexSlots::Dense(v) => Some(v[index as usize])
+                .filter(|&k| k != u32::MAX)
+                .map(|k| k as usize),
+            IndexSlots::Sparse(m) => m.get(&index).copied(),
+        }
+    }
+
+    fn insert(&mut self, index: u32, k: usize) {
+        match self {
+            IndexSlots::Dense(v) => v[index as usize] = k as u32,
+            IndexSlots::Sparse(m) => {
+                m.insert(index, k);
+            }
+        }
+    }
 }
 
 /// XOR of all movement pieces in `inputs` (reductions are ignored).

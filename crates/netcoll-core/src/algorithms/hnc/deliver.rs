@@ -177,6 +177,15 @@ impl Fig {
 /// Per member (region index) the op after which it holds each piece; None at the root.
 pub(super) type Delivered = Vec<Option<Vec<OpRef>>>;
 
+/// Member `y` holds pieces `which` (of `c`) after `op`; a member's first delivery stands for
+/// all its pieces until later ones say otherwise.
+fn record(out: &mut Delivered, y: usize, which: &[usize], op: OpRef, c: usize) {
+    let held = out[y].get_or_insert_with(|| vec![op; c]);
+    for &i in which {
+        held[i] = op;
+    }
+}
+
 impl Builder<'_> {
     /// Step (e): `payload` from region node `root` (which holds it after `root_deps`) to every
     /// node of `region`, by the variant of `step_e`, from step `step0`.
@@ -222,11 +231,7 @@ impl Builder<'_> {
         let mut last = Vec::with_capacity(n);
         for (j, &y) in order.others.iter().enumerate() {
             let op = self.unicast(ranks[root], ranks[y], &pick(&shares[j]), root_deps, step0);
-            let mut held = vec![op; c];
-            for &i in &shares[j] {
-                held[i] = op;
-            }
-            out[y] = Some(held);
+            record(&mut out, y, &shares[j], op, c);
             last.push(op);
         }
         for t in 0..n.saturating_sub(1) {
@@ -241,10 +246,7 @@ impl Builder<'_> {
                     &[after],
                     step0 + 1 + t as u32,
                 );
-                let held = out[to].as_mut().expect("scattered to");
-                for &i in &shares[owner] {
-                    held[i] = op;
-                }
+                record(&mut out, to, &shares[owner], op, c);
                 next_last[to_j] = op;
             }
             last = next_last;
@@ -276,7 +278,7 @@ impl Builder<'_> {
                         &deps,
                         step,
                     );
-                    out[y].get_or_insert_with(|| vec![op; c])[i] = op;
+                    record(&mut out, y, &[i], op, c);
                     (at, deps) = (y, vec![op]);
                 }
             }

@@ -262,3 +262,13 @@ fn builder_rejects_malformed_arguments() {
     b.recv(3, s, &[]);
     assert_eq!(err(b), "gather root 3 is out of range: 3 ranks, 0 to 2");
 }
+
+#[test]
+fn decode_claiming_a_block_outside_the_span() {
+    // a^b, b^c, a^b^c span a, b, c but not d: elimination, not only peeling, must refuse.
+    let s = super::correct::decode_beyond_peeling(&[(0, 0), (0, 3)]);
+    assert_eq!(
+        diagnosis(&s),
+        "rank 1 op 2 (decode) cannot derive block (owner 0, idx 3) from its inputs"
+    );
+}

@@ -206,3 +206,32 @@ fn cross_rank_dependencies_count_as_causality() {
     assert_eq!(back, OpRef::new(0, 2));
     ok(&b.build().unwrap());
 }
+
+/// The root sends a^b, b^c, a^b^c: no input peels (none has one unknown block), so the
+/// decoder's outputs a and c (neither the sum of the inputs nor an input) need elimination;
+/// the sends of XORs of blocks the root holds plainly need none.
+pub(super) fn decode_beyond_peeling(claim: &[(u32, u32)]) -> Schedule {
+    let mut c = Collective::new(CollectiveKind::Broadcast, 3, 0);
+    c.blocks = 4;
+    let mut b = ScheduleBuilder::from_collective(c);
+    let coded: Vec<Piece> = [&[0, 1][..], &[1, 2], &[0, 1, 2]]
+        .iter()
+        .map(|ix| b.xor_blocks(&ix.iter().map(|&i| (0, i)).collect::<Vec<_>>()))
+        .collect();
+    let d = b.block(0, 3);
+    let s = b.send(0, &[1, 2], &coded, &[]);
+    let sd = b.send(0, &[1, 2], std::slice::from_ref(&d), &[]);
+    let r1 = b.recv(1, s, &[]);
+    b.recv(2, s, &[]);
+    b.recv(1, sd, &[]);
+    b.recv(2, sd, &[]);
+    let out: Vec<Piece> = claim.iter().map(|&(o, i)| b.block(o, i)).collect();
+    b.decode(1, &coded, &out, &[r1]);
+    b.build().unwrap()
+}
+
+#[test]
+fn decoding_that_peeling_cannot_do_is_proved_by_elimination() {
+    let r = ok(&decode_beyond_peeling(&[(0, 0), (0, 2)]));
+    assert_eq!(r.counts.compute_ops, 1);
+}

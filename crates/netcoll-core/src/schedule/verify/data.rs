@@ -5,19 +5,24 @@
 //!
 //! The check walks backwards from the op over predecessors (message edges included, since a
 //! receive completes after its send, which may itself wait for this rank) and stops as soon
-//! as the need is met. Well-formed algorithms need what they just received, so walks are
-//! short; only a failing check walks the whole past, once.
+//! as the need is met. The rank's own ops are visited before any other rank's (two stacks):
+//! the order does not change what the walk can reach, only how soon it finds what is needed,
+//! and well-formed algorithms need what their own rank just received or computed, so walks
+//! stay among a few own ops instead of wandering through the other ranks' histories. Only a
+//! failing check walks the whole past, once.
 //!
 //! A send of some packets of a message may also forward exactly those packets of an identical
 //! payload that the rank has received, before the rest arrives: first-packet-first-served
 //! forwarding. Compute ops work on whole values.
 
-use super::super::gf2::Basis;
+use super::super::gf2::{peel, Basis};
 use super::super::ir::{ComputeOp, MsgId, OpKind, PacketRange, Schedule};
-use super::super::payload::{reduce_pieces, Piece, ReduceError};
+use super::super::payload::{reduce_pieces, xor_sum, Piece, ReduceError};
+use super::super::rangeset::RangeSet;
 use super::knowledge::Knowledge;
 use super::matching::Graph;
 use super::Diagnosis;
+use std::collections::HashSet;
 
 pub(crate) fn check(s: &Schedule, graph: &Graph, order: &[u32]) -> Result<(), Diagnosis> {
     let mut w = Walker::new(s, graph);
@@ -50,7 +55,12 @@ struct Walker<'a> {
     /// `seen[g] == epoch` marks ops visited by the current walk: no clearing between walks.
     seen: Vec<u32>,
     epoch: u32,
-    stack: Vec<u32>,
+    /// Ops of the walking rank still to visit, and those of other ranks (visited only once
+    /// the own ones are exhausted).
+    own: Vec<u32>,
+    others: Vec<u32>,
+    /// The rank whose op is being checked.
+    walker_rank: u32,
     know: Knowledge,
     /// Packets received so far of partly received messages.
     partial: Vec<(MsgId, u32)>,
@@ -73,7 +83,9 @@ impl<'a> Walker<'a> {
             rank_of,
             seen: vec![0; s.num_ops()],
             epoch: 0,
-            stack: Vec::new(),
+            own: Vec::new(),
+            others: Vec::new(),
+            walker_rank: 0,
             know: Knowledge::default(),
             partial: Vec::new(),
             forwarded: Vec::new(),
@@ -122,8 +134,8 @@ impl<'a> Walker<'a> {
         let rank = self.rank_of[g];
         self.know.reset(self.s.collective(), rank);
         self.held_upto = self.know.first_missing(need, 0)?;
-        self.start_walk(g);
-        while let Some(v) = self.stack.pop() {
+        self.start_walk(g, rank);
+        while let Some(v) = self.own.pop().or_else(|| self.others.pop()) {
             if self.rank_of[v as usize] == rank && self.visit(v as usize, need, forward) {
                 return None;
             }
@@ -132,9 +144,11 @@ impl<'a> Walker<'a> {
         self.know.first_missing(need, self.held_upto)
     }
 
-    fn start_walk(&mut self, g: usize) {
+    fn start_walk(&mut self, g: usize, rank: u32) {
         self.epoch += 1;
-        self.stack.clear();
+        self.walker_rank = rank;
+        self.own.clear();
+        self.others.clear();
         self.partial.clear();
         self.forwarded.clear();
         self.seen[g] = self.epoch;
@@ -145,7 +159,11 @@ impl<'a> Walker<'a> {
         for &p in self.graph.preds(g) {
             if self.seen[p as usize] != self.epoch {
                 self.seen[p as usize] = self.epoch;
-                self.stack.push(p);
+                if self.rank_of[p as usize] == self.walker_rank {
+                    self.own.push(p);
+                } else {
+                    self.others.push(p);
+                }
             }
         }
     }
@@ -232,25 +250,44 @@ fn check_output(s: &Schedule, g: usize, op: ComputeOp) -> Result<(), Diagnosis> 
             )),
             None => Ok(()),
         },
-        ComputeOp::XorEncode | ComputeOp::Decode => {
-            let mut basis = Basis::new();
-            for v in inputs.iter().filter_map(Piece::vector) {
-                basis.insert(v);
-            }
-            let bad = output
-                .iter()
-                .find(|p| p.vector().is_none_or(|v| !basis.contains(&v)));
-            match bad {
-                Some(p) => Err(format!(
-                    "{at} ({}) cannot derive {} from its inputs",
-                    op.name(),
-                    p.describe(c)
-                )),
-                None => Ok(()),
-            }
-        }
+        ComputeOp::XorEncode | ComputeOp::Decode => match underivable(inputs, output) {
+            Some(p) => Err(format!(
+                "{at} ({}) cannot derive {} from its inputs",
+                op.name(),
+                p.describe(c)
+            )),
+            None => Ok(()),
+        },
         ComputeOp::Reduce => check_reduce(s, g, inputs, output),
     }
+}
+
+/// The first output piece not in the GF(2) span of the inputs. The usual outputs (the sum of
+/// all inputs, an input passed on, blocks a decoder peels off its inputs one by one) are
+/// settled without elimination; elimination decides whatever is left.
+fn underivable<'a>(inputs: &[Piece], output: &'a [Piece]) -> Option<&'a Piece> {
+    let sum = xor_sum(inputs);
+    let vectors: Vec<RangeSet> = inputs.iter().filter_map(Piece::vector).collect();
+    let mut peeled: Option<HashSet<u32>> = None;
+    let mut basis: Option<Basis> = None;
+    output.iter().find(|p| {
+        let Some(v) = p.vector() else { return true };
+        if v == sum || vectors.contains(&v) {
+            return false;
+        }
+        let peeled = peeled.get_or_insert_with(|| peel(vectors.iter()));
+        if v.iter().all(|b| peeled.contains(&b)) {
+            return false;
+        }
+        let basis = basis.get_or_insert_with(|| {
+            let mut b = Basis::new();
+            for v in &vectors {
+                b.insert(v.clone());
+            }
+            b
+        });
+        !basis.contains(&v)
+    })
 }
 
 fn check_reduce(

@@ -17,10 +17,17 @@ pub(crate) struct Knowledge {
     rank: u32,
     plain: RangeSet,
     combos: Vec<RangeSet>,
-    /// Partial reductions held, (block index, contributors): a need is looked up, not
-    /// searched for (contributor sets of a few runs are stored inline: no allocation).
-    reduced: HashSet<(u32, RangeSet)>,
+    /// The same combinations as a set: a need that is exactly a held combination (what an
+    /// encoder sends, what a decoder takes in) is found without elimination.
+    combo_set: HashSet<RangeSet>,
+    /// Partial reductions held, by block index: `reduced[j]` lists the contributor sets held
+    /// for index `j` when its epoch is the current one (a reset is O(1), and a lookup is an
+    /// index and a scan of the few sets held for that index: no hashing, no clone).
+    reduced: Vec<(u32, Vec<RangeSet>)>,
+    epoch: u32,
     basis: Basis,
+    /// Whether `basis` reflects the current combinations and plain blocks.
+    basis_current: bool,
     /// Single blocks absorbed but not yet merged into `plain` (merged once per absorb).
     fresh: Vec<u32>,
 }
@@ -31,39 +38,72 @@ impl Knowledge {
         self.rank = r;
         self.plain = c.initial_blocks(r);
         self.combos.clear();
-        self.reduced.clear();
+        self.combo_set.clear();
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Wrapped: stale slots could carry epoch 0; start clean.
+            self.reduced.clear();
+            self.epoch = 1;
+        }
+        self.basis_current = false;
+    }
+
+    /// The contributor sets held for block index `j`.
+    fn reduced_at(&self, j: u32) -> &[RangeSet] {
+        match self.reduced.get(j as usize) {
+            Some((e, sets)) if *e == self.epoch => sets,
+            _ => &[],
+        }
+    }
+
+    fn hold_reduced(&mut self, j: u32, over: &RangeSet) {
+        let j = j as usize;
+        if j >= self.reduced.len() {
+            self.reduced.resize_with(j + 1, || (0, Vec::new()));
+        }
+        let (e, sets) = &mut self.reduced[j];
+        if *e != self.epoch {
+            *e = self.epoch;
+            sets.clear();
+        }
+        if !sets.contains(over) {
+            sets.push(over.clone());
+        }
     }
 
     pub fn absorb(&mut self, pieces: &[Piece]) {
         for piece in pieces {
             match piece {
                 Piece::Block(b) => self.fresh.push(*b),
-                Piece::Xor(s) => self.combos.push(s.clone()),
-                Piece::Reduced { index, over } => {
-                    self.reduced.insert((*index, over.clone()));
+                Piece::Xor(s) => {
+                    if self.combo_set.insert(s.clone()) {
+                        self.combos.push(s.clone());
+                        self.basis_current = false;
+                    }
                 }
+                Piece::Reduced { index, over } => self.hold_reduced(*index, over),
             }
         }
         // One merge for the whole payload: a run of blocks costs one sweep, not one each.
         if !self.fresh.is_empty() {
             let add: RangeSet = self.fresh.drain(..).collect();
             self.plain.union_with(&add);
+            if !self.combos.is_empty() {
+                self.basis_current = false;
+            }
         }
     }
 
     /// The first piece of `need` not computable from what is held, if any.
     /// Pieces before `from` are taken as held (the caller checked them and holdings only grow).
     pub fn first_missing(&mut self, need: &[Piece], from: usize) -> Option<usize> {
-        let mut eliminated = false;
         for (i, piece) in need.iter().enumerate().skip(from) {
             let held = match piece {
                 Piece::Block(b) if self.plain.contains(*b) => true,
                 Piece::Reduced { index, over } => self.holds_reduced(*index, over),
+                Piece::Xor(s) if self.combo_set.contains(s) || s.is_subset(&self.plain) => true,
                 _ => {
-                    if !eliminated {
-                        self.eliminate();
-                        eliminated = true;
-                    }
+                    self.eliminate();
                     self.in_span(piece)
                 }
             };
@@ -76,11 +116,16 @@ impl Knowledge {
 
     fn holds_reduced(&self, index: u32, over: &RangeSet) -> bool {
         let own = over.len() == 1 && over.contains(self.rank);
-        own || self.reduced.contains(&(index, over.clone()))
+        own || self.reduced_at(index).contains(over)
     }
 
-    /// Rebuilds the basis of the XOR combinations modulo the plain blocks.
+    /// Rebuilds the basis of the XOR combinations modulo the plain blocks, unless nothing
+    /// changed since the last time.
     fn eliminate(&mut self) {
+        if self.basis_current {
+            return;
+        }
+        self.basis_current = true;
         self.basis.clear();
         for c in &self.combos {
             let mut v = c.clone();
@@ -124,8 +169,9 @@ impl Knowledge {
     pub fn best_reduced(&self, j: u32) -> RangeSet {
         // Only a failing check asks: a scan is fine. Ties go to the smallest set, so the
         // diagnosis does not depend on the hash order.
-        let held = self.reduced.iter().filter(|(i, _)| *i == j).map(|(_, s)| s);
-        let best = held
+        let best = self
+            .reduced_at(j)
+            .iter()
             .max_by(|a, b| a.len().cmp(&b.len()).then_with(|| b.runs().cmp(a.runs())))
             .cloned();
         best.unwrap_or_else(|| RangeSet::singleton(self.rank))

@@ -10,19 +10,33 @@ use super::super::payload::describe_ranks;
 use super::super::rangeset::RangeSet;
 use super::knowledge::Knowledge;
 use super::Diagnosis;
+use rayon::prelude::*;
 
 pub(crate) fn check(s: &Schedule) -> Result<(), Diagnosis> {
-    let mut know = Knowledge::default();
-    let mut msgs: Vec<MsgId> = Vec::new();
-    for r in 0..s.p() {
-        final_state(s, r, &mut know, &mut msgs);
-        if s.collective().kind.is_reduction() {
-            check_reduced(s, r, &know)?;
-        } else {
-            check_blocks(s, r, &mut know)?;
-        }
+    // Ranks are independent: checked in parallel, the diagnosis is the lowest failing rank's
+    // whatever the thread count.
+    let failure = (0..s.p())
+        .into_par_iter()
+        .map_init(
+            || (Knowledge::default(), Vec::new()),
+            |(know, msgs), r| check_rank(s, r, know, msgs),
+        )
+        .find_first(Result::is_err);
+    failure.unwrap_or(Ok(()))
+}
+
+fn check_rank(
+    s: &Schedule,
+    r: u32,
+    know: &mut Knowledge,
+    msgs: &mut Vec<MsgId>,
+) -> Result<(), Diagnosis> {
+    final_state(s, r, know, msgs);
+    if s.collective().kind.is_reduction() {
+        check_reduced(s, r, know)
+    } else {
+        check_blocks(s, r, know)
     }
-    Ok(())
 }
 
 /// Everything rank `r` holds at the end.

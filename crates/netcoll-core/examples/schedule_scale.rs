@@ -1,0 +1,43 @@
+//! Times one schedule's build, verification and analysis apart (what `netcoll schedule --json`
+//! does in one call), for profiling the schedule core at scale.
+//! `cargo run --release -p netcoll-core --example schedule_scale -- allreduce ring mesh:32x32`
+
+use netcoll_core::algorithms::{find, parse_collective, AlgoRequest};
+use netcoll_core::engines::analytic::{analyze, Machine};
+use netcoll_core::plan::tune::routing_for;
+use netcoll_core::Topology;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [op, algo, topo, ..] = &args[..] else {
+        eprintln!("usage: schedule_scale OP ALGO TOPO [analyze]");
+        std::process::exit(2);
+    };
+    let t = Topology::from_spec(topo).expect("topology");
+    let req = AlgoRequest::new(&t, parse_collective(op).expect("collective"));
+    let a = find(req.kind, algo).expect("algorithm");
+    let start = Instant::now();
+    let s = (a.build)(&req).expect("build");
+    let built = start.elapsed().as_secs_f64();
+    let report = s.verify();
+    let verified = start.elapsed().as_secs_f64() - built;
+    print!(
+        "{op} {algo} {topo}: {} ops, {} messages; build {built:.2} s, verify {verified:.2} s, ok {} {:?}",
+        s.num_ops(),
+        s.messages().len(),
+        report.ok,
+        report.diagnosis
+    );
+    if args.get(3).is_some_and(|x| x == "analyze") {
+        let at = Instant::now();
+        let r = routing_for(&t, "auto").expect("routing");
+        let an = analyze(&s, &t, &r, &Machine::default()).expect("analysis");
+        print!(
+            ", analyze {:.2} s, hops {}",
+            at.elapsed().as_secs_f64(),
+            an.aggregate_hops
+        );
+    }
+    println!();
+}
