@@ -2,7 +2,8 @@
 //! analytic engine's time, best first.
 
 use crate::algorithms::{self, tuning, AlgoRequest};
-use crate::engines::analytic::{analyze, check_machine, Analysis, Machine};
+use crate::engines::aggregate::analyze_rounds;
+use crate::engines::analytic::{check_machine, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;
@@ -18,10 +19,17 @@ pub fn routing_for(topo: &Topology, name: &str) -> Result<Routing> {
     Routing::new(topo, RoutingKind::parse(name)?, None)
 }
 
-/// Builds (and so verifies) the schedule of `algo` for `req` and analyses it.
+/// Figures of `algo` for `req` from its cost model: the per-step form when its schedule
+/// would be large (`figures::is_small`), a pipelined schedule
+/// extended from a few packets (`plan::pipeline`), else the built (and so verified)
+/// schedule, as before.
 pub fn evaluate(algo: &str, req: &AlgoRequest, routing: &Routing, m: &Machine) -> Result<Analysis> {
-    let s = algorithms::build(algo, req)?;
-    analyze(&s, req.topo, routing, m)
+    if let Some(plan) = algorithms::round_plan(algo, req)? {
+        if !super::figures::is_small(&plan) {
+            return analyze_rounds(&plan, &req.placement, req.topo, routing, m);
+        }
+    }
+    super::pipeline::evaluate(algo, req, routing, m)
 }
 
 /// Which time ranks the candidates.
