@@ -94,7 +94,7 @@ def test_intercom_per_step_equals_the_schedule(op, algo, params):
 
 def test_tune_extends_a_pipelined_postal_tree_to_the_built_figures():
     """The tuner's postal candidate at 150 packets (extended from 32, 48 and 64) equals the
-    built schedule's figures, every model."""
+    built schedule's figures (the Rust tests check every model)."""
     size = str(1536 * 150)
     tuned = cli_json("tune", "bcast", "--topo", "mesh:30", "--bytes", size)
     postal = next(c for c in tuned["candidates"] if c["algo"] == "postal")
@@ -102,17 +102,17 @@ def test_tune_extends_a_pipelined_postal_tree_to_the_built_figures():
         "analyze", "bcast", "--algo", "postal", "--topo", "mesh:30", "--bytes", size,
         "--method", "schedule",
     )  # fmt: skip
-    for key in FIGURES:
-        assert postal["analysis"][key] == built[key], key
-    for model, t in built["times"].items():
-        assert postal["analysis"]["times"][model] == pytest.approx(t, rel=1e-9), model
+    for key in ("messages", "steps", "aggregate_hops", "max_conflict"):
+        assert postal[key] == built[key], key
+    assert postal["bytes_moved"] == built["bytes"]
+    assert postal["time_s"] == pytest.approx(built["times"]["hockney_rounds"], rel=1e-9)
 
 
 def test_bench_scale_analyze_rows_say_their_method(tmp_path):
     saved = tmp_path / "rows.json"
     rows = cli_json(
         "bench", "scale", "--command", "analyze", "--ranks", "16",
-        "--algo", "allgather/all-at-once", "--algo", "bcast/binomial", "--save", str(saved),
+        "--algo", "allgather/all-at-once", "--algo", "broadcast/binomial", "--save", str(saved),
     )  # fmt: skip
     assert {r["method"] for r in rows} == {"closed-form", "schedule"}
     assert all(r["ok"] and r["command"] == "analyze" for r in rows)

@@ -138,7 +138,7 @@ fn extend_real(a: f64, b: f64, c: f64, more: u64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::tune::routing_for;
+    use crate::routing::RoutingKind;
     use crate::schedule::CollectiveKind;
     use crate::topology::Topology;
 
@@ -155,7 +155,7 @@ mod tests {
             ("mesh:5x3", "multisend-flat", CollectiveKind::Broadcast),
         ] {
             let t = Topology::from_spec(spec).unwrap();
-            let r = routing_for(&t, "auto").unwrap();
+            let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
             let m = Machine::default();
             for (bytes, packets) in [(1536 * 150, 1), (100_003, 131), (1536 * 64 + 1, 1)] {
                 let mut req = AlgoRequest::new(&t, kind);

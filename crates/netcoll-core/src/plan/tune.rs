@@ -19,13 +19,20 @@ pub fn routing_for(topo: &Topology, name: &str) -> Result<Routing> {
     Routing::new(topo, RoutingKind::parse(name)?, None)
 }
 
-/// Figures of `algo` for `req` from its cost model: the per-step form when its schedule
-/// would be large (`figures::is_small`), a pipelined schedule
-/// extended from a few packets (`plan::pipeline`), else the built (and so verified)
-/// schedule, as before.
-pub fn evaluate(algo: &str, req: &AlgoRequest, routing: &Routing, m: &Machine) -> Result<Analysis> {
+/// Figures of `algo` for `req` from its cost model: the per-step form where the ranking
+/// time is the round rule (the per-step figures are the schedule's: counts, hops, steps,
+/// conflicts, round-rule time) or the schedule would be large (`figures::is_small`); a
+/// pipelined schedule extended from a few packets (`plan::pipeline`); else the built (and
+/// so verified) schedule, as before.
+pub fn evaluate(
+    algo: &str,
+    req: &AlgoRequest,
+    routing: &Routing,
+    m: &Machine,
+    by: RankBy,
+) -> Result<Analysis> {
     if let Some(plan) = algorithms::round_plan(algo, req)? {
-        if !super::figures::is_small(&plan) {
+        if by == RankBy::HockneyRounds || !super::figures::is_small(&plan) {
             return analyze_rounds(&plan, &req.placement, req.topo, routing, m);
         }
     }
@@ -92,7 +99,7 @@ pub fn tune(
                 sources: req.sources.clone(),
                 ..*req
             };
-            match evaluate(algo.name, &r, routing, m) {
+            match evaluate(algo.name, &r, routing, m, by) {
                 Ok(a) => ok.push(Candidate {
                     algo: algo.name.to_string(),
                     family: algo.family.to_string(),
