@@ -202,3 +202,21 @@ fn packets(bytes: u64, packet_bytes: u64) -> u64 {
         bytes.div_ceil(packet_bytes).min(u32::MAX as u64 - 1)
     }
 }
+
+/// Test helper: the per-step figures `got` equal the built schedule's `want` (counts, hops,
+/// steps, conflicts exactly; the round-rule time to a relative 1e-12).
+#[cfg(test)]
+pub(crate) fn assert_equal_figures(got: &Analysis, want: &Analysis, at: &str) {
+    assert_eq!(
+        (got.messages, got.packets, got.bytes, got.aggregate_hops),
+        (want.messages, want.packets, want.bytes, want.aggregate_hops),
+        "{at}"
+    );
+    assert_eq!(
+        (got.max_hops, got.steps, got.max_conflict),
+        (want.max_hops, want.steps, want.max_conflict),
+        "{at}"
+    );
+    let (a, b) = (got.times.hockney_rounds, want.times.hockney_rounds);
+    assert!((a - b).abs() <= 1e-12 * b.abs(), "{at}: {a} vs {b}");
+}
