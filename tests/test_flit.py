@@ -57,7 +57,11 @@ def test_sim_booksim_json(tmp_path):
     assert abs(r["accepted_rate"] - 0.1) < 0.02
     # Overrides on the command line win over the file; same seed, same answer.
     again = cli_json("sim", "--booksim", str(cfg), "seed=7")
-    assert again == r
+    timing = ("cpu_seconds", "wall_seconds")
+    assert all(k in r for k in timing)
+    assert {k: v for k, v in again.items() if k not in timing} == {
+        k: v for k, v in r.items() if k not in timing
+    }
     text = run_cli("sim", "--booksim", str(cfg)).stdout
     assert "Packet latency average" in text and "Accepted flit rate average" in text
 
@@ -135,7 +139,45 @@ def test_bench_flit_quick_prints_figures():
         "mesh:128x128",
     }
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)
-    assert all(r["threads"] == 1 and not r["unstable"] for r in rows)
+    assert all(r["cycles_per_wall_s"] > 0 and not r["unstable"] for r in rows)
+    # Automatic threads: one below 1,024 routers, every core on the 128x128 mesh.
+    assert all(r["threads"] == 1 for r in rows if r["network"] != "mesh:128x128")
+    two = cli_json("bench", "flit", "--quick", "--threads", "2")
+    assert [r["threads"] for r in two] == [2] * len(rows)
+    same = ("network", "load", "cycles", "avg_packet_latency", "accepted_rate", "flit_hops")
+    assert [{k: r[k] for k in same} for r in two] == [{k: r[k] for k in same} for r in rows]
+
+
+def test_sim_threads_give_identical_figures_and_report_times(tmp_path):
+    cfg = tmp_path / "mesh.cfg"
+    cfg.write_text(MESH44)
+    runs = [
+        cli_json("sim", "--booksim", str(cfg), "--threads", t, "injection_rate=0.3")
+        for t in ("1", "2", "3")
+    ]
+    assert [r["threads"] for r in runs] == [1, 2, 3]
+    for key in ("avg_packet_latency", "accepted_rate", "cycles", "packet_latency"):
+        assert runs[0][key] == runs[1][key] == runs[2][key], key
+    assert all(r["cpu_seconds"] >= 0 and r["wall_seconds"] > 0 for r in runs)
+    # The config key is the same thing; the option wins over it.
+    keyed = cli_json("sim", "--booksim", str(cfg), "threads=2", "injection_rate=0.3")
+    assert keyed["threads"] == 2 and keyed["avg_packet_latency"] == runs[0]["avg_packet_latency"]
+    bad = run_cli("sim", "--booksim", str(cfg), "threads=5000", check=False)
+    assert bad.returncode == 2 and "threads = 5000" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    text = run_cli("sim", "--booksim", str(cfg), "--threads", "2").stdout
+    assert "Simulated on 2 thread(s)" in text
+
+
+def test_simulate_flit_takes_threads():
+    args = ("simulate", "bcast", "--engine", "flit", "--algo", "linear", "--topo", "mesh:4x4")
+    one = cli_json(*args)
+    two = cli_json(*args, "--threads", "2")
+    assert two["cycles"] == one["cycles"]
+    step = run_cli(
+        "simulate", "bcast", "--algo", "linear", "--topo", "mesh:4x4", "--threads", "2", check=False
+    )
+    assert step.returncode == 2 and "--threads" in step.stderr
 
 
 def test_bench_flit_with_a_bad_booksim_binary_is_one_line():

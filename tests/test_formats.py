@@ -172,3 +172,140 @@ def test_msccl_file_runs_on_the_step_and_flit_engines():
         ).stdout
     )
     assert flit["verified"] and flit["cycles"] > 0
+
+
+def refused(*args):
+    """The one-line error of a command that must exit 2."""
+    proc = run_cli(*args, check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    return proc.stderr
+
+
+def simulate(*args):
+    return json.loads(run_cli("simulate", *args, "--json").stdout)
+
+
+@pytest.mark.parametrize("engine", ["analytic", "step", "flit"])
+def test_goal_and_msccl_files_run_on_every_network_engine(engine):
+    ring = str(DATA / "goal" / "allreduce_ring_p8.goal")
+    r = simulate("allreduce", "--schedule", ring, "--engine", engine, "--topo", "mesh:4x4")
+    assert r["verified"] is True and r["engine"] == engine
+    if engine != "flit":
+        assert r["messages"] == 112  # 8 ranks x 14 sends, 2048 bytes each
+    if engine == "analytic":
+        assert r["bytes"] == 112 * 2048 and r["time_s"] > 0
+    xml = str(DATA / "msccl" / "allreduce_a100_ring_n8.xml")
+    r = simulate("allreduce", "--schedule", xml, "--engine", engine, "--topo", "mesh:4x4")
+    assert r["verified"] is True
+    # A GOAL file whose information flow fails still runs, and says so.
+    diss = str(DATA / "goal" / "dissemination_p8.goal")
+    r = simulate("allreduce", "--schedule", diss, "--engine", engine, "--topo", "mesh:4x4")
+    assert r["verified"] is False
+
+
+def test_analyze_takes_a_schedule_file():
+    for path in [DATA / "goal" / "scatter_p8.goal", DATA / "msccl" / "allgather_ring_n8.xml"]:
+        op = "scatter" if path.suffix == ".goal" else "allgather"
+        proc = run_cli("analyze", op, "--schedule", str(path), "--topo", "torus:4x2", "--json")
+        r = json.loads(proc.stdout)
+        assert r["method"] == "schedule" and r["verified"] is True
+        assert {"op", "topo", "messages", "bytes", "steps", "times", "time_s"} <= set(r)
+        assert r["op"] == op and r["messages"] > 0
+    err = refused("analyze", "bcast", "--algo", "binomial", "--schedule", "x", "--topo", "mesh:2x2")
+    assert "exactly one of --algo" in err
+
+
+def test_loggops_latency_per_hop_of_the_network():
+    f = str(DATA / "goal" / "binomialtreebcast_p8.goal")
+    flat = simulate("bcast", "--schedule", f, "--engine", "loggops")
+    hops = simulate(
+        "bcast", "--schedule", f, "--engine", "loggops", "--sim", "hops=1", "--topo", "mesh:4x4"
+    )
+    assert flat["latency"] == "L" and hops["latency"] == "L per hop"
+    assert hops["time"] > flat["time"] == 34914
+    # With a topology but hops=0 the model stays LogGOPSim's.
+    same = simulate("bcast", "--schedule", f, "--engine", "loggops", "--topo", "mesh:4x4")
+    assert same["rank_times"] == flat["rank_times"]
+    err = refused("simulate", "bcast", "--schedule", f, "--engine", "loggops", "--sim", "hops=1")
+    assert "give --topo SPEC" in err
+
+
+def test_run_refuses_goal_saying_what_verify_checks():
+    f = str(DATA / "goal" / "binomialtreebcast_p8.goal")
+    assert "netcoll verify" in refused(
+        "run", "bcast", "--schedule", f, "--np", "8", "--bytes", "1K"
+    )
+
+
+def _variant(tmp_path, name, src, old, new):
+    text = (DATA / src).read_text() if isinstance(old, str) else None
+    f = tmp_path / name
+    if old is None:
+        f.write_bytes(new)
+    elif old == "":
+        f.write_text(text[: len(text) // 2])
+    else:
+        assert old in text
+        f.write_text(text.replace(old, new, 1))
+    return str(f)
+
+
+RING_XML = "msccl/allgather_ring_n4.xml"
+BCAST_GOAL = "goal/binomialtreebcast_p8.goal"
+
+
+@pytest.mark.parametrize(
+    "name, src, old, new, fragment",
+    [
+        (
+            "step.xml",
+            RING_XML,
+            'type="rcs"',
+            'type="xyz"',
+            'line 5: <step>: unknown step type "xyz"',
+        ),
+        ("off.xml", RING_XML, 'srcoff="0"', 'srcoff="9"', "line 4: <step>: source chunks 9..10"),
+        ("tb.xml", RING_XML, 'send="1"', 'send="7"', 'line 3: <tb>: send="7" is not a GPU'),
+        ("gpu.xml", RING_XML, '<gpu id="3"', '<gpu id="9"', '<gpu>: id="9" is out of range'),
+        ("cut.xml", RING_XML, "", "", "malformed XML"),
+        ("tag.xml", RING_XML, '<tb id="0"', '<tb id="0" <', "line 3: malformed XML"),
+        ("op.goal", BCAST_GOAL, "l1: send", "l1: bcast", "line 4: unknown operation 'bcast'"),
+        ("rank.goal", BCAST_GOAL, "rank 7 {", "rank 9 {", "rank 9 is out of range"),
+        ("peer.goal", BCAST_GOAL, "to 1 tag", "to 12 tag", "peer rank 12 is out of range"),
+        ("cut.goal", BCAST_GOAL, "", "", "line "),
+        ("bin.goal", BCAST_GOAL, None, b"\x01\x02\x00\xff" * 10, "a binary file"),
+    ],
+)
+def test_each_kind_of_bad_file_is_one_line_naming_file_and_line(
+    tmp_path, name, src, old, new, fragment
+):
+    f = _variant(tmp_path, name, src, old, new)
+    for cmd in (
+        ["verify", f, "--op", "bcast"],
+        ["simulate", "bcast", "--schedule", f, "--engine", "loggops"],
+    ):
+        proc = run_cli(*cmd, check=False)
+        assert proc.returncode == 2, (cmd, proc.stderr)
+        assert proc.stderr.startswith(f"netcoll: error: {f}: ") and fragment in proc.stderr
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_wrong_well_formed_files_exit_1_with_the_diagnosis(tmp_path):
+    cases = [
+        (str(DATA / "msccl" / "pipeline_a100_ring_n4.xml"), [], "rank 0 output chunk 0"),
+        (str(DATA / "goal" / "dissemination_p8.goal"), ["--op", "barrier"], "rank 3"),
+        (
+            _variant(
+                tmp_path,
+                "dup.goal",
+                BCAST_GOAL,
+                "l1: recv 1024b from 0 tag 0\n}\n\nrank 5",
+                "}\n\nrank 5",
+            ),
+            ["--op", "bcast"],
+            "which posts no matching receive",
+        ),
+    ]
+    for f, extra, fragment in cases:
+        code, v, _ = verify(f, *extra)
+        assert code == 1 and v["verified"] is False and fragment in v["diagnosis"]

@@ -2,8 +2,11 @@
 Python parts of the executor (plan parsing, block layout, XOR decoding)."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -28,9 +31,29 @@ def mpirun(np_: int, prog: str, *args: str, timeout: float = 120) -> subprocess.
     )  # fmt: skip
 
 
-def workers() -> int:
-    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    return sum("netcoll.mpi.worker" in line for line in out.splitlines())
+@pytest.fixture
+def job_tag(monkeypatch) -> str:
+    """A tag in the environment of the jobs this test starts (mpiexec passes it on to every
+    rank), so `workers` counts this test's ranks only, not other MPI jobs on the machine."""
+    tag = f"{os.getpid()}-{uuid.uuid4().hex}"
+    monkeypatch.setenv("NETCOLL_TEST_JOB", tag)
+    return tag
+
+
+def workers(tag: str) -> int:
+    """Live ranks (`python -m netcoll.mpi.worker`) whose environment carries `tag`
+    (orphans included: a rank reparented to init keeps its environment)."""
+    needle = f"NETCOLL_TEST_JOB={tag}".encode()
+    count = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            args = (proc / "cmdline").read_bytes()
+            env = (proc / "environ").read_bytes()
+        except OSError:  # not a process, gone meanwhile, or another user's
+            continue
+        rank = args.split(b"\0")[1:3] == [b"-m", b"netcoll.mpi.worker"]  # not mpiexec
+        count += rank and needle in env.split(b"\0")
+    return count
 
 
 # ------------------------------------------------------------------ without MPI
@@ -192,23 +215,21 @@ def test_corrupted_result_is_detected_with_rank_and_element():
     assert "wrong result on rank 2: element 70" in doc["results"][0]["error"]
 
 
-def test_timeout_stops_every_rank():
-    before = workers()
+def test_timeout_stops_every_rank(job_tag):
     proc = run_cli("run", "bcast", "--algo", "linear", "--np", "3", "--bytes", "64K",
                    "--iters", "10000000", "--timeout", "4", check=False)  # fmt: skip
     assert proc.returncode == 2
     assert "exceeded --timeout 4 s" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
-    assert workers() <= before
+    assert workers(job_tag) == 0
 
 
-def test_a_dying_rank_ends_the_job():
-    before = workers()
+def test_a_dying_rank_ends_the_job(job_tag):
     proc = run_cli("run", "bcast", "--algo", "linear", "--np", "3", "--bytes", "64",
                    "--inject-crash", "1", "--timeout", "60", check=False)  # fmt: skip
     assert proc.returncode == 2
     assert "rank exited abruptly" in proc.stderr
-    assert workers() <= before
+    assert workers(job_tag) == 0
 
 
 @pytest.mark.parametrize(
@@ -317,19 +338,32 @@ def test_receives_that_wait_for_sends_do_not_deadlock_on_large_messages(tmp_path
     assert json.loads(proc.stdout)["verified"] is True
 
 
-def test_terminating_the_launcher_takes_the_ranks_along():
+def test_terminating_the_launcher_takes_the_ranks_along(job_tag):
     import signal
     import time
 
-    before = workers()
     cmd = [sys.executable, "-m", "netcoll", "run", "bcast", "--algo", "linear", "--np", "3",
            "--bytes", "64K", "--iters", "100000000", "--timeout", "600"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 60
-    while workers() < before + 3 and time.time() < deadline:
+    while workers(job_tag) < 3 and time.time() < deadline:
         time.sleep(0.2)
-    assert workers() >= before + 3
+    assert workers(job_tag) == 3  # the count sees this test's ranks, and only those
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=30)
     time.sleep(1)
-    assert workers() <= before
+    assert workers(job_tag) == 0
+
+
+@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset (util-linux)")
+def test_ranks_pinned_to_one_core_count_as_oversubscribed(monkeypatch):
+    """Cores are the ones the ranks may run on (their affinity), not the machine's: two ranks
+    pinned to one core must nap, not block (docs/mpi.md, Waiting)."""
+    monkeypatch.delenv("NETCOLL_OVERSUBSCRIBED", raising=False)
+    cmd = ["taskset", "-c", str(min(os.sched_getaffinity(0))), mpiexec(), "-n", "2",
+           sys.executable, str(PROGS / "oversubscribed.py")]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "oversubscribed"
+    alone = mpirun(1, "oversubscribed.py")
+    assert alone.stdout.strip() == "a core per rank"

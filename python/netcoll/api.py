@@ -125,11 +125,13 @@ def simulate(
     schedule_file: tuple[bytes, str] | None = None,
 ) -> dict[str, Any]:
     """Runs collective ``op`` by ``algo`` on ``topo`` with an engine: ``flit`` (cycles,
-    docs/flit.md), ``step`` (synchronous steps, docs/step-engine.md) or ``loggops``
-    (LogGOPSim's model, docs/formats.md; it needs no network).
+    docs/flit.md), ``step`` (synchronous steps, docs/step-engine.md), ``analytic`` (the
+    models' times of the schedule, docs/analytic.md) or ``loggops`` (LogGOPSim's model,
+    docs/formats.md; it needs no network unless ``sim`` has ``hops=1``).
 
-    ``schedule``: a schedule read from a file (``netcoll._core.load_schedule``) run in place
-    of ``algo``; ``schedule_file``: a GOAL file's ``(bytes, name)``, for ``loggops`` only.
+    ``schedule``: a schedule read from a file (``netcoll._core.load_schedule``: netcoll JSON,
+    MSCCL XML or GOAL) run in place of ``algo``; ``schedule_file``: a schedule file's
+    ``(bytes, name)``, for ``loggops`` only (a GOAL file runs as it is).
 
     ``params``: the algorithm's parameters; ``sim``: the engine's settings (flit: BookSim
     keys and schedule keys such as ``max_packet_flits``); ``request``: further schedule

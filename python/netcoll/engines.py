@@ -13,6 +13,14 @@ verified and replayed packet by packet over the topology's routing.
 
 **flit** (``simulate_flit``): builds and verifies the schedule, then runs it cycle by cycle on
 the network (docs/flit.md).
+
+**analytic** (``simulate_analytic``): the analytic engine's figures of the schedule (counts,
+routed hops, rounds, the four models' times; docs/analytic.md).
+
+**loggops** (``simulate_loggops``): LogGOPSim's model (docs/formats.md), topology-free or with
+L per routed hop (``hops=1``).
+
+Each takes ``schedule=`` (a schedule read from a file, any format) in place of ``algo``.
 """
 
 from __future__ import annotations
@@ -165,6 +173,8 @@ def simulate_flit(
         pairs.insert(0, ("routing_function", "updown"))
     s = schedule or _build(op, algo, t, root, nbytes, packets, params, request)
     r = simulate_schedule(s, t, pairs)
+    # A schedule file fixes its own sizes: --bytes and --packets say nothing about it.
+    size = {} if schedule else {"bytes": nbytes, "message_bytes": nbytes}
     return normalise(
         {
             "engine": "flit",
@@ -172,9 +182,8 @@ def simulate_flit(
             "algo": algo,
             "topo": topo if isinstance(topo, str) else t.name,
             "ranks": s.p,
-            "bytes": nbytes,
-            "message_bytes": nbytes,
-            "message_packets": packets,
+            **size,
+            **({} if schedule else {"message_packets": packets}),
             **r,  # its `packets` counts the packets delivered; `packet_flits` the largest
         }
     )
@@ -203,15 +212,54 @@ def simulate_loggops(
             pairs.append((key, int(value)))
         except ValueError:
             raise NetcollError(f"--sim {key}={value}: LogGOPS parameters are integers") from None
+    t = network if network is not None or topo is None else topology(topo)
     if schedule_file is not None:
         data, name = schedule_file
-        r = _core.loggops_simulate(data=data, name=name, params=pairs, op=op, root=root)
+        r = _core.loggops_simulate(data=data, name=name, params=pairs, op=op, root=root, topo=t)
     else:
         if schedule is None:
-            t = network if network is not None else topology(topo)
+            if t is None:
+                raise NetcollError("--algo builds its schedule on a network: give --topo SPEC")
             schedule = _build(op, algo, t, root, nbytes, packets, params, request)
-        r = _core.loggops_simulate(schedule=schedule, params=pairs)
-    return {"engine": "loggops", **r}
+        r = _core.loggops_simulate(schedule=schedule, params=pairs, topo=t)
+    per_hop = any(k == "hops" and v == 1 for k, v in pairs)
+    return {"engine": "loggops", "latency": "L per hop" if per_hop else "L", **r}
 
 
-ENGINES = {"step": simulate_step, "flit": simulate_flit, "loggops": simulate_loggops}
+#: Machine keys of the analytic engine (``--sim KEY=VALUE``), as ``analyze --machine``.
+def _machine(sim) -> dict[str, float]:
+    out = {}
+    for key, value in _pairs(sim or []):
+        try:
+            out[key] = float(value)
+        except ValueError:
+            raise NetcollError(f"--sim {key}={value}: machine parameters are numbers") from None
+    return out
+
+
+def simulate_analytic(
+    op, algo, topo, root, nbytes, packets, params, sim, request=None, network=None, schedule=None
+) -> dict:
+    """The analytic engine (docs/analytic.md) on the schedule: counts, routed hops, rounds
+    and the models' times (``time_s``: Hockney rounds), as ``netcoll analyze --method
+    schedule``. ``sim``: machine parameters (alpha, beta, gamma, lambda, L, o, g, G)."""
+    t = network if network is not None else topology(topo)
+    machine = _machine(sim)
+    if schedule is None:
+        schedule = _build(op, algo, t, root, nbytes, packets, params, request)
+    fig = _core.analyze_loaded(schedule, t, machine=machine)
+    times = fig.get("times")
+    if isinstance(times, dict) and "hockney_rounds" in times:
+        fig["time_s"] = times["hockney_rounds"]
+    fig["step_definition"] = STEP_DEFINITION["schedule"]
+    spec = topo if isinstance(topo, str) else t.name
+    head = {"engine": "analytic", "op": display_op(op), "algo": algo, "topo": spec}
+    return normalise({**head, **fig})
+
+
+ENGINES = {
+    "analytic": simulate_analytic,
+    "step": simulate_step,
+    "flit": simulate_flit,
+    "loggops": simulate_loggops,
+}

@@ -1,20 +1,30 @@
 //! Prints simulated cycles per second of the flit engine (8x8 and 16x16 mesh, uniform,
 //! 1-flit packets, 4 VCs x 8 flits), measured in CPU time of this process.
-//! `cargo run --release -p netcoll-core --example flit_speed [k load cycles]` runs one case.
+//! `cargo run --release -p netcoll-core --example flit_speed [k load cycles [key=value ...]]`
+//! runs one case (e.g. `threads=2`); CPU time counts every thread of the process.
 use netcoll_core::engines::flit::{simulate_traffic, FlitConfig};
 
-/// CPU time of this (single-threaded) process in seconds: the first field of
-/// /proc/self/schedstat (nanoseconds on a CPU), robust to other load on a shared machine.
+/// CPU time of this process (all its threads, finished ones included) in seconds: user and
+/// system time from /proc/self/stat, in clock ticks of 10 ms; robust to other load on a
+/// shared machine.
 fn cpu_seconds() -> f64 {
-    std::fs::read_to_string("/proc/self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(0.0, |ns| ns / 1e9)
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime and stime are 14 and 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let cases: Vec<(usize, Vec<f64>, u64)> = if args.len() == 3 {
+    let extra: Vec<(String, String)> = args
+        .iter()
+        .skip(3)
+        .filter_map(|a| a.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let cases: Vec<(usize, Vec<f64>, u64)> = if args.len() >= 3 {
         vec![(
             args[0].parse().expect("k"),
             vec![args[1].parse().expect("load")],
@@ -28,20 +38,31 @@ fn main() {
     };
     for (k, loads, cycles) in cases {
         for load in loads {
-            let c = FlitConfig::from_pairs([
-                ("k", k.to_string().as_str()),
-                ("injection_rate", load.to_string().as_str()),
+            let (k, load, warm, cycles) = (
+                k.to_string(),
+                load.to_string(),
+                (cycles / 10).to_string(),
+                cycles.to_string(),
+            );
+            let mut pairs = vec![
+                ("k", k.as_str()),
+                ("injection_rate", load.as_str()),
                 ("sim_type", "fixed"),
-                ("warmup_cycles", (cycles / 10).to_string().as_str()),
-                ("sim_cycles", cycles.to_string().as_str()),
-            ])
-            .unwrap();
-            let t = cpu_seconds();
+                ("warmup_cycles", warm.as_str()),
+                ("sim_cycles", cycles.as_str()),
+            ];
+            pairs.extend(extra.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+            let c = FlitConfig::from_pairs(pairs).unwrap();
+            let (t, wall) = (cpu_seconds(), std::time::Instant::now());
             let r = simulate_traffic(&c).unwrap();
             let s = (cpu_seconds() - t).max(1e-9);
+            let w = wall.elapsed().as_secs_f64();
             println!(
-                "mesh {k}x{k} load {load}: {:.0} cycles/s, {:.1} ns/flit-hop, accepted {:.3}, latency {:.2}",
+                "mesh {k}x{k} load {load}, {} thread(s): {:.0} cycles/CPU-s, {:.0} cycles/wall-s \
+                 ({w:.2} s), {:.1} CPU-ns/flit-hop, accepted {:.4}, latency {:.4}",
+                r.threads,
                 r.cycles as f64 / s,
+                r.cycles as f64 / w,
                 s * 1e9 / r.flit_hops as f64,
                 r.accepted_rate,
                 r.avg_packet_latency

@@ -15,9 +15,9 @@ use pyo3::prelude::*;
 use std::collections::HashMap;
 
 /// Request options shared by every function here.
-struct Opts {
+pub(crate) struct Opts {
     args: RequestArgs,
-    routing: String,
+    pub(crate) routing: String,
     machine: HashMap<String, f64>,
 }
 
@@ -29,7 +29,7 @@ impl Opts {
         Ok(req)
     }
 
-    fn machine(&self) -> netcoll_core::Result<Machine> {
+    pub(crate) fn machine(&self) -> netcoll_core::Result<Machine> {
         let d = Machine::default();
         let get = |k: &str, v: f64| self.machine.get(k).copied().unwrap_or(v);
         for k in self.machine.keys() {
@@ -70,12 +70,12 @@ impl Opts {
     }
 }
 
-fn figures(a: &Analysis) -> serde_json::Value {
+pub(crate) fn figures(a: &Analysis) -> serde_json::Value {
     tagged(a, "schedule", "schedule", serde_json::Value::Bool(true))
 }
 
 #[allow(clippy::too_many_arguments)]
-fn opts(
+pub(crate) fn opts(
     op: &str,
     p: Option<u32>,
     root: u32,

@@ -1,11 +1,16 @@
 //! Schedule files in other tools' formats (MSCCL XML, GOAL) and the LogGOPS engine.
 
+use crate::analytic;
 use crate::schedule::PySchedule;
+use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::parse_collective;
+use netcoll_core::engines::analytic::analyze as analyze_schedule;
 use netcoll_core::engines::loggops::{self, LogGops};
+use netcoll_core::plan::tune::routing_for;
 use netcoll_core::schedule::formats::{self, Format, ReadOptions};
 use pyo3::prelude::*;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 fn options(op: Option<&str>, root: u32, nbytes: Option<u64>) -> netcoll_core::Result<ReadOptions> {
@@ -62,9 +67,13 @@ fn write_schedule(py: Python<'_>, schedule: &PySchedule, format: String) -> PyRe
 }
 
 /// LogGOPSim's model on a GOAL file (or any schedule file, written as GOAL) or a schedule:
-/// time, rank_times, events. `params` maps L, o, g, G, O, S to values (defaults LogGOPSim's).
+/// time, rank_times, events. `params` maps L, o, g, G, O, S to values (defaults LogGOPSim's);
+/// `hops=1` makes L per routed hop of `topo` (ranks on endpoints as the schedule places
+/// them, a GOAL file's rank r on endpoint r).
 #[pyfunction]
-#[pyo3(signature = (*, data=None, name=String::new(), schedule=None, params=Vec::new(), op=None, root=0))]
+#[pyo3(signature = (*, data=None, name=String::new(), schedule=None, params=Vec::new(), op=None,
+                    root=0, topo=None))]
+#[allow(clippy::too_many_arguments)]
 fn loggops_simulate(
     py: Python<'_>,
     data: Option<Vec<u8>>,
@@ -73,28 +82,92 @@ fn loggops_simulate(
     params: Vec<(String, u64)>,
     op: Option<String>,
     root: u32,
+    topo: Option<&PyTopology>,
 ) -> PyResult<PyObject> {
     let s = schedule.map(|s| s.inner.clone());
+    let t = topo.map(|t| t.inner.clone());
     let result = guarded(py, move || {
         let mut p = LogGops::default();
+        let mut per_hop = false;
         for (k, v) in &params {
-            p.set(k, *v)?;
+            match (k.as_str(), v) {
+                ("hops", 0 | 1) => per_hop = *v == 1,
+                ("hops", _) => {
+                    return netcoll_core::spec_err!(
+                        "--sim hops={v}: use hops=0 (one L per message, LogGOPSim's model) or \
+                         hops=1 (L per routed hop of --topo)"
+                    )
+                }
+                _ => p.set(k, *v)?,
+            }
         }
-        let goal = match (s, data) {
-            (Some(s), _) => formats::goal_write::to_goal(&s, 0)?.0,
-            (None, Some(d)) => formats::load_goal(&d, &name, options(op.as_deref(), root, None)?)?,
+        let (goal, placement) = match (s, data) {
+            (Some(s), _) => (
+                formats::goal_write::to_goal(&s, 0)?.0,
+                s.placement().to_vec(),
+            ),
+            (None, Some(d)) => {
+                let opt = options(op.as_deref(), root, None)?;
+                if Format::detect(&d, &name)? == Format::Goal {
+                    let g = formats::load_goal(&d, &name, opt)?;
+                    let identity = (0..g.num_ranks()).collect();
+                    (g, identity)
+                } else {
+                    let s = formats::load_ir(&d, &name, opt)?;
+                    (
+                        formats::goal_write::to_goal(&s, 0)?.0,
+                        s.placement().to_vec(),
+                    )
+                }
+            }
             (None, None) => {
                 return Err(netcoll_core::Error::Spec(
                     "give a schedule or a file".into(),
                 ))
             }
         };
-        loggops::simulate(&goal, &p)
+        if !per_hop {
+            return loggops::simulate(&goal, &p);
+        }
+        let Some(t) = t else {
+            return netcoll_core::spec_err!(
+                "--sim hops=1 charges L per hop of the network's routes: give --topo SPEC"
+            );
+        };
+        let routing = routing_for(&t, "auto")?;
+        let hops = loggops::route_hops(&t, &routing, &placement)?;
+        loggops::simulate_routed(&goal, &p, &hops)
     })?;
     to_py(py, &result)
 }
 
+/// The analytic engine's figures of a schedule read from a file (`load_schedule`) on `topo`,
+/// as `analyze --method schedule` gives them for a built one; `verified` is the file's own
+/// verdict (the IR verifier's, or for GOAL the happens-before check's).
+#[pyfunction]
+#[pyo3(signature = (schedule, topo, *, routing="auto", machine=None))]
+fn analyze_loaded(
+    py: Python<'_>,
+    schedule: &PySchedule,
+    topo: &PyTopology,
+    routing: &str,
+    machine: Option<HashMap<String, f64>>,
+) -> PyResult<PyObject> {
+    let (s, t) = (schedule.inner.clone(), topo.inner.clone());
+    let o = analytic::opts("", None, 0, 1, 1, None, None, None, routing, machine);
+    let v = guarded(py, move || {
+        let m = o.machine()?;
+        let r = routing_for(&t, &o.routing)?;
+        let a = analyze_schedule(&s, &t, &r, &m)?;
+        let mut fig = analytic::figures(&a);
+        fig["verified"] = serde_json::Value::Bool(s.is_correct());
+        Ok(fig)
+    })?;
+    to_py(py, &v)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(analyze_loaded, m)?)?;
     m.add_function(wrap_pyfunction!(verify_file, m)?)?;
     m.add_function(wrap_pyfunction!(load_schedule, m)?)?;
     m.add_function(wrap_pyfunction!(write_schedule, m)?)?;

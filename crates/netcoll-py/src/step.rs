@@ -124,7 +124,7 @@ fn run_on_steps(
         "topology": t.name(),
         "collective": s.collective().kind.name(),
         "steps": res.steps,
-        "verified": true,
+        "verified": s.is_correct(),
         "ranks": s.p(),
         "messages": s.messages().len(),
         "hops": res.hops,

@@ -25,7 +25,7 @@ from .._core import (
     simulate_schedule,
 )
 from ..networks import topology
-from .common import console, json_option
+from .common import console, json_option, threads_option
 from .types import bounded
 
 
@@ -139,6 +139,9 @@ BENCH_CASES = [
     ("torus:8x8", MESH.format(topology="torus", k=8), (0.1, 0.3)),
     ("anynet:16x4", ANYNET, (0.05, 0.1)),
 ]
+# BookSim's own runfiles, run as shipped (in their folder, `examples/` beside the binary).
+# (row name, file, the injection rate the file ships with)
+RUNFILES = [("runfile torus88", "torus88", 0.15), ("runfile anynet", "anynet/anynet_config", 0.01)]
 # The large configuration: fixed length, netcoll only (BookSim would take hours).
 LARGE = ("mesh:128x128", MESH.format(topology="mesh", k=128), 0.02, 10_000)
 
@@ -200,11 +203,12 @@ def timed_row(network: str, load: float, cfg: Path, pairs: list) -> dict:
         "network": network,
         "load": load,
         "sim_type": r["sim_type"],
-        "threads": 1,
+        "threads": r["threads"],
         "cycles": r["cycles"],
         "cpu_seconds": round(secs, 4),
         "wall_seconds": round(wall, 4),
         "cycles_per_s": round(r["cycles"] / secs),
+        "cycles_per_wall_s": round(r["cycles"] / max(wall, 1e-9)),
         "ns_per_flit_hop": round(secs * 1e9 / max(r["flit_hops"], 1), 2),
         "flit_hops": r["flit_hops"],
         "accepted_rate": round(r["accepted_rate"], 4),
@@ -214,9 +218,29 @@ def timed_row(network: str, load: float, cfg: Path, pairs: list) -> dict:
     }
 
 
-def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
+def runfile_rows(booksim: str, quick: bool, mine: list) -> list[dict]:
+    """BookSim's shipped runfiles (`examples/` beside the binary, as BookSim 2's source tree
+    has them), as shipped in both simulators; none if the folder is not there."""
+    rows = []
+    folder = Path(booksim).resolve().parent / "examples"
+    for network, name, load in RUNFILES:
+        cfg = folder / name
+        if not cfg.is_file():
+            continue
+        over = ["sample_period=200"] if quick else []
+        pairs = [tuple(o.split("=", 1)) for o in over]
+        row = timed_row(network, load, cfg, pairs + mine)
+        b = booksim_run(booksim, cfg, over)
+        b["ratio"] = round(row["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
+        rows.append({**row, **b})
+    return rows
+
+
+def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = None) -> list[dict]:
     """Each case's file run by netcoll and (with a binary) BookSim, load by load; `--quick`
-    shortens the sample periods (both simulators) and the large run."""
+    shortens the sample periods (both simulators) and the large run; `threads` goes to
+    netcoll's runs (None: the automatic choice, one thread below 1,024 routers)."""
+    mine = [] if threads is None else [("threads", str(threads))]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -227,11 +251,13 @@ def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
             for load in loads:
                 over = [f"injection_rate={load}"] + (["sample_period=200"] if quick else [])
                 pairs = [tuple(o.split("=", 1)) for o in over]
-                rows.append(timed_row(network, load, cfg, pairs))
+                rows.append(timed_row(network, load, cfg, pairs + mine))
                 if booksim:
                     b = booksim_run(booksim, cfg, over)
                     b["ratio"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
                     rows[-1].update(b)
+        if booksim:
+            rows += runfile_rows(booksim, quick, mine)
         network, text, load, cycles = LARGE
         cycles = 100 if quick else cycles
         cfg = folder / "large.cfg"
@@ -242,7 +268,7 @@ def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
             ("warmup_cycles", "0"),
             ("sim_cycles", str(cycles)),
         ]
-        rows.append(timed_row(network, load, cfg, pairs))
+        rows.append(timed_row(network, load, cfg, pairs + mine))
     return rows
 
 
@@ -254,19 +280,22 @@ def bench_rows(quick: bool, booksim: str | None = None) -> list[dict]:
     default=None,
     help="A BookSim 2 binary: also run it on each configuration file; its speed and latency.",
 )
+@threads_option(
+    "Threads for netcoll's runs [default: automatic: one below 1,024 routers, every core above]."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def bench_flit(quick, booksim, as_json):
-    """Simulated cycles per CPU second, one thread: BookSim configuration files (mesh 8x8 and
-    16x16, torus 8x8, a 16-router anynet; uniform, 1-flit packets, 4 VCs x 8 flits, latency
-    mode) and a 128x128 mesh at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the
-    same files: its cycles per CPU second, netcoll's ratio, and BookSim's packet latency
-    beside netcoll's."""
-    rows = bench_rows(quick, booksim)
+def bench_flit(quick, booksim, threads, as_json):
+    """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
+    configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
+    packets, 4 VCs x 8 flits, latency mode; one thread unless --threads) and a 128x128 mesh
+    at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
+    per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's."""
+    rows = bench_rows(quick, booksim, threads)
     if as_json:
         print(json.dumps(rows, indent=2))
         return
     click.echo(
-        f"{'network':<13} {'load':>5} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
+        f"{'network':<16} {'load':>5} {'thr':>3} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
         f"{'ns/flit-hop':>11} {'accepted':>8} {'latency':>8} {'rss MB':>7}"
         + (f" {'BookSim c/s':>11} {'ratio':>6} {'BookSim lat':>11}" if booksim else "")
     )
@@ -277,7 +306,8 @@ def bench_flit(quick, booksim, as_json):
                 f" {r['booksim_cycles_per_s']:>11} {r['ratio']:>6} {r['booksim_latency']!s:>11}"
             )
         click.echo(
-            f"{r['network']:<13} {r['load']:>5} {r['cycles']:>7} {r['cpu_seconds']:>8} "
+            f"{r['network']:<16} {r['load']:>5} {r['threads']:>3} {r['cycles']:>7} "
+            f"{r['cpu_seconds']:>8} "
             f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
             f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}" + theirs
         )

@@ -74,6 +74,25 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print machin
 params_option = click.option(
     "--set", "params", multiple=True, metavar="KEY=VALUE", help="Algorithm parameter (repeatable)."
 )
+
+
+def threads_option(help_text: str):
+    """The flit engine's `--threads N` (its `threads` key; 0: automatic)."""
+    return click.option("--threads", type=click.IntRange(0, 1024), default=None, help=help_text)
+
+
+def schedule_file_option(verb: str):
+    """``--schedule FILE`` in place of ``--algo`` (analyze, simulate): any format."""
+    return click.option(
+        "--schedule",
+        "schedule_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=f"{verb} this schedule file (netcoll JSON, MSCCL XML or GOAL; docs/formats.md) "
+        "instead of --algo.",
+    )
+
+
 routing_option = click.option(
     "--routing",
     "-r",

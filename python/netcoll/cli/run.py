@@ -84,6 +84,13 @@ def human(n: int) -> str:
 def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
     if schedule:
         text = read_input(schedule, "schedule file")
+        if not text.lstrip().startswith(("{", "<")) and "num_ranks" in text:
+            raise NetcollError(
+                f"{schedule}: a GOAL file carries sizes but no data, so run has no output to "
+                "check (docs/formats.md): `netcoll verify FILE --op OP` proves its matching, "
+                "deadlock freedom and information flow for every execution; `netcoll simulate` "
+                "times it"
+            )
         if not text.lstrip().startswith("{"):
             # MSCCL XML (docs/formats.md): lowered onto the IR, then run like our JSON
             from .. import _core
@@ -113,7 +120,8 @@ def candidates(kind, algo, schedule, example, np_, root=0, packets=1):
 @click.option(
     "--schedule",
     type=click.Path(exists=True, dir_okay=False),
-    help="Run a schedule file (netcoll JSON or MSCCL XML, docs/formats.md) instead of --algo.",
+    help="Run a schedule file (netcoll JSON or MSCCL XML, docs/formats.md; not GOAL, which "
+    "carries no data to check) instead of --algo.",
 )
 @click.option("--example", help="Run a hand-written example schedule (netcoll.mpi.examples).")
 @click.option(

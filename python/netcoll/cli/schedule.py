@@ -17,7 +17,7 @@ from ..api import REFERENCE_MACHINE
 from ..api import tune as tune_api
 from ..engines import STEP_DEFINITION
 from ..vocabulary import display_op, op_name, registry_name, round_floats
-from .common import params_option
+from .common import params_option, schedule_file_option
 from .sizes import SIZE
 from .types import (
     DESTS,
@@ -293,7 +293,8 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
 
 @click.command("analyze")
 @click.argument("op")
-@click.option("--algo", "-a", required=True, help="Algorithm name (see `netcoll algos`).")
+@click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
+@schedule_file_option("Analyse")
 @params_option
 @click.option(
     "--method",
@@ -305,11 +306,31 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     "messages and 2^22 pieces, else per-step. The result's `method` says which was taken.",
 )
 @request_options
-def analyze(op, algo, params, method, topo, machine, as_json, **req):
-    """Figures of OP by ALGO: from a closed form, per-step aggregates or its schedule."""
+def analyze(op, algo, schedule_path, params, method, topo, machine, as_json, **req):
+    """Figures of OP by ALGO (or a --schedule file): from a closed form, per-step aggregates
+    or its schedule."""
+    if (algo is None) == (schedule_path is None):
+        raise NetcollError("give exactly one of --algo NAME and --schedule FILE")
+    if schedule_path is not None:
+        fig = analyze_file(op, schedule_path, topo, req["root"], req["routing"], machine)
+        _print(_figures(collective_name(op), None, topo, params, fig), as_json)
+        return
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
     fig = _core.analyze(kind, algo, t, params=list(params), method=method, **kw)
     _print(_figures(kind, algo, topo, params, fig), as_json)
+
+
+def analyze_file(op, path, topo, root, routing, machine) -> dict[str, Any]:
+    """The analytic figures of the schedule in file ``path`` (any format, docs/formats.md)
+    on network ``topo``, as ``--method schedule`` gives them for a built one; ``verified``
+    is the file's own verdict (GOAL: the happens-before check)."""
+    from .verify import read_bytes
+
+    kind = collective_name(op)
+    s = _core.load_schedule(read_bytes(path), path, op=kind, root=root)
+    t = topo_mod.topology(topo)
+    fig = _core.analyze_loaded(s, t, routing=routing, machine=parse_machine(machine))
+    return {"schedule": path, "method": "schedule", **fig}
 
 
 def _figures(kind: str, algo: str, topo: str, params, fig: dict[str, Any]) -> dict[str, Any]:

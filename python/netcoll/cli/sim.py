@@ -9,11 +9,13 @@ which knows the accepted keys; an unknown or unsupported key is a one-line error
 from __future__ import annotations
 
 import json
+import time
 
 import click
 
 from .. import _core
 from .._core import NetcollError, parse_booksim_config, simulate_booksim, simulate_traffic
+from .common import threads_option
 
 
 def parse_booksim(text: str, where: str = "config") -> list[tuple[str, str]]:
@@ -69,6 +71,11 @@ def summary_text(r: dict) -> str:
         f"max = {r['channel_utilisation']['max']:.6g}",
         f"Total run time {r['cycles']} cycles ({r['sample_periods']} sample periods)",
     ]
+    if "wall_seconds" in r:
+        lines.append(
+            f"Simulated on {r['threads']} thread(s) in {r['wall_seconds']:.3g} s "
+            f"({r['cpu_seconds']:.3g} s of CPU)"
+        )
     mc = r.get("multicast")
     if mc:
         s = mc["latency"]
@@ -101,6 +108,10 @@ def json_view(r: dict, full: bool) -> dict:
     help="A BookSim 2 configuration file.",
 )
 @click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
+@threads_option(
+    "Threads for this run (the `threads` key; 0: every core on networks of 1,024 "
+    "routers or more, one below). The figures are identical for every thread count."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 @click.option("--channels", is_flag=True, help="With --json: include per-channel utilisation.")
 @click.option(
@@ -111,7 +122,7 @@ def json_view(r: dict, full: bool) -> dict:
     callback=lambda ctx, _param, value: _print_keys(ctx) if value else None,
     help="List the accepted keys with their defaults, and exit.",
 )
-def sim(cfg_file, overrides, as_json, channels):
+def sim(cfg_file, overrides, threads, as_json, channels):
     """Cycle-accurate flit simulation of synthetic traffic, configured as BookSim 2.
 
     A file means what it means to BookSim: its grammar, BookSim's defaults for unset keys
@@ -122,9 +133,15 @@ def sim(cfg_file, overrides, as_json, channels):
     Example: netcoll sim --booksim mesh88.cfg injection_rate=0.2 --json
     """
     pairs = parse_overrides(overrides)
+    if threads is not None:
+        pairs.append(("threads", str(threads)))
     # A BookSim file is read by the core: BookSim's grammar and defaults, its size and
     # encoding checked before reading.
+    start, cpu0 = time.perf_counter(), time.process_time()
     r = simulate_booksim(cfg_file, pairs) if cfg_file else run_config(pairs)
+    # CPU time of the whole process (every simulation thread), and wall-clock time.
+    r["cpu_seconds"] = round(time.process_time() - cpu0, 4)
+    r["wall_seconds"] = round(time.perf_counter() - start, 4)
     if as_json:
         print(json.dumps(json_view(r, channels), indent=2))
     else:

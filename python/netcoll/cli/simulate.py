@@ -13,7 +13,7 @@ from .._core import NetcollError
 from ..api import simulate as simulate_api
 from ..engines import ENGINES, PROTOCOLS
 from ..vocabulary import round_floats
-from .common import params_option
+from .common import params_option, schedule_file_option, threads_option
 from .schedule import collective_kw, collective_options
 from .sizes import SIZE
 from .types import POSITIVE, RANK
@@ -22,16 +22,11 @@ from .verify import read_bytes
 
 @click.command("simulate")
 @click.argument("op")
-@click.option("--engine", "-e", default="step", show_default=True, help="step | flit | loggops")
-@click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
 @click.option(
-    "--schedule",
-    "schedule_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Run this schedule file (netcoll JSON, MSCCL XML; GOAL with --engine loggops) "
-    "instead of --algo.",
+    "--engine", "-e", default="step", show_default=True, help="analytic | step | flit | loggops"
 )
+@click.option("--algo", "-a", default=None, help="Algorithm name (see `netcoll algos`).")
+@schedule_file_option("Run")
 @click.option("--topo", "-t", default=None, metavar="SPEC", help="Network spec.")
 @click.option("--root", type=RANK, default=0, show_default=True, help="Root rank.")
 @click.option(
@@ -56,12 +51,30 @@ from .verify import read_bytes
     multiple=True,
     metavar="KEY=VALUE",
     help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
-    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing.",
+    "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing; analytic: "
+    "alpha, beta, gamma, lambda, L, o, g, G; loggops: L, o, g, G, O, S, hops=1 (L per "
+    "routed hop of --topo).",
+)
+@threads_option(
+    "--engine flit: threads (the `threads` key; a schedule's executor reacts to each "
+    "arrival in order, so schedule runs use one)."
 )
 @collective_options
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def simulate(
-    op, engine, algo, schedule_path, topo, root, nbytes, packets, params, sim, as_json, **picked
+    op,
+    engine,
+    algo,
+    schedule_path,
+    topo,
+    root,
+    nbytes,
+    packets,
+    params,
+    sim,
+    threads,
+    as_json,
+    **picked,
 ):
     """Simulate collective OP by algorithm ALGO (or a --schedule file) on network TOPO with
     an engine; the loggops engine needs no network."""
@@ -75,6 +88,10 @@ def simulate(
             f"--bytes does nothing for the step protocol {algo}: it moves --packets packets, "
             "whatever their size; drop --bytes"
         )
+    if threads is not None:
+        if engine != "flit":
+            raise NetcollError(f"--threads is a flit engine option, not one of --engine {engine}")
+        sim = (*sim, f"threads={threads}")
     extra = {}
     if schedule_path is not None:
         data = read_bytes(schedule_path)

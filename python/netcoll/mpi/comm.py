@@ -515,10 +515,17 @@ def _oversubscribed(comm) -> bool:
     env = os.environ.get("NETCOLL_OVERSUBSCRIBED")
     if env is not None:
         return env not in ("", "0")
+    try:  # the cores this rank may run on (taskset, a batch system's cpuset)
+        mine = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        mine = list(range(os.cpu_count() or 1))
     node = comm.Split_type(MPI.COMM_TYPE_SHARED)
+    # The node's ranks may use the union of their masks: ranks bound one per core each see
+    # one core, ranks pinned together all see the same one.
+    cores = len(set().union(*node.allgather(mine)))
     local = node.Get_size()
     node.Free()
-    return local > (os.cpu_count() or 1)
+    return local > cores
 
 
 def _m2a_agree(views) -> tuple[int, np.dtype]:

@@ -549,13 +549,15 @@ class _Run:
 def _wait_some(reqs: list, oversubscribed: bool) -> set[int]:
     """Indices of completed requests, at least one.
 
-    MPICH's Waitsome spins without yielding the core. When ranks share cores (more ranks
-    than cores, or a machine busy with other work) a spinning rank starves the very rank
+    With a core per rank, a blocking MPI_Waitsome (as the native executor). With more ranks
+    than cores, MPICH's Waitsome spins without yielding the core and starves the very rank
     whose data it waits for. So: poll with Testsome for up to 50 us (data that is about to
-    arrive is taken at once), then sleep between polls, backing off from 10 us to 200 us
-    (50 us on a node with a core per rank, to bound the added latency). Measured on 8 ranks
-    over 2 cores, a 1 KiB ring allgather took 95 ms with Waitsome, 25 ms polling with
-    sched_yield, 6 ms with this loop (a hand-written mpi4py ring with Waitall: 5 ms)."""
+    arrive is taken at once), then sleep between polls, backing off from 10 us to 200 us.
+    Measured on 8 ranks over 2 cores, a 1 KiB ring allgather took 95 ms with Waitsome,
+    25 ms polling with sched_yield, 6 ms with this loop (a hand-written mpi4py ring with
+    Waitall: 5 ms)."""
+    if not oversubscribed:
+        return set(MPI.Request.Waitsome(reqs) or ())
     deadline = time.perf_counter() + 5e-5
     while True:
         done = MPI.Request.Testsome(reqs)
@@ -563,13 +565,13 @@ def _wait_some(reqs: list, oversubscribed: bool) -> set[int]:
             return set(done)
         if time.perf_counter() > deadline:
             break
-    nap, cap = 1e-5, (2e-4 if oversubscribed else 5e-5)
+    nap = 1e-5
     while True:
         time.sleep(nap)
         done = MPI.Request.Testsome(reqs)
         if done:
             return set(done)
-        nap = min(nap * 2, cap)
+        nap = min(nap * 2, 2e-4)
 
 
 def _copy_into(dst: np.ndarray, src: np.ndarray) -> np.ndarray:

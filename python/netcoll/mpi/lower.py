@@ -18,8 +18,12 @@ So an op never reads a span that another op may still be filling.
 - a piece a send or compute needs but does not hold as such (an XOR combination) is decoded
   into scratch just before the op (``pre`` instructions);
 - computed pieces go straight to their home in the output when they are required there;
-- a rank's own input pieces are copied home (``early``) while its first messages are in
-  flight, not after the last one.
+- a rank's own input pieces are copied home at the end, except those a later send reads
+  from home (several pieces contiguous there: one span), which are copied while the first
+  messages are in flight (``early``);
+- a multi-piece send of 8 KiB or more is packed into one scratch span just before it
+  starts (MPICH's single-copy path takes only contiguous send buffers), and a multi-piece
+  receive whose pieces all have a home in the output lands there through a datatype.
 
 Spans are ``[buffer, byte offset, byte length]`` with buffer 0 = input, 1 = output,
 2 = scratch; the arena is laid out here (each span 64-byte aligned) and allocated once per
@@ -36,6 +40,9 @@ from .executor import ExecutionError, Program, _packet_bytes, missing_reduced
 IN, OUT, SCRATCH = 0, 1, 2
 SEND, RECV, COMPUTE = 0, 1, 2
 ALIGN = 64
+# Multi-piece sends from this size up are packed into one span (see _Lowering.pack): the
+# default of MPICH's MPIR_CVAR_CH4_IPC_CMA_P2P_THRESHOLD, where its single-copy path starts.
+PACK_BYTES = 8192
 
 
 class _Lowering:
@@ -46,8 +53,10 @@ class _Lowering:
         self.scratch = 0
         self.held: dict = {}  # key -> [(producer mask, span)]
         self.at_home: dict = {}  # key -> its home span, filled by an early copy
+        self.early_copies: dict = {}  # key -> the early copy that puts it at home
+        self.read_at_home: set = set()  # keys a send reads from home: copied early
         self.filled = set(prog.in_place)
-        self.recv_span: dict[int, list] = {}  # message -> span of the whole message
+        self.recv_span: dict[int, list] = {}  # message -> the spans it lands in, in order
         self.recv_ops: dict[int, list[tuple[int, int, int]]] = {}  # message -> (op, a, b)
         self.packets_in: dict[int, int] = {}  # message -> producer mask once complete
         self.have: dict[int, set[int]] = {}
@@ -112,16 +121,37 @@ class _Lowering:
     # ---------------------------------------------------------------- ops
 
     def recv_buffer(self, m: int) -> list:
-        span = self.recv_span.get(m)
-        if span is None:
+        """The spans message `m` lands in: one span of the output when its payload is
+        contiguous there, else each piece at its own home in the output when every piece
+        has an unclaimed one (an MPI datatype receives it in place: no copy afterwards),
+        else one scratch span."""
+        pieces = self.recv_span.get(m)
+        if pieces is None:
             start = self.prog.direct.get(m)
             length = self.prog.msg_len[m]
             if start is not None:
-                span = [OUT, start * self.item, length]
+                pieces = [[OUT, start * self.item, length]]
             else:
-                span = self.alloc(length)
-            self.recv_span[m] = span
-        return span
+                pieces = self.scattered_homes(m) or [self.alloc(length)]
+            self.recv_span[m] = pieces
+        return pieces
+
+    def scattered_homes(self, m: int) -> list | None:
+        payload, offsets = self.plan.messages[m].payload, self.prog.msg_offsets[m]
+        homes = self.prog.home
+        if not all(k in homes and k not in self.filled for k in payload):
+            return None
+        spans = [[OUT, homes[k][0] * self.item, (homes[k][1] - homes[k][0]) * self.item]
+                 for k in payload]  # fmt: skip
+        at = 0
+        for (off, length), span in zip(offsets, spans):
+            if off != at or length != span[2]:
+                return None  # padded or overlapping pieces: not a plain concatenation
+            at += length
+        if at != self.prog.msg_len[m]:
+            return None
+        self.filled.update(payload)
+        return spans
 
     def segments(self, m: int, d: int, a: int, b: int):
         length, k = self.prog.msg_len[m], self.plan.messages[m].packets
@@ -136,7 +166,7 @@ class _Lowering:
         src = self.plan.messages[m].src
         self.recv_ops.setdefault(m, []).append((i, a, b))
         transfers = [
-            [src, tag, _cut([buf], lo, hi)] for tag, lo, hi in self.segments(m, self.me, a, b)
+            [src, tag, _cut(buf, lo, hi)] for tag, lo, hi in self.segments(m, self.me, a, b)
         ]
         return {"kind": RECV, "transfers": transfers, "instrs": []}
 
@@ -151,13 +181,13 @@ class _Lowering:
         msg = self.plan.messages[m]
         if len(got) < msg.packets:
             return
-        buf, mask = self.recv_span[m], self.packets_in[m]
+        pieces, mask = self.recv_span[m], self.packets_in[m]
         for key, (off, length) in zip(msg.payload, self.prog.msg_offsets[m]):
-            self.hold(key, mask, [buf[0], buf[1] + off, length])
+            self.hold(key, mask, _within(pieces, off, length))
 
     def forwarded(self, m: int, a: int, b: int, closure: int) -> list | None:
         """A received message with the same payload whose packets [a, b) this op may read
-        (pipelined forwarding), as one span."""
+        (pipelined forwarding), as the spans it landed in."""
         payload = self.plan.messages[m].payload
         for m2, ops in self.recv_ops.items():
             if self.plan.messages[m2].payload != payload:
@@ -176,19 +206,43 @@ class _Lowering:
         a, b = self.plan.packet_range(op)
         pre: list = []
         spans = [self.lookup(k, closure) for k in msg.payload]
-        if len(spans) > 1 and self.prog.need[i] > 0:  # issued after the early copies
-            spans = [self.at_home.get(k, sp) for k, sp in zip(msg.payload, spans)]
         if all(s is not None for s in spans):
             pieces = _coalesce(spans)
+            if len(pieces) > 1 and self.prog.need[i] > 0:  # issued after the early copies
+                home = [self.at_home.get(k, sp) for k, sp in zip(msg.payload, spans)]
+                if len(_coalesce(home)) < len(pieces):
+                    pieces = _coalesce(home)
+                    self.read_at_home.update(k for k in msg.payload if k in self.at_home)
         else:
             whole = self.forwarded(m, a, b, closure)
             if whole is not None:
-                pieces = [whole]
+                pieces = whole
             else:
                 pieces = [self.value(k, i, closure, pre) for k in msg.payload]
-        transfers = [[d, tag, _cut(pieces, lo, hi)]
-                     for d in msg.dst for tag, lo, hi in self.segments(m, d, a, b)]  # fmt: skip
+        segs = [(d, tag, lo, hi) for d in msg.dst for tag, lo, hi in self.segments(m, d, a, b)]
+        base = 0
+        if len(pieces) > 1 and segs:
+            base = min(s[2] for s in segs)
+            end = max(s[3] for s in segs)
+            if end - base >= PACK_BYTES:
+                pieces = [self.pack(_cut(pieces, base, end), pre)]
+            else:
+                base = 0
+        transfers = [[d, tag, _cut(pieces, lo - base, hi - base)] for d, tag, lo, hi in segs]
         return {"kind": SEND, "transfers": transfers, "instrs": pre}
+
+    def pack(self, pieces: list, pre: list) -> list:
+        """`pieces` copied into one scratch span just before the send starts (`pre`
+        instructions). MPICH moves a large message between processes of one node with a
+        single copy (CMA: the receiver reads the sender's memory) only when the send buffer
+        is contiguous; a derived-datatype send goes through its 8 KiB shared-memory cells
+        instead, which took 7-14x as long from 256 KiB up on this machine (docs/mpi.md)."""
+        dst = self.alloc(sum(p[2] for p in pieces))
+        at = dst[1]
+        for span in pieces:
+            pre.append({"Copy": [[SCRATCH, at, span[2]], span]})
+            at += span[2]
+        return dst
 
     def compute(self, i: int, op, closure: int) -> dict:
         instrs: list = []
@@ -227,21 +281,27 @@ class _Lowering:
                 self.hold(key, 1 << i, dst)
         return {"kind": COMPUTE, "transfers": [], "instrs": instrs}
 
-    def early(self) -> list:
-        """Copies home of the required pieces of this rank's own input, run once the first
-        ready ops are issued (while their messages are in flight). The copies are held at
-        home for every op issued later (one that waits for anything), so a later send of
-        several pieces that are contiguous at home is one span, not a derived datatype."""
-        instrs: list = []
+    def early(self) -> None:
+        """Copies home of the required pieces of this rank's own input. Those held at home
+        for every op issued later (one that waits for anything), so that a later send of
+        several pieces contiguous at home is one span, are run once the first ready ops are
+        issued (while their messages are in flight); `split_early` moves the others to the
+        end, where a copy costs less: on this machine a 2-rank exchange of 16 MiB with the
+        own block copied home after it took 12.5 ms, copied while it was in flight 16 ms."""
         for key in self.prog.required:
             own = self.lookup(key, 0)
             if own is None or key in self.filled:
                 continue
             dst = self.home(key)
             if dst is not None:
-                instrs.append({"Copy": [dst, [own[0], own[1], min(own[2], dst[2])]]})
+                self.early_copies[key] = {"Copy": [dst, [own[0], own[1], min(own[2], dst[2])]]}
                 self.at_home[key] = dst
-        return instrs
+
+    def split_early(self) -> tuple[list, list]:
+        """The early copies a send reads from home, and the others (run at the end)."""
+        early = [c for k, c in self.early_copies.items() if k in self.read_at_home]
+        late = [c for k, c in self.early_copies.items() if k not in self.read_at_home]
+        return early, late
 
     def finish(self) -> list:
         """Copies of the required pieces not yet home, after the last op."""
@@ -261,7 +321,7 @@ class _Lowering:
         prog = self.prog
         ops = prog.ops
         lowered: list = [None] * len(ops)
-        early = self.early()
+        self.early()
         for i, op in enumerate(ops):  # receives are bound (and posted) first, as in _Run.go
             if op.kind == "recv":
                 lowered[i] = self.recv(i, op)
@@ -288,8 +348,10 @@ class _Lowering:
                 f"rank {self.me} is stuck: {len(ops) - done} ops wait for ops that never "
                 "complete (the schedule is not executable)"
             )
+        early, late = self.split_early()
+        finish = late + self.finish()
         return {"ops": lowered, "need": list(prog.need), "waiters": prog.waiters,
-                "early": early, "finish": self.finish(), "scratch": self.scratch}  # fmt: skip
+                "early": early, "finish": finish, "scratch": self.scratch}  # fmt: skip
 
 
 def _coalesce(spans: list) -> list:
@@ -301,6 +363,17 @@ def _coalesce(spans: list) -> list:
         else:
             out.append([buf, off, length])
     return out
+
+
+def _within(pieces: list, off: int, length: int) -> list:
+    """The span of bytes [off, off + length) of the concatenation of `pieces`, which lie in
+    one of them (a received piece never straddles two: see recv_buffer)."""
+    at = 0
+    for buf, start, size in pieces:
+        if at <= off and off + length <= at + size:
+            return [buf, start + off - at, length]
+        at += size
+    raise ExecutionError(f"bytes {off}..{off + length} straddle the spans of a message")
 
 
 def _cut(pieces: list, lo: int, hi: int) -> list:

@@ -8,8 +8,9 @@ A measured tuning table (written by ``netcoll run --tune``) maps size ranges to 
 
 It is read from ``tuning_file``, else ``$NETCOLL_TUNING``, else ``~/.cache/netcoll/tuning.json``.
 Without an entry for the collective and rank count (the nearest rank count measured is used),
-``auto`` takes the first registered algorithm of :data:`PREFERENCE` that exists in this build,
-else the first registered algorithm for the collective.
+``auto`` takes the first registered algorithm of :func:`by_size` (size-dependent rules for
+bcast, allgather and allreduce: MPICH's own), else of :data:`PREFERENCE`, else the first
+registered algorithm for the collective.
 """
 
 from __future__ import annotations
@@ -68,12 +69,42 @@ def lookup(tables: dict, kind: str, p: int, nbytes: int) -> str | None:
     return None
 
 
+def by_size(kind: str, p: int, nbytes: int) -> list[str]:
+    """The algorithms to prefer without a measured table, by size (as `AlgoRequest::bytes`
+    counts it) and rank count: MPICH's own rules (its `MPIR_*_intra_auto` selections, with
+    the thresholds the `mpich` wheel reports through `mpivars`), so that `auto` never runs a
+    short-vector algorithm on a long vector or the reverse. The benchmark of docs/mpi.md
+    shows where this machine disagrees (`auto` column)."""
+    pof2 = p & (p - 1) == 0
+    if kind == "broadcast":
+        # MPIR_CVAR_BCAST_SHORT_MSG_SIZE = 12288, MPIR_CVAR_BCAST_MIN_PROCS = 8: below
+        # either a binomial tree; above, scatter then allgather (van de Geijn).
+        short = nbytes < 12288 or p < 8
+        return ["binomial"] if short else ["scatter-allgather", "binomial"]
+    if kind == "allgather":
+        # On the total, nbytes * p: MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE = 81920 (recursive
+        # doubling, p a power of two), MPIR_CVAR_ALLGATHER_LONG_MSG_SIZE = 524288 (Bruck
+        # below, ring from there).
+        total = nbytes * p
+        if total < 81920 and pof2:
+            return ["recursive-doubling", "bruck", "ring"]
+        return ["bruck", "ring"] if total < 524288 else ["ring"]
+    if kind == "allreduce":
+        # MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE = 2048: recursive doubling up to it,
+        # Rabenseifner's reduce-scatter + allgather above (ring where p is not a power of
+        # two: our Rabenseifner needs one).
+        if nbytes <= 2048:
+            return ["recursive-doubling", "ring"]
+        return ["rabenseifner", "ring"] if pof2 else ["ring", "recursive-doubling"]
+    return []
+
+
 def choose(kind: str, p: int, nbytes: int, path=None) -> str:
     names = registered(kind)
     algo = lookup(load(path), kind, p, nbytes)
     if algo in names:
         return algo
-    for name in PREFERENCE.get(kind, []):
+    for name in [*by_size(kind, p, nbytes), *PREFERENCE.get(kind, [])]:
         if name in names:
             return name
     if names:

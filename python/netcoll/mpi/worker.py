@@ -44,11 +44,12 @@ def buffers(
         return None, f"{nbytes} bytes is less than one element per rank ({unit} bytes)"
     rng = np.random.default_rng(seed * 1_000_003 + me)
     total = n * p if chunked else n
-    send = rng.integers(0, 50, total).astype(dtype)
+    send = page_aligned(rng.integers(0, 50, total).astype(dtype))
     if kind in ("broadcast", "multicast") and me != root:
         send[:] = 0  # garbage: the broadcast must overwrite it (a non-target's stays 0)
     if kind == "many_to_all":
-        return (send if me in sources else None, np.full(n * len(sources), 77, dtype)), None
+        recv = page_aligned(np.full(n * len(sources), 77, dtype))
+        return (send if me in sources else None, recv), None
     out = {
         "broadcast": None,
         "multicast": None,
@@ -59,8 +60,25 @@ def buffers(
         "allreduce": n,
         "reduce_scatter": n,
     }[kind]
-    recv = None if out is None else np.full(out, 77, dtype=dtype)
+    recv = None if out is None else page_aligned(np.full(out, 77, dtype=dtype))
     return (send, recv), None
+
+
+def page_aligned(a: np.ndarray) -> np.ndarray:
+    """A copy of `a` that starts on a page boundary, as the OSU benchmarks allocate their
+    buffers (posix_memalign to the page size). Alignment is not a detail here: numpy puts a
+    large array 16 bytes past a page, and on this machine (AMD EPYC, glibc 2.36) a copy from
+    a 32-byte aligned source to a destination 16 bytes off one takes 11x as long at 256 KiB
+    (glibc's `rep movsb` path; the kernel's copy for MPICH's single-copy CMA transfers
+    likewise), so netcoll and native must see the same alignment (docs/mpi.md)."""
+    raw = np.empty(a.nbytes + PAGE, dtype=np.uint8)
+    skip = -raw.ctypes.data % PAGE
+    out = raw[skip : skip + a.nbytes].view(a.dtype)
+    out[...] = a
+    return out
+
+
+PAGE = 4096
 
 
 def native(kind, comm, send, recv, root, op, sources=(), sub=None):
@@ -182,7 +200,7 @@ def measure(c: Comm, cfg: dict, cand: dict, nbytes: int) -> dict:
         between = _checks(c, cfg, prog, kind, root, op, send, out, nbytes, iters, row)
     fns, sub = [run], None
     if cfg.get("native"):
-        nrecv = None if recv is None else recv.copy()
+        nrecv = None if recv is None else page_aligned(recv)
         sub = multicast_comm(c.comm, root, cfg["targets"]) if kind == "multicast" else None
         fns.append(lambda: native(kind, c.comm, send, nrecv, root, op, sources, sub))
     times = timed(c.comm, fns, warmup, iters, between)

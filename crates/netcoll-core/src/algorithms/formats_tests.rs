@@ -1,22 +1,29 @@
 //! Every registered algorithm round-trips through MSCCL XML and GOAL on small networks:
 //! netcoll -> file -> netcoll gives a schedule that verifies, of the same collective, moving
-//! the same chunks between the same ranks.
+//! the same chunks (MSCCL) or bytes (GOAL, which carries no data) between the same ranks.
 
 use super::{for_kind, AlgoRequest};
 use crate::schedule::formats::goal::Goal;
-use crate::schedule::formats::{goal_check, goal_write, msccl::Msccl, msccl_lower, msccl_write};
+use crate::schedule::formats::{
+    goal_check, goal_lower, goal_write, msccl::Msccl, msccl_lower, msccl_write,
+};
 use crate::schedule::{CollectiveKind, Schedule};
 use crate::Topology;
 
-/// Chunks moved from each rank to each other rank.
-fn traffic(s: &Schedule) -> std::collections::BTreeMap<(u32, u32), u64> {
+/// Chunks moved from each rank to each other rank (in bytes with `bytes`).
+fn traffic_in(s: &Schedule, bytes: bool) -> std::collections::BTreeMap<(u32, u32), u64> {
+    let unit = if bytes { s.bytes_per_block() } else { 1 };
     let mut t = std::collections::BTreeMap::new();
     for m in s.messages() {
         for &d in s.dests(m) {
-            *t.entry((m.src, d)).or_insert(0) += s.payload(m).len() as u64;
+            *t.entry((m.src, d)).or_insert(0) += s.payload(m).len() as u64 * unit;
         }
     }
     t
+}
+
+fn traffic(s: &Schedule) -> std::collections::BTreeMap<(u32, u32), u64> {
+    traffic_in(s, false)
 }
 
 fn built(spec: &str) -> Vec<(String, Schedule)> {
@@ -53,6 +60,11 @@ fn every_algorithm_round_trips_through_msccl_and_goal() {
                     goal_check::check(&back, kind, s.collective().root, None, u64::MAX).unwrap();
                 assert_eq!(r.diagnosis, None, "{what}");
                 assert_eq!(r.messages, s.verify().counts.messages, "{what}");
+                // Read back onto the IR (opaque pieces): same bytes between the same ranks.
+                let (ir, _) = goal_lower::lower(&back, kind, s.collective().root, u64::MAX)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert!(ir.is_correct(), "{what}");
+                assert_eq!(traffic_in(&ir, true), traffic_in(&s, true), "{what}");
                 goal += 1;
             }
             // MSCCL: data identities survive; the schedule read back proves itself.

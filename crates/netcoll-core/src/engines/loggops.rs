@@ -184,12 +184,23 @@ impl RankGraph {
 /// Simulates `goal` under `p`; a schedule that cannot finish (an unmatched message, a
 /// dependency cycle) is reported with the ranks and ops left waiting.
 pub fn simulate(goal: &Goal, p: &LogGops) -> Result<LogGopsResult> {
-    Sim::new(goal, *p).run()
+    Sim::new(goal, *p, None).run()
+}
+
+/// The number of hops a message from rank `a` to rank `b` crosses.
+pub type HopCount<'a> = &'a dyn Fn(u32, u32) -> u64;
+
+/// [`simulate`] with L per hop: a message from `a` to `b` takes `L * hops(a, b)` on the wire
+/// instead of `L` (LogGOPSim's model is topology-free; this is netcoll's extension, chosen in
+/// `--sim hops=1`: docs/formats.md). Everything else is LogGOPSim's.
+pub fn simulate_routed(goal: &Goal, p: &LogGops, hops: HopCount<'_>) -> Result<LogGopsResult> {
+    Sim::new(goal, *p, Some(hops)).run()
 }
 
 struct Sim<'a> {
     goal: &'a Goal,
     p: LogGops,
+    hops: Option<HopCount<'a>>,
     graphs: Vec<RankGraph>,
     queue: BinaryHeap<Reverse<Event>>,
     stamp: u64,
@@ -208,7 +219,7 @@ fn per_byte(size: u64, x: u64) -> u64 {
 }
 
 impl<'a> Sim<'a> {
-    fn new(goal: &'a Goal, p: LogGops) -> Self {
+    fn new(goal: &'a Goal, p: LogGops, hops: Option<HopCount<'a>>) -> Self {
         let n = goal.ranks.len();
         let max_of = |f: fn(&crate::schedule::formats::goal::GoalOp) -> u8| {
             goal.ranks
@@ -222,6 +233,7 @@ impl<'a> Sim<'a> {
         Sim {
             goal,
             p,
+            hops,
             graphs: (0..n).map(|r| RankGraph::new(goal, r)).collect(),
             queue: BinaryHeap::new(),
             stamp: 0,
@@ -343,7 +355,10 @@ impl<'a> Sim<'a> {
             kind: Ev::Msg,
             host: ev.target,
             target: ev.host,
-            time: ev.time.wrapping_add(p.o).wrapping_add(p.l),
+            time: ev
+                .time
+                .wrapping_add(p.o)
+                .wrapping_add(self.latency(ev.host, ev.target)),
             stamp: self.stamp,
             ..ev
         };
@@ -352,6 +367,14 @@ impl<'a> Sim<'a> {
         self.queue.push(Reverse(msg));
         if ev.size <= p.s {
             self.graphs[h].done(ev.offset);
+        }
+    }
+
+    /// L, or L per hop of the route from `a` to `b`.
+    fn latency(&self, a: u32, b: u32) -> u64 {
+        match self.hops {
+            Some(h) => self.p.l.wrapping_mul(h(a, b)),
+            None => self.p.l,
         }
     }
 
@@ -468,4 +491,29 @@ fn take_match(list: &mut Vec<Waiting>, src: u32, tag: u32) -> Option<Waiting> {
         (src == ANY || w.src == ANY || w.src == src) && (tag == ANY || w.tag == ANY || w.tag == tag)
     })?;
     Some(list.remove(i))
+}
+
+/// Hops between ranks on the endpoints `placement` of `topo` under `routing`, for
+/// [`simulate_routed`]: the routed switch-to-switch links, at least 1 (ranks on one switch
+/// still cross it, so a topology-free run is the network where every pair is one hop apart).
+pub fn route_hops<'a>(
+    topo: &'a crate::Topology,
+    routing: &'a crate::routing::Routing,
+    placement: &'a [u32],
+) -> Result<impl Fn(u32, u32) -> u64 + 'a> {
+    let n = topo.num_endpoints();
+    if let Some(&e) = placement.iter().find(|&&e| e as usize >= n) {
+        return Err(Error::Spec(format!(
+            "a rank sits on endpoint {e}, but {} has {n} endpoints: give a larger --topo",
+            topo.name()
+        )));
+    }
+    Ok(move |a: u32, b: u32| {
+        let (a, b) = (
+            placement[a as usize] as usize,
+            placement[b as usize] as usize,
+        );
+        let (sa, sb) = (topo.endpoint_switch(a), topo.endpoint_switch(b));
+        (routing.walk(topo, sa, sb).count() as u64).max(1)
+    })
 }

@@ -63,3 +63,37 @@ fn eager_and_rendezvous_by_hand() {
     // the sender's CPU busy until then.
     assert_eq!(simulate(&g, &p).unwrap().rank_times, vec![4000, 5554]);
 }
+
+#[test]
+fn latency_per_hop_of_the_route() {
+    use super::loggops::{route_hops, simulate_routed};
+    // One 10-byte message from rank 0 to rank 3 of a 4x2 mesh: three links along its first row, so L counts
+    // three times (3 * 2500 + 1500 + 1500 + 54 = 10554); from rank 0 to rank 1, once: the
+    // topology-free time.
+    let text = |to: u32| {
+        format!(
+            "num_ranks 4\nrank 0 {{\nl1: send 10b to {to} tag 0\n}}\nrank 1 {{\n{}}}\nrank 2 {{\n}}\nrank 3 {{\n{}}}\n",
+            if to == 1 { "l1: recv 10b from 0 tag 0\n" } else { "" },
+            if to == 3 { "l1: recv 10b from 0 tag 0\n" } else { "" },
+        )
+    };
+    let t = crate::Topology::from_spec("mesh:4x2").unwrap();
+    let r = crate::routing::Routing::new(&t, crate::routing::RoutingKind::Dor, None).unwrap();
+    let place: Vec<u32> = (0..4).collect();
+    let hops = route_hops(&t, &r, &place).unwrap();
+    let p = LogGops::default();
+    let far = Goal::parse(&text(3), "t").unwrap();
+    assert_eq!(
+        simulate_routed(&far, &p, &hops).unwrap().rank_times[3],
+        10554
+    );
+    assert_eq!(simulate(&far, &p).unwrap().rank_times[3], 5554);
+    let near = Goal::parse(&text(1), "t").unwrap();
+    assert_eq!(
+        simulate_routed(&near, &p, &hops).unwrap(),
+        simulate(&near, &p).unwrap()
+    );
+    // Ranks past the network's endpoints are refused.
+    let wide: Vec<u32> = (0..9).collect();
+    assert!(route_hops(&t, &r, &wide).is_err());
+}

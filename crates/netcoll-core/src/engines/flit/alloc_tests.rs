@@ -24,13 +24,7 @@ fn put(net: &mut Network, gi: usize, vc: u8, dst: u32) -> usize {
         worm: NONE,
         ..Packet::default()
     });
-    let flit = Flit {
-        pkt,
-        idx: 0,
-        head: true,
-        tail: true,
-        itime: 0,
-    };
+    let flit = Flit::new(pkt, dst, 0, true, true);
     net.arrive(gi as u32, vc, flit);
     gi * net.nv + vc as usize
 }

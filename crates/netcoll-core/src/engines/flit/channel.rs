@@ -3,15 +3,62 @@
 //! due a fixed number of cycles later. The wheel's buckets are reused vectors, so after
 //! warm-up no event allocates.
 
-/// A flit: the packet slot it belongs to and its position in the packet.
+/// A flit: the packet slot it belongs to, and what a router needs to route it without
+/// touching the packet table (a cache miss per hop on large networks): its destination
+/// endpoint with the packet's routing state, and the router-to-router hops it has made.
+/// 16 bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Flit {
     pub pkt: u32,
-    pub idx: u16,
+    /// Destination endpoint (low 24 bits) and routing state (high 8 bits: dateline class,
+    /// up*/down* phase, torus direction), see [`Flit::dst`] and [`Flit::rstate`].
+    pub dst_state: u32,
+    /// Low 32 bits of the cycle the flit left its source NI (a flit latency is the
+    /// wrapping difference: exact below 2^32 cycles in flight).
+    pub itime: u32,
+    pub hops: u16,
     pub head: bool,
     pub tail: bool,
-    /// Cycle the flit left its source NI.
-    pub itime: u64,
+}
+
+/// Endpoints a flit can address (24 bits of `Flit::dst_state`).
+pub const MAX_FLIT_ENDPOINTS: usize = 1 << 24;
+
+impl Flit {
+    /// A flit of packet `pkt` bound for endpoint `dst`, leaving its NI at cycle `now`.
+    #[inline]
+    pub fn new(pkt: u32, dst: u32, now: u64, head: bool, tail: bool) -> Flit {
+        debug_assert!((dst as usize) < MAX_FLIT_ENDPOINTS);
+        Flit {
+            pkt,
+            dst_state: dst,
+            itime: now as u32,
+            hops: 0,
+            head,
+            tail,
+        }
+    }
+    #[inline]
+    pub fn dst(&self) -> usize {
+        (self.dst_state & 0x00ff_ffff) as usize
+    }
+    #[inline]
+    pub fn rstate(&self) -> u8 {
+        (self.dst_state >> 24) as u8
+    }
+    #[inline]
+    pub fn set_dst(&mut self, dst: u32) {
+        self.dst_state = (self.dst_state & 0xff00_0000) | dst;
+    }
+    #[inline]
+    pub fn set_rstate(&mut self, state: u8) {
+        self.dst_state = (self.dst_state & 0x00ff_ffff) | (state as u32) << 24;
+    }
+    /// Cycles since the flit left its NI.
+    #[inline]
+    pub fn age(&self, now: u64) -> u64 {
+        (now as u32).wrapping_sub(self.itime) as u64
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -89,6 +89,10 @@ pub struct FlitConfig {
     pub multicast_scheme: McScheme,
     /// Packets per multicast message (`packet_size` flits each) under the schedule schemes.
     pub multicast_packets: u32,
+    /// Threads one run uses (par.rs); 0: every core for networks of at least
+    /// `par::AUTO_MIN_ROUTERS` routers, one otherwise. The figures are the same for every
+    /// thread count.
+    pub threads: usize,
 }
 
 impl Default for FlitConfig {
@@ -144,6 +148,7 @@ impl Default for FlitConfig {
             multicast_dests: 3,
             multicast_scheme: McScheme::Tree,
             multicast_packets: 1,
+            threads: 0,
         }
     }
 }
@@ -152,6 +157,37 @@ impl Default for FlitConfig {
 pub fn all_keys() -> Vec<&'static str> {
     KEYS.iter().copied().chain(booksim_only_keys()).collect()
 }
+
+/// The delays a flit's traversal schedules its events with (a copy, so the router can
+/// schedule while it holds `&mut` to the network).
+#[derive(Debug, Clone, Copy)]
+pub struct Delays {
+    pub credit_delay: u32,
+    pub injection_latency: u32,
+    pub channel_latency: u32,
+    pub sw_alloc_delay: u32,
+    pub st_final_delay: u32,
+    pub ejection_latency: u32,
+    pub ni_read_delay: u32,
+}
+
+impl FlitConfig {
+    #[inline]
+    pub fn delays(&self) -> Delays {
+        Delays {
+            credit_delay: self.credit_delay,
+            injection_latency: self.injection_latency,
+            channel_latency: self.channel_latency,
+            sw_alloc_delay: self.sw_alloc_delay,
+            st_final_delay: self.st_final_delay,
+            ejection_latency: self.ejection_latency,
+            ni_read_delay: self.ni_read_delay,
+        }
+    }
+}
+
+/// The most threads one run may ask for.
+pub const MAX_THREADS: usize = 1024;
 
 /// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
 pub const KEYS: &[&str] = &[
@@ -194,6 +230,7 @@ pub const KEYS: &[&str] = &[
     "sim_cycles",
     "warmup_cycles",
     "seed",
+    "threads",
     "deadlock_cycles",
     "max_cycles",
     "sw_allocator",
@@ -295,6 +332,7 @@ impl FlitConfig {
                 )
             }
             "seed" => self.seed = num(key, v)?,
+            "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
             "vc_allocator" => {
@@ -497,6 +535,12 @@ impl FlitConfig {
         }
         if self.channel_latency == 0 || self.injection_latency == 0 || self.ejection_latency == 0 {
             return spec_err!("channel, injection and ejection latencies must be at least 1 cycle");
+        }
+        if self.threads > MAX_THREADS {
+            return spec_err!(
+                "threads = {}: use 0 (automatic) to {MAX_THREADS}",
+                self.threads
+            );
         }
         if self.chunk_flits == 0 || self.chunk_flits > 65535 {
             return spec_err!("chunk_flits = {}: use 1..=65535", self.chunk_flits);

@@ -9,7 +9,8 @@
 //! netcoll's earlier ones), `torus` (BookSim's torus DOR), `allocator` (round-robin
 //! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
 //! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
-//! (wait-for cycles), `sim` (measurement).
+//! (wait-for cycles), `sim` (measurement), `par` (threads: partitions and the two-phase
+//! cycle).
 
 mod allocator;
 mod anynet;
@@ -27,6 +28,7 @@ pub mod mcload;
 pub mod multicast;
 mod network;
 mod ni;
+mod par;
 mod params;
 pub mod replicate;
 mod result;
@@ -67,5 +69,7 @@ mod tests;
 mod tests_booksim;
 #[cfg(test)]
 mod tests_multicast;
+#[cfg(test)]
+mod tests_threads;
 #[cfg(test)]
 mod tests_worms;

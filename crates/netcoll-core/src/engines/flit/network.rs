@@ -42,9 +42,6 @@ pub struct Packet {
     /// Cycle the head flit left the source NI.
     pub itime: u64,
     pub size: u16,
-    pub hops: u16,
-    /// Routing state carried by the packet (dateline class, up*/down* phase).
-    pub rstate: u8,
     pub measured: bool,
     /// Step VC class (`vc_per_step` of the schedule runner; 0 otherwise): the packet uses
     /// only the VCs of this block.
@@ -140,14 +137,19 @@ pub struct Network<'t> {
     pub sa_req_vc: Vec<u8>,
     pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
-    /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and its random
-    /// tie-breaks' stream.
+    /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and the draws
+    /// each router has made for its random tie-breaks (torus.rs).
     pub torus_dims: Vec<usize>,
     /// DOR on a mesh or hypercube depends only on (router, destination router): the step
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
     pub route_table: Vec<u32>,
-    pub route_rng: rand_chacha::ChaCha8Rng,
+    /// Mesh radices when the mesh is too large for `route_table` and routed by DOR
+    /// (`router::mesh_dor`), else empty.
+    pub mesh_dims: Vec<u32>,
+    /// The router of every endpoint (flat, for routing without the topology's records).
+    pub ep_switch: Vec<u32>,
+    pub tie_draws: Vec<u32>,
     // Packets and NIs.
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
@@ -182,6 +184,9 @@ pub struct Network<'t> {
     pub arrival_lat: Vec<(u64, u64)>,
     /// Switch replication of multidestination worms (replicate.rs).
     pub rep: Replication,
+    /// Parallel runs (par.rs): this network's partition, and (the master only) the others.
+    pub part: Option<super::par::Partition>,
+    pub workers: Option<super::par::Workers<'t>>,
 }
 
 impl<'t> Network<'t> {
@@ -240,6 +245,12 @@ impl<'t> Network<'t> {
         .max()
         .unwrap() as u64;
         let eps = topo.num_endpoints();
+        if eps >= super::channel::MAX_FLIT_ENDPOINTS {
+            return spec_err!(
+                "{what} has {eps} endpoints: the flit engine addresses fewer than {} (24 bits)",
+                super::channel::MAX_FLIT_ENDPOINTS
+            );
+        }
         Ok(Network {
             topo,
             routing,
@@ -298,8 +309,18 @@ impl<'t> Network<'t> {
                 }
                 _ => Vec::new(),
             },
+            mesh_dims: match topo.family() {
+                crate::topology::Family::Mesh { dims }
+                    if route_table.is_empty()
+                        && cfg.routing == crate::routing::RoutingKind::Dor =>
+                {
+                    dims.iter().map(|&k| k as u32).collect()
+                }
+                _ => Vec::new(),
+            },
+            ep_switch: (0..eps).map(|e| topo.endpoint_switch(e) as u32).collect(),
             route_table,
-            route_rng: rand::SeedableRng::seed_from_u64(cfg.seed ^ 0x7025_u64 << 32),
+            tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
             nis: (0..eps)
@@ -332,6 +353,8 @@ impl<'t> Network<'t> {
             rep: Replication::new(np * nv, max_ports, cfg.chunk_flits),
             pstart,
             port_router,
+            part: None,
+            workers: None,
         })
     }
 
@@ -353,8 +376,6 @@ impl<'t> Network<'t> {
             ctime: self.now,
             itime: 0,
             size,
-            hops: 0,
-            rstate: 0,
             measured: self.measuring,
             vclass,
             tag,
@@ -385,6 +406,9 @@ impl<'t> Network<'t> {
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.
     pub fn step(&mut self) {
+        if self.workers.is_some() {
+            return self.parallel_step();
+        }
         self.deliver();
         self.finish_cycle();
     }
@@ -418,7 +442,10 @@ impl<'t> Network<'t> {
     /// A flit enters an input VC buffer; its router becomes active.
     pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
-        let slot = (self.head[ivc] as usize + self.len[ivc] as usize) % self.depth;
+        let mut slot = self.head[ivc] as usize + self.len[ivc] as usize;
+        if slot >= self.depth {
+            slot -= self.depth;
+        }
         debug_assert!(
             (self.len[ivc] as usize) < self.depth,
             "buffer overflow: credit bug"

@@ -56,16 +56,11 @@ impl Network<'_> {
         }
         self.ni_credits[cred] -= 1;
         let size = self.packets[pkt as usize].size;
-        let flit = Flit {
-            pkt,
-            idx,
-            head: idx == 0,
-            tail: idx + 1 == size,
-            itime: self.now,
-        };
+        let dst = self.packets[pkt as usize].dst;
+        let flit = Flit::new(pkt, dst, self.now, idx == 0, idx + 1 == size);
         let at = self.now + self.cfg.injection_latency as u64;
         let port = self.ep_port[ep];
-        self.wheel.push(at, Event::Flit { port, vc, flit });
+        self.send(at, Event::Flit { port, vc, flit });
         self.in_flight_flits += 1;
         self.last_move = self.now;
         let ni = &mut self.nis[ep];
@@ -86,7 +81,7 @@ impl Network<'_> {
         self.live_flits -= 1;
         self.live_ctime_sum -= p.ctime as u128;
         // Flit latency as BookSim's: from leaving the NI to arrival.
-        let flat = self.now - flit.itime;
+        let flat = flit.age(self.now);
         let lat = self.now - p.ctime;
         // BookSim counts a packet while warming up, or when it was created to be measured.
         let in_period =
@@ -122,7 +117,7 @@ impl Network<'_> {
         {
             w.packet.add(lat);
             w.network.add(net);
-            w.hops += p.hops as u64;
+            w.hops += flit.hops as u64;
             w.packets += 1;
         }
         if p.measured {

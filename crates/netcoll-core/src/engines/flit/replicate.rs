@@ -189,6 +189,7 @@ impl Network<'_> {
         let slot = (self.head[ivc] as usize + (br.sent - rep.freed) as usize) % self.depth;
         let mut flit = self.buf[ivc * self.depth + slot];
         flit.pkt = br.pkt;
+        flit.set_dst(self.packets[br.pkt as usize].dst);
         self.rep.branches[b].sent += 1;
         // The copy is a new flit in flight; the buffered original stays until freed.
         self.in_flight_flits += 1;
@@ -203,16 +204,14 @@ impl Network<'_> {
     }
 
     /// Puts a flit on output `go`, VC `ov` (the traversal half of the router's `traverse`).
-    fn send_copy(&mut self, go: usize, ov: u8, flit: Flit) {
+    fn send_copy(&mut self, go: usize, ov: u8, mut flit: Flit) {
         let c = &self.cfg;
         let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
         match self.out_to[go] {
             Out::Link { input, .. } => {
                 self.credits[go * self.nv + ov as usize] -= 1;
                 self.flit_hops += 1;
-                if flit.head {
-                    self.packets[flit.pkt as usize].hops += 1;
-                }
+                flit.hops += 1;
                 let at = self.now + st + c.channel_latency as u64;
                 self.wheel.push(
                     at,

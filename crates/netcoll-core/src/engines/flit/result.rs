@@ -51,4 +51,6 @@ pub struct FlitResult {
     /// `traffic = multicast`: multicast latency (creation to the last copy's arrival) and
     /// counts; None for unicast traffic.
     pub multicast: Option<MulticastResult>,
+    /// Threads the run used (`threads`, par.rs): the figures do not depend on it.
+    pub threads: usize,
 }

@@ -32,38 +32,54 @@ impl Network<'_> {
         self.allocate_switch(r);
     }
 
-    /// Routing computation for the head flit at the front of `ivc` at router `r`.
+    /// Routing computation for the head flit at the front of `ivc` at router `r`. The flit
+    /// carries its destination and routing state; only worms and step VC classes look at
+    /// the packet table.
     pub(super) fn route(&mut self, ivc: usize, r: usize) {
         let f = self.front(ivc);
         debug_assert!(f.head, "an idle VC must have a head flit at its front");
-        let pkt = self.packets[f.pkt as usize];
-        if pkt.worm != NONE {
+        if self.rep.table.visits() > 0 && self.packets[f.pkt as usize].worm != NONE {
             return self.start_replication(ivc, f.pkt);
         }
-        let dst_sw = self.topo.endpoint_switch(pkt.dst as usize);
+        let dst = f.dst();
+        let dst_sw = self.ep_switch[dst] as usize;
         if r == dst_sw {
-            self.out_port[ivc] = self.ep_port[pkt.dst as usize];
+            self.out_port[ivc] = self.ep_port[dst];
             self.class[ivc] = u8::MAX; // ejection: any VC
         } else {
-            let n = self.topo.num_switches();
-            let (port, class, state) = if !self.route_table.is_empty() {
-                let e = self.route_table[r * n + dst_sw];
-                (e & 0xffff, (e >> 16) as u8, (e >> 24) as u8)
-            } else if self.torus_dims.is_empty() {
-                let step = self
-                    .routing
-                    .next(self.topo, r, dst_sw, pkt.rstate)
-                    .expect("not at the destination");
-                (step.via.port, step.vc_class, step.state)
-            } else {
-                self.torus_step(r, dst_sw, pkt.rstate)
-            };
+            let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
             self.out_port[ivc] = self.pstart[r] + port;
-            self.class[ivc] = self.hop_class(pkt.vclass, class);
-            self.packets[f.pkt as usize].rstate = state;
+            let vclass = if self.step_classes > 1 {
+                self.packets[f.pkt as usize].vclass
+            } else {
+                0
+            };
+            self.class[ivc] = self.hop_class(vclass, class);
+            let slot = ivc * self.depth + self.head[ivc] as usize;
+            self.buf[slot].set_rstate(state);
         }
         self.state[ivc] = VC_WAIT;
         self.ready[ivc] = self.now + self.cfg.routing_delay as u64;
+    }
+
+    /// The routing's step from router `r` towards router `dst_sw`: (local output port, VC
+    /// class, routing state after the hop).
+    #[inline]
+    fn route_step(&mut self, r: usize, dst_sw: usize, rstate: u8) -> (u32, u8, u8) {
+        if !self.route_table.is_empty() {
+            let e = self.route_table[r * self.topo.num_switches() + dst_sw];
+            (e & 0xffff, (e >> 16) as u8, (e >> 24) as u8)
+        } else if !self.mesh_dims.is_empty() {
+            mesh_dor(&self.mesh_dims, r, dst_sw)
+        } else if self.torus_dims.is_empty() {
+            let step = self
+                .routing
+                .next(self.topo, r, dst_sw, rstate)
+                .expect("not at the destination");
+            (step.via.port, step.vc_class, step.state)
+        } else {
+            self.torus_step(r, dst_sw, rstate)
+        }
     }
 
     /// VC range a routed input VC may take on its output port.
@@ -83,19 +99,19 @@ impl Network<'_> {
         let ivc = gi * nv + v;
         let go = self.out_port[ivc] as usize;
         let ov = self.out_vc[ivc];
-        let flit = self.pop(ivc);
+        let mut flit = self.pop(ivc);
         self.router_flits[r] -= 1;
         self.last_move = self.now;
-        let c = &self.cfg;
+        let c = self.cfg.delays();
         let now = self.now;
         match self.in_from[gi] {
             In::Ni(ep) => {
                 let at = now + (c.credit_delay + c.injection_latency) as u64;
-                self.wheel.push(at, Event::NiCredit { ep, vc: v as u8 });
+                self.send(at, Event::NiCredit { ep, vc: v as u8 });
             }
             In::Link(gu) => {
                 let at = now + (c.credit_delay + c.channel_latency) as u64;
-                self.wheel.push(
+                self.send(
                     at,
                     Event::Credit {
                         port: gu,
@@ -110,11 +126,9 @@ impl Network<'_> {
             Out::Link { input, .. } => {
                 self.credits[go * nv + ov as usize] -= 1;
                 self.flit_hops += 1;
-                if flit.head {
-                    self.packets[flit.pkt as usize].hops += 1;
-                }
+                flit.hops += 1;
                 let at = now + st + c.channel_latency as u64;
-                self.wheel.push(
+                self.send(
                     at,
                     Event::Flit {
                         port: input,
@@ -125,7 +139,7 @@ impl Network<'_> {
             }
             Out::Eject(ep) => {
                 let at = now + st + (c.ejection_latency + c.ni_read_delay) as u64;
-                self.wheel.push(at, Event::Eject { ep, flit });
+                self.send(at, Event::Eject { ep, flit });
             }
             Out::Open => unreachable!("routing never leaves by an open port"),
         }
@@ -139,4 +153,23 @@ impl Network<'_> {
             }
         }
     }
+}
+
+/// Dimension-order routing on a mesh in closed form (`crate::routing`'s DOR without its
+/// port lookup, for meshes too large for the route table): the first dimension whose
+/// coordinates differ, port `2 * dim` for + and `2 * dim + 1` for -, class 0, and the DOR
+/// state `(dim + 1) << 1`.
+#[inline]
+pub(super) fn mesh_dor(dims: &[u32], at: usize, dst: usize) -> (u32, u8, u8) {
+    let (mut a, mut b) = (at as u32, dst as u32);
+    for (dim, &k) in dims.iter().enumerate() {
+        let (ca, cb) = (a % k, b % k);
+        if ca != cb {
+            let port = 2 * dim as u32 + u32::from(cb < ca);
+            return (port, 0, ((dim + 1) as u8) << 1);
+        }
+        a /= k;
+        b /= k;
+    }
+    unreachable!("mesh_dor is only called away from the destination")
 }

@@ -26,6 +26,8 @@ use crate::error::Result;
 use crate::topology::Topology;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// Why a stretch of cycles ended early.
 enum Stop {
@@ -45,6 +47,9 @@ pub struct Sim<'t> {
     mc: Option<Multicast>,
     /// Fixed runs: multicasts created from now on count in the multicast latency.
     mc_counting: bool,
+    /// The next generation cycle of every node that will generate again, earliest first
+    /// and by node within a cycle (the order the shared random stream is drawn in).
+    gen_queue: BinaryHeap<Reverse<(u64, u32)>>,
 }
 
 impl<'t> Sim<'t> {
@@ -71,6 +76,8 @@ impl<'t> Sim<'t> {
         } else {
             None
         };
+        let threads = net.threads_for(cfg.threads);
+        net.partition(threads)?;
         // Batch quotas count packets queued at the NI: `m` per multicast sent as unicasts.
         let per = match &mc {
             Some(_) if cfg.multicast_scheme == super::config::McScheme::Unicast => {
@@ -91,23 +98,35 @@ impl<'t> Sim<'t> {
             measure_start: 0,
             mc,
             mc_counting: cfg.sim_type == SimType::Batch,
+            gen_queue: BinaryHeap::new(),
         };
         for ep in 0..topo.num_endpoints() {
             sim.net.nis[ep].next_gen = match sim.traffic.gap(&mut sim.rng) {
                 Some(g) if sim.quota > 0 => g - 1,
                 _ => u64::MAX,
             };
+            sim.queue_generation(ep);
         }
         Ok(sim)
+    }
+
+    fn queue_generation(&mut self, ep: usize) {
+        let at = self.net.nis[ep].next_gen;
+        if at != u64::MAX {
+            self.gen_queue.push(Reverse((at, ep as u32)));
+        }
     }
 
     /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
     fn generate(&mut self) {
         let now = self.net.now;
-        for ep in 0..self.net.nis.len() {
-            if self.net.nis[ep].next_gen != now {
-                continue;
+        while let Some(&Reverse((at, ep))) = self.gen_queue.peek() {
+            if at != now {
+                debug_assert!(at > now, "a generation cycle was skipped");
+                break;
             }
+            self.gen_queue.pop();
+            let ep = ep as usize;
             if let Some(mc) = self.mc.as_mut() {
                 let counted = self.mc_counting || self.net.measuring;
                 mc.start_random(&mut self.net, ep, &mut self.rng, counted);
@@ -120,6 +139,7 @@ impl<'t> Sim<'t> {
                 Some(g) if ni.generated < self.quota => now + g,
                 _ => u64::MAX,
             };
+            self.queue_generation(ep);
         }
     }
 
@@ -138,7 +158,8 @@ impl<'t> Sim<'t> {
             }
             let n = &self.net;
             if n.in_flight_flits > 0 && n.now - n.last_move > n.cfg.deadlock_cycles {
-                return Some(Stop::Deadlock(n.diagnose()));
+                self.net.gather();
+                return Some(Stop::Deadlock(self.net.diagnose()));
             }
         }
         None
@@ -172,7 +193,7 @@ impl<'t> Sim<'t> {
         let now = self.net.now;
         self.net.measuring = true;
         self.net.measured.clear(now);
-        self.net.chan_flits.iter_mut().for_each(|c| *c = 0);
+        self.net.clear_channel_counts();
         self.measure_start = now;
     }
 
@@ -246,7 +267,7 @@ impl<'t> Sim<'t> {
             if clear_last || (self.net.warming && phases % 2 == 0) {
                 clear_last = false;
                 self.net.period.clear(self.net.now);
-                self.net.chan_flits.iter_mut().for_each(|x| *x = 0);
+                self.net.clear_channel_counts();
             }
             if let Some(stop) = self.run(c.sample_period, |_| false) {
                 let cycles = self.net.now - self.net.period.start;
@@ -292,12 +313,14 @@ impl<'t> Sim<'t> {
         // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
         let measured_cycles = self.net.now - self.net.period.start;
         let accepted = self.net.period.accepted_flits;
+        self.net.sync_counters();
         let chan = self.net.chan_flits.clone();
         self.net.measuring = false;
         loop {
             let stop = self.run(1000, |n| n.measured_outstanding == 0);
             if stop.is_some() || self.net.measured_outstanding == 0 {
                 self.net.period.accepted_flits = accepted;
+                self.net.sync_counters();
                 self.net.chan_flits = chan;
                 return self.finish(stop, measured_cycles, None, phases);
             }
@@ -308,12 +331,13 @@ impl<'t> Sim<'t> {
     }
 
     fn finish(
-        self,
+        mut self,
         stop: Option<Stop>,
         measured_cycles: u64,
         mut unstable: Option<String>,
         phases: u32,
     ) -> FlitResult {
+        self.net.sync_counters();
         let n = &self.net;
         let mut deadlock = None;
         match stop {
@@ -394,6 +418,7 @@ impl Network<'_> {
             },
             deadlock: None,
             multicast: None,
+            threads: self.threads(),
         }
     }
 }

@@ -154,22 +154,26 @@ fn latency_mode_is_stable_at_low_load_and_unstable_past_saturation() {
     assert!(high.deadlock.is_none());
 }
 
+/// A 4x4 torus flooded with 8-flit packets into 2-flit buffers: with one VC and no
+/// datelines it deadlocks.
+pub(super) const HEAVY_TORUS: &[(&str, &str)] = &[
+    ("topology", "torus"),
+    // One-cycle channels (the pinned deadlock; BookSim's 2-cycle torus channels are
+    // tested in tests_booksim.rs).
+    ("use_noc_latency", "0"),
+    ("sim_type", "batch"),
+    ("batch_size", "200"),
+    ("injection_rate", "1"),
+    ("packet_size", "8"),
+    ("vc_buf_size", "2"),
+    ("deadlock_cycles", "200"),
+];
+
 #[test]
 fn torus_dor_with_one_vc_and_no_dateline_deadlocks_and_two_vcs_do_not() {
     let topo = Topology::from_spec("torus:4x4").unwrap();
-    let heavy = [
-        ("topology", "torus"),
-        // One-cycle channels (the pinned deadlock; BookSim's 2-cycle torus channels are
-        // tested in tests_booksim.rs).
-        ("use_noc_latency", "0"),
-        ("sim_type", "batch"),
-        ("batch_size", "200"),
-        ("injection_rate", "1"),
-        ("packet_size", "8"),
-        ("vc_buf_size", "2"),
-        ("deadlock_cycles", "200"),
-    ];
-    let mut bad = cfg(&heavy);
+    let heavy = HEAVY_TORUS;
+    let mut bad = cfg(heavy);
     bad.num_vcs = 1;
     bad.dateline = false;
     let r = simulate_on(&topo, &bad).unwrap();
@@ -178,13 +182,13 @@ fn torus_dor_with_one_vc_and_no_dateline_deadlocks_and_two_vcs_do_not() {
     assert!(d.flits_in_flight > 0);
     assert!(d.cycle > d.last_move + 200);
     // The cycle closes: each link waits on the router its output leads to.
-    let mut good = cfg(&heavy);
+    let mut good = cfg(heavy);
     good.num_vcs = 2;
     let r = simulate_on(&topo, &good).unwrap();
     assert!(r.deadlock.is_none());
     assert_eq!(r.packets_delivered, 16 * 200);
     // One VC with datelines on is refused with a clear message.
-    let mut one = cfg(&heavy);
+    let mut one = cfg(heavy);
     one.num_vcs = 1;
     let e = simulate_on(&topo, &one).unwrap_err().to_string();
     assert!(e.contains("num_vcs >= 2"), "{e}");

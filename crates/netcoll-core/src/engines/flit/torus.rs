@@ -3,8 +3,9 @@
 //!
 //! * when a packet turns into a dimension (or leaves its source) it picks the shorter way
 //!   round; a tie (the destination exactly half-way round) goes either way with
-//!   probability 1/2 (BookSim draws from its global RNG; we draw from a separate ChaCha8
-//!   stream seeded from `seed`, so runs stay deterministic);
+//!   probability 1/2 (BookSim draws from its global RNG; we draw from a stream per router,
+//!   its n-th draw a hash of (`seed`, router, n), so runs stay deterministic and do not
+//!   depend on the order routers are visited in, or on how many threads run them);
 //! * the VC class is fixed for the whole dimension at that turn: class 1 (the upper half of
 //!   the VCs) if the path in this dimension crosses the wrap-around link, class 0 otherwise.
 //!
@@ -13,7 +14,6 @@
 //! load the two VC halves and the two directions differently, which shows near saturation.
 
 use super::network::Network;
-use rand::Rng;
 
 /// Packet routing state: bit 0 the class, bit 1 the direction (1: minus), bits 2.. the
 /// dimension of the last hop + 1 (0: not yet moved).
@@ -32,7 +32,7 @@ impl Network<'_> {
                 (state >> 1 & 1 == 1, state & 1)
             } else {
                 let dist2 = k as i64 - 2 * ((dest + k - cur) % k) as i64;
-                let plus = dist2 > 0 || (dist2 == 0 && self.route_rng.random::<bool>());
+                let plus = dist2 > 0 || (dist2 == 0 && self.tie_break(r));
                 let wraps = if plus { cur > dest } else { dest > cur };
                 (!plus, u8::from(wraps))
             };
@@ -42,6 +42,22 @@ impl Network<'_> {
         }
         unreachable!("torus_step is only called away from the destination")
     }
+
+    /// Router `r`'s next fair coin for a half-way tie.
+    fn tie_break(&mut self, r: usize) -> bool {
+        let n = self.tie_draws[r];
+        self.tie_draws[r] = n.wrapping_add(1);
+        let key = splitmix64(self.cfg.seed ^ 0x7025_u64 << 32) ^ ((r as u64) << 32 | n as u64);
+        splitmix64(key) >> 63 == 1
+    }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -29,6 +29,12 @@ pub struct GoalReport {
     pub messages: u64,
     /// Bytes received by each rank.
     pub received: Vec<u64>,
+    /// Whether every send met its receive and the dependencies admit an execution (checks 1
+    /// and 2): then the schedule can run, whatever its information flow.
+    pub runnable: bool,
+    /// The matched (send, receive) pairs, as op numbers counted rank by rank in file order;
+    /// complete when `runnable`.
+    pub pairs: Vec<(u32, u32)>,
 }
 
 /// Checks `goal` as collective `kind` rooted at `root`; `bytes` is the collective's size for
@@ -54,17 +60,22 @@ pub fn check(
     }
     let graph = Graph::build(goal, rendezvous)?;
     let received = received_bytes(goal);
-    let diagnosis = match (&graph.matching_error, graph.order()) {
-        (Some(e), _) => Some(e.clone()),
-        (None, Err(e)) => Some(e),
-        (None, Ok(order)) => flow(goal, &graph, &order, kind, root)
-            .and_then(|()| volume(&received, kind, root, bytes))
-            .err(),
+    let (runnable, diagnosis) = match (&graph.matching_error, graph.order()) {
+        (Some(e), _) => (false, Some(e.clone())),
+        (None, Err(e)) => (false, Some(e)),
+        (None, Ok(order)) => (
+            true,
+            flow(goal, &graph, &order, kind, root)
+                .and_then(|()| volume(&received, kind, root, bytes))
+                .err(),
+        ),
     };
     let report = GoalReport {
         diagnosis,
         messages: goal.num_sends() as u64,
         received,
+        runnable,
+        pairs: graph.pairs,
     };
     Ok(report)
 }
@@ -123,26 +134,35 @@ fn volume(
     Ok(())
 }
 
+/// Op numbers counted rank by rank in file order: rank r's ops are `first[r]..first[r + 1]`.
+pub(crate) fn op_numbers(goal: &Goal) -> Vec<u32> {
+    let mut first = Vec::with_capacity(goal.ranks.len() + 1);
+    let mut n = 0u32;
+    for r in &goal.ranks {
+        first.push(n);
+        n += r.ops.len() as u32;
+    }
+    first.push(n);
+    first
+}
+
 /// Events: `2 * op` is "op started", `2 * op + 1` is "op done", ops numbered rank by rank.
 struct Graph {
     first: Vec<u32>,
     succ: Vec<Vec<u32>>,
     matching_error: Option<String>,
+    pairs: Vec<(u32, u32)>,
 }
 
 impl Graph {
     fn build(goal: &Goal, rendezvous: u64) -> Result<Graph> {
-        let mut first = Vec::with_capacity(goal.ranks.len() + 1);
-        let mut n = 0u32;
-        for r in &goal.ranks {
-            first.push(n);
-            n += r.ops.len() as u32;
-        }
-        first.push(n);
+        let first = op_numbers(goal);
+        let n = *first.last().unwrap_or(&0);
         let mut g = Graph {
             first,
             succ: vec![Vec::new(); 2 * n as usize],
             matching_error: None,
+            pairs: Vec::new(),
         };
         for (r, rank) in goal.ranks.iter().enumerate() {
             let base = g.first[r];
@@ -225,6 +245,7 @@ impl Graph {
                     return Ok(());
                 }
                 self.edge(2 * send, 2 * recv + 1);
+                self.pairs.push((send, recv));
                 if size > rendezvous {
                     self.edge(2 * recv, 2 * send + 1);
                 }

@@ -4,6 +4,7 @@
 
 pub mod goal;
 pub mod goal_check;
+pub mod goal_lower;
 pub mod goal_write;
 pub mod msccl;
 pub mod msccl_layout;
@@ -168,15 +169,28 @@ fn load_ir_checked(bytes: &[u8], name: &str, format: Format, opt: ReadOptions) -
                 })?;
             Ok(lowered.map_err(|d| (d, kind, x.ngpus())))
         }
-        Format::Goal => crate::spec_err!(
-            "{name}: a GOAL file carries sizes, not data, so it cannot become a netcoll schedule \
-             for this engine: use --engine loggops, or netcoll verify"
-        ),
+        Format::Goal => {
+            let goal = goal::Goal::parse(t, name)?;
+            let Some(kind) = opt.op else {
+                return crate::spec_err!(
+                    "{name}: a GOAL file does not name its collective: give the operation"
+                );
+            };
+            let rdv = opt.rendezvous.unwrap_or(65535);
+            match goal_lower::lower(&goal, kind, opt.root, rdv) {
+                Ok((s, _)) => Ok(Ok(s)),
+                Err(Error::Invalid(d)) => Ok(Err((d, kind, goal.num_ranks()))),
+                Err(Error::Spec(m)) => Err(Error::Spec(format!("{name}: {m}"))),
+                Err(e) => Err(e),
+            }
+        }
     }
 }
 
-/// A schedule file as the IR (netcoll JSON or MSCCL XML); a wrong MSCCL algorithm is an
-/// `Error::Invalid` with its diagnosis.
+/// A schedule file as the IR (netcoll JSON, MSCCL XML, or GOAL with opaque pieces: see
+/// [`goal_lower`]); a wrong MSCCL algorithm, or a GOAL file that cannot run, is an
+/// `Error::Invalid` with its diagnosis. A GOAL file whose information flow fails still
+/// loads: its [`Schedule::is_correct`] is false.
 pub fn load_ir(bytes: &[u8], name: &str, opt: ReadOptions) -> Result<Schedule> {
     let format = Format::detect(bytes, name)?;
     match load_ir_checked(bytes, name, format, opt)? {

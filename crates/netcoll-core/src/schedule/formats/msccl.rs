@@ -212,10 +212,23 @@ impl Msccl {
 
     /// Parses MSCCL XML; `file` prefixes every error, which names the line and element.
     pub fn parse(text: &str, file: &str) -> Result<Msccl> {
-        let doc = roxmltree::Document::parse(text)
-            .map_err(|e| Error::Io(format!("{file}: malformed XML: {e}")))?;
+        let doc = roxmltree::Document::parse(text).map_err(|e| malformed(file, text, &e))?;
         Reader { doc: &doc, file }.algo(doc.root_element())
     }
+}
+
+/// The parser's error as one line naming the line (the file's last for a truncated one).
+fn malformed(file: &str, text: &str, e: &roxmltree::Error) -> Error {
+    use roxmltree::Error as E;
+    let pos = e.pos();
+    let truncated = matches!(e, E::UnclosedRootNode | E::UnexpectedEndOfStream);
+    let (line, hint) = if truncated {
+        let last = text.lines().count().max(1);
+        (last as u32, ": the file ends early (truncated?)")
+    } else {
+        (pos.row, "")
+    };
+    Error::Io(format!("{file}: line {line}: malformed XML: {e}{hint}"))
 }
 
 struct Reader<'d, 'i> {

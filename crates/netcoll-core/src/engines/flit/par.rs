@@ -1,0 +1,229 @@
+//! Parallel simulation inside one run (`threads = N`). The routers are cut into `N`
+//! contiguous ranges (partitions); each partition is a [`Network`] of its own that holds
+//! the state of its routers (the rest of its arrays stay untouched) and its own timing
+//! wheel. The first partition, the *master*, also owns the network interfaces, the packet
+//! table and the statistics. A cycle has two phases:
+//!
+//! 1. *compute*, every partition in parallel: apply the events due now, (the master only)
+//!    inject from the NIs, run the stages of its routers. An event for a router of another
+//!    partition (a flit crossing the border, a credit going back over it), and every NI
+//!    credit or ejection (the master's), goes into an outbox instead of the own wheel;
+//! 2. *exchange*, serially: every outbox is emptied into the wheel of its partition.
+//!
+//! Every delay is at least one cycle, so an event is always exchanged before it is due.
+//! Routers read and write only their own ports, VCs and allocator pointers; the random
+//! torus tie-breaks are per router (torus.rs); the order in which events of one cycle are
+//! applied changes nothing (credits add, histograms add, arrivals land in distinct VCs).
+//! Hence a run gives the same figures, bit for bit, for every thread count (pinned by the
+//! `threads_*` tests). Runs whose routers need the packet table (virtual cut-through reads
+//! packet sizes, worms, step VC classes) or that react to each arrival in order (multicast
+//! traffic, schedules) run on one thread.
+
+use super::channel::Event;
+use super::config::FlowControl;
+use super::network::Network;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Routers from which `threads = 0` (automatic) uses every core: smaller networks spend
+/// less per cycle than the two synchronisations of a parallel cycle cost.
+pub const AUTO_MIN_ROUTERS: usize = 1024;
+
+/// A partition's place among the others.
+pub struct Partition {
+    pub id: usize,
+    /// Router `r` belongs to partition `r / chunk`.
+    pub chunk: usize,
+    /// Events for other partitions, one list per partition, as (due cycle, event).
+    pub outbox: Vec<Vec<(u64, Event)>>,
+}
+
+/// The other partitions and the threads that run them (held by the master).
+pub struct Workers<'t> {
+    pub nets: Vec<Network<'t>>,
+    pool: Arc<rayon::ThreadPool>,
+}
+
+impl<'t> Network<'t> {
+    /// Whether this run can be partitioned (see the module comment).
+    pub fn can_partition(&self) -> bool {
+        self.cfg.flow_control == FlowControl::Wormhole
+            && self.rep.table.visits() == 0
+            && self.step_classes <= 1
+            && !self.log_arrivals
+    }
+
+    /// The threads a run of this network uses for `threads` (0: automatic).
+    pub fn threads_for(&self, threads: usize) -> usize {
+        let routers = self.topo.num_switches();
+        let want = match threads {
+            0 if routers >= AUTO_MIN_ROUTERS => {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            }
+            0 => 1,
+            n => n,
+        };
+        if self.can_partition() {
+            want.clamp(1, routers.max(1))
+        } else {
+            1
+        }
+    }
+
+    /// Splits the routers over `threads` partitions (this network becomes the master).
+    /// Call before the first cycle.
+    pub fn partition(&mut self, threads: usize) -> crate::error::Result<()> {
+        let routers = self.topo.num_switches();
+        if threads <= 1 || routers < 2 {
+            return Ok(());
+        }
+        let chunk = routers.div_ceil(threads);
+        let parts = routers.div_ceil(chunk);
+        let what = format!(
+            "{parts} partitions of the flit network of {}",
+            self.topo.name()
+        );
+        let bytes = super::footprint::flit_footprint(self.topo, &self.cfg);
+        crate::guard::check(&what, bytes.saturating_mul(parts as u64))?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(parts)
+            .build()
+            .map_err(|e| crate::error::Error::Spec(format!("cannot start {parts} threads: {e}")))?;
+        let mut nets = Vec::with_capacity(parts - 1);
+        for id in 1..parts {
+            let mut w = Network::new(self.topo, &self.cfg)?;
+            w.part = Some(Partition::new(id, chunk, parts));
+            nets.push(w);
+        }
+        self.part = Some(Partition::new(0, chunk, parts));
+        self.workers = Some(Workers {
+            nets,
+            pool: Arc::new(pool),
+        });
+        Ok(())
+    }
+
+    /// Threads this network runs on.
+    pub fn threads(&self) -> usize {
+        self.workers.as_ref().map_or(1, |w| w.nets.len() + 1)
+    }
+
+    /// Schedules `e` at cycle `at`: into the own wheel, or the outbox of the partition that
+    /// owns its destination.
+    #[inline]
+    pub(super) fn send(&mut self, at: u64, e: Event) {
+        if let Some(p) = &mut self.part {
+            let dest = match e {
+                Event::Flit { port, .. } | Event::Credit { port, .. } => {
+                    self.port_router[port as usize] as usize / p.chunk
+                }
+                Event::NiCredit { .. } | Event::Eject { .. } => 0,
+            };
+            if dest != p.id {
+                p.outbox[dest].push((at, e));
+                return;
+            }
+        }
+        self.wheel.push(at, e);
+    }
+
+    /// One cycle over all partitions: compute in parallel, then exchange.
+    pub(super) fn parallel_step(&mut self) {
+        let mut workers = self.workers.take().expect("a partitioned network");
+        let pool = Arc::clone(&workers.pool);
+        pool.install(|| {
+            rayon::join(
+                || {
+                    self.deliver();
+                    self.inject();
+                    self.routers();
+                },
+                || {
+                    workers.nets.par_iter_mut().for_each(|w| {
+                        w.deliver();
+                        w.routers();
+                    })
+                },
+            )
+        });
+        let mut boxes: Vec<_> = std::iter::once(&mut *self)
+            .chain(workers.nets.iter_mut())
+            .map(|n| std::mem::take(&mut n.part.as_mut().expect("partitioned").outbox))
+            .collect();
+        let mut last_move = self.last_move;
+        for (q, n) in std::iter::once(&mut *self)
+            .chain(workers.nets.iter_mut())
+            .enumerate()
+        {
+            for b in boxes.iter_mut() {
+                for &(at, e) in &b[q] {
+                    n.wheel.push(at, e);
+                }
+                b[q].clear();
+            }
+            last_move = last_move.max(n.last_move);
+            n.now += 1;
+        }
+        for (n, b) in std::iter::once(&mut *self)
+            .chain(workers.nets.iter_mut())
+            .zip(boxes)
+        {
+            n.part.as_mut().expect("partitioned").outbox = b;
+        }
+        self.last_move = last_move;
+        self.workers = Some(workers);
+    }
+
+    /// Zeroes the channel counts of every partition (a measurement starts).
+    pub fn clear_channel_counts(&mut self) {
+        self.sync_counters();
+        self.chan_flits.iter_mut().for_each(|c| *c = 0);
+    }
+
+    /// Moves the other partitions' channel and hop counts into the master's.
+    pub fn sync_counters(&mut self) {
+        let Some(workers) = self.workers.as_mut() else {
+            return;
+        };
+        for w in &mut workers.nets {
+            for (m, c) in self.chan_flits.iter_mut().zip(w.chan_flits.iter_mut()) {
+                *m += std::mem::take(c);
+            }
+            self.flit_hops += std::mem::take(&mut w.flit_hops);
+        }
+    }
+
+    /// Copies the router state of the other partitions into the master's arrays, so that
+    /// the master sees the whole network (deadlock diagnosis).
+    pub fn gather(&mut self) {
+        let Some(workers) = self.workers.as_ref() else {
+            return;
+        };
+        let (nv, depth) = (self.nv, self.depth);
+        for w in &workers.nets {
+            let p = w.part.as_ref().expect("partitioned");
+            let routers = self.topo.num_switches();
+            let (lo, hi) = (p.id * p.chunk, ((p.id + 1) * p.chunk).min(routers));
+            let ports = self.pstart[lo] as usize..self.pstart[hi] as usize;
+            let vcs = ports.start * nv..ports.end * nv;
+            self.buf[vcs.start * depth..vcs.end * depth]
+                .copy_from_slice(&w.buf[vcs.start * depth..vcs.end * depth]);
+            macro_rules! copy {
+                ($($f:ident),*) => {$(
+                    self.$f[vcs.clone()].copy_from_slice(&w.$f[vcs.clone()]);
+                )*};
+            }
+            copy!(head, len, state, ready, out_port, out_vc, class, owner, credits);
+        }
+    }
+}
+
+impl Partition {
+    fn new(id: usize, chunk: usize, parts: usize) -> Partition {
+        Partition {
+            id,
+            chunk,
+            outbox: (0..parts).map(|_| Vec::new()).collect(),
+        }
+    }
+}
