@@ -16,11 +16,40 @@ The API: :func:`topology`, :func:`schedule` (a :class:`Schedule`), :func:`simula
 ``"1K"``, parameters as dicts (docs/python-api.md).
 """
 
+from __future__ import annotations
+
+import importlib
+
 from ._core import NetcollError, Topology, __version__, memory_budget, set_max_memory
-from .api import REFERENCE_MACHINE, schedule, simulate, tune
-from .networks import canonical_spec, spec_stats, to_networkx, topology
-from .schedules import Schedule, VerifyResult
 from .units import parse_size
+
+# Imported on first use (PEP 562), so that the CLI's commands do not pay for numpy and the
+# API modules they do not need: name -> module.
+_LAZY = {
+    "REFERENCE_MACHINE": "api",
+    "schedule": "api",
+    "simulate": "api",
+    "tune": "api",
+    "canonical_spec": "networks",
+    "spec_stats": "networks",
+    "to_networkx": "networks",
+    "topology": "networks",
+    "Schedule": "schedules",
+    "VerifyResult": "schedules",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'netcoll' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "REFERENCE_MACHINE",

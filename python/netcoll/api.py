@@ -14,13 +14,15 @@ parameters as a dict (or ``KEY=VALUE`` strings, as on the command line).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _core, engines
 from ._core import NetcollError, Topology
-from .schedules import Schedule
 from .units import parse_size
 from .vocabulary import normalise, op_name, registry_name
+
+if TYPE_CHECKING:  # imported where a Schedule is made: numpy only for those who need it
+    from .schedules import Schedule
 
 #: A network: a spec string (``"mesh:4x4"``) or a built :class:`Topology`.
 TopoLike = str | Topology
@@ -101,6 +103,8 @@ def schedule(
         params=as_pairs(params),
         **kw,
     )
+    from .schedules import Schedule
+
     return Schedule(core)
 
 

@@ -55,9 +55,11 @@ def pairs() -> Iterator[tuple[str, str, str]]:
             yield op, a["name"], a["family"]
 
 
-def command(op: str, algo: str, family: str, ranks: int) -> list[str]:
+def command(op: str, algo: str, family: str, ranks: int, what: str = "schedule") -> list[str]:
+    """The child's command line: ``netcoll schedule`` (build + verify) or ``netcoll analyze``
+    (the cheapest analysis path, ``--method auto``)."""
     spec = mesh_spec(ranks, torus=family in TORUS_FAMILIES)
-    cmd = [sys.executable, "-m", "netcoll", "schedule", CLI_NAMES.get(op, op)]
+    cmd = [sys.executable, "-m", "netcoll", what, CLI_NAMES.get(op, op)]
     cmd += ["--algo", algo, "--topo", spec, "--json"]
     quarter = max(ranks // 4, 2)
     if op == "multicast":
@@ -74,11 +76,14 @@ def _limit_memory(limit_bytes: int):
     return apply
 
 
-def run_row(op: str, algo: str, family: str, ranks: int, timeout: float, mem: int) -> dict:
+def run_row(
+    op: str, algo: str, family: str, ranks: int, timeout: float, mem: int, what: str = "schedule"
+) -> dict:
     """One pair at one size in a fresh process: seconds, peak bytes (that child's own
     ``ru_maxrss``, from ``os.wait4``), verdict."""
-    cmd = command(op, algo, family, ranks)
+    cmd = command(op, algo, family, ranks, what)
     row = {"op": op, "algo": algo, "ranks": ranks, "topo": cmd[cmd.index("--topo") + 1]}
+    row["command"] = what
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         child = subprocess.Popen(cmd, stdout=out, stderr=err, preexec_fn=_limit_memory(mem))
@@ -99,16 +104,29 @@ def run_row(op: str, algo: str, family: str, ranks: int, timeout: float, mem: in
 
 def _verdict(out: bytes, err: bytes, rc: int, timed_out: bool, timeout: float) -> dict:
     if timed_out:
-        return {"verified": False, "error": f"over the time limit of {timeout:g} s"}
+        return {"ok": False, "verified": False, "error": f"over the time limit of {timeout:g} s"}
     if rc != 0:
         lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
-        return {"verified": False, "error": f"exit {rc}: {lines[-1][:300]}"}
+        if rc < 0:
+            lines.append(f"killed by signal {-rc} (the memory limit?)")
+        return {"ok": False, "verified": False, "error": f"exit {rc}: {lines[-1][:300]}"}
     fig = json.loads(out)
-    return {
+    row = {
+        # `ok`: the command succeeded; `verified`: a schedule was built and proven (analyze
+        # rows by a closed form or per step prove none: `verified` is false, `ok` true).
+        "ok": True,
         "verified": bool(fig.get("verified")),
         "messages": fig.get("messages"),
         "aggregate_hops": fig.get("aggregate_hops"),
     }
+    if "method" in fig:
+        row["method"] = fig["method"]
+    return row
+
+
+def succeeded(row: dict) -> bool:
+    """Whether a row ran to the end (rows written before `ok` existed: `verified`)."""
+    return bool(row.get("ok", row.get("verified")))
 
 
 def run(
@@ -117,8 +135,12 @@ def run(
     timeout: float = 120.0,
     mem_gib: float = 8.0,
     progress=None,
+    what: str = "schedule",
+    save: Path | None = None,
 ) -> list[dict]:
-    """Every pair (or those whose `op/algo` or `algo` is in `only`) at every size."""
+    """Every pair (or those whose `op/algo` or `algo` is in `only`) at every size; with
+    `save`, the rows so far are written there after every row (a long run that is stopped
+    keeps what it measured)."""
     todo = [
         (op, algo, fam, n)
         for n in sizes
@@ -127,8 +149,10 @@ def run(
     ]
     rows = []
     for op, algo, fam, n in todo:
-        row = run_row(op, algo, fam, n, timeout, int(mem_gib * 2**30))
+        row = run_row(op, algo, fam, n, timeout, int(mem_gib * 2**30), what)
         rows.append(row)
+        if save is not None:
+            save_rows(rows, save)
         if progress:
             progress(row, len(rows), len(todo))
     return rows
@@ -146,13 +170,14 @@ def table(rows: list[dict]) -> str:
             r = by.get((op, algo, n))
             if r is None:
                 cells.append("")
-            elif r["verified"]:
-                cells.append(f"{r['seconds']:.2f} s, {r['peak_bytes'] / 2**20:,.0f} MiB")
+            elif succeeded(r):
+                how = f" ({r['method']})" if "method" in r else ""
+                cells.append(f"{r['seconds']:.2f} s, {r['peak_bytes'] / 2**20:,.0f} MiB{how}")
             else:
                 cells.append("fails: " + r.get("error", "not verified")[:60].replace("|", "/"))
         lines.append(f"| {op} | {algo} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def save(rows: list[dict], path: Path) -> None:
+def save_rows(rows: list[dict], path: Path) -> None:
     path.write_text(json.dumps(rows, indent=1) + "\n")

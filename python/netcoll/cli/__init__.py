@@ -4,7 +4,9 @@ live in one module per command group; what they share (console, options, the one
 with exit status 2) is in :mod:`.common`. Every command that reports figures takes ``--json``.
 
 To add a command: write it in the module of its group (or a new module) as a
-``@click.command``, then add one ``add_command`` line below.
+``@click.command``, then add one ``add_lazy`` line below (command name, module, function):
+a command's module is imported only when that command (or a help listing it) runs, so a
+command pays only for what it uses (:mod:`.lazy`).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import click
 
 from .. import _core
-from . import bench, demo, hnc, reproduce, run, schedule, sim, simulate, topo, verify, worms
 from .common import CONTEXT, console, emit_json, fail, run_cli
+from .lazy import LazyGroup
 from .types import GIGABYTES
 
 __all__ = ["app", "console", "emit_json", "fail", "main"]
@@ -24,7 +26,7 @@ def set_max_memory(ctx, param, value: float | None) -> float | None:
     return value
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(package_name="netcoll")
 @click.option(
     "--max-memory",
@@ -46,61 +48,61 @@ def app() -> None:
     """
 
 
-@app.group("topo", context_settings=CONTEXT)
+@app.group("topo", cls=LazyGroup, context_settings=CONTEXT)
 def topo_group() -> None:
     """Networks: metrics, deadlock checks, pictures, export."""
 
 
-@app.group("bench", context_settings=CONTEXT)
+@app.group("bench", cls=LazyGroup, context_settings=CONTEXT)
 def bench_group() -> None:
     """Benchmarks that print figures (not tests)."""
 
 
-@app.group("hnc")
+@app.group("hnc", cls=LazyGroup)
 def hnc_group() -> None:
     """Hierarchical network coding for all-to-all broadcast (seed 000)."""
 
 
-@app.group("worms")
+@app.group("worms", cls=LazyGroup)
 def worms_group() -> None:
     """Multidestination worms on switch networks (seed 003 s5)."""
 
 
 # Networks: topo.py
-topo_group.add_command(topo.topo_stats)
-topo_group.add_command(topo.topo_check)
-topo_group.add_command(topo.topo_draw)
-topo_group.add_command(topo.topo_export)
-app.add_command(topo.route)
+topo_group.add_lazy("stats", "topo", "topo_stats")
+topo_group.add_lazy("check", "topo", "topo_check")
+topo_group.add_lazy("draw", "topo", "topo_draw")
+topo_group.add_lazy("export", "topo", "topo_export")
+app.add_lazy("route", "topo", "route")
 
 # Algorithms and schedules: schedule.py
-app.add_command(schedule.algos)
-app.add_command(schedule.schedule)
-app.add_command(schedule.analyze)
-app.add_command(schedule.tune)
-app.add_command(verify.verify)
+app.add_lazy("algos", "schedule", "algos")
+app.add_lazy("schedule", "schedule", "schedule")
+app.add_lazy("analyze", "schedule", "analyze")
+app.add_lazy("tune", "schedule", "tune")
+app.add_lazy("verify", "verify", "verify")
 
 # Engines: simulate.py (a collective's schedule), sim.py (BookSim-style synthetic traffic)
-app.add_command(simulate.simulate)
-app.add_command(sim.sim)
+app.add_lazy("simulate", "simulate", "simulate")
+app.add_lazy("sim", "sim", "sim")
 
 # Real machines: run.py (MPI)
-app.add_command(run.run_cmd)
+app.add_lazy("run", "run", "run_cmd")
 
 # Papers: reproduce.py, hnc.py, worms.py
-app.add_command(reproduce.reproduce)
-hnc_group.add_command(hnc.compare_cmd)
-hnc_group.add_command(hnc.groups_cmd)
-worms_group.add_command(worms.show)
-worms_group.add_command(worms.trends_cmd)
+app.add_lazy("reproduce", "reproduce", "reproduce")
+hnc_group.add_lazy("compare", "hnc", "compare_cmd")
+hnc_group.add_lazy("groups", "hnc", "groups_cmd")
+worms_group.add_lazy("show", "worms", "show")
+worms_group.add_lazy("trends", "worms", "trends_cmd")
 
 # The main job and the benchmarks: demo.py, bench.py
-app.add_command(demo.demo)
-bench_group.add_command(bench.bench_metrics)
-bench_group.add_command(bench.bench_step)
-bench_group.add_command(bench.bench_flit)
-bench_group.add_command(bench.bench_flit_schedule)
-bench_group.add_command(bench.bench_scale)
+app.add_lazy("demo", "demo", "demo")
+bench_group.add_lazy("metrics", "bench", "bench_metrics")
+bench_group.add_lazy("step", "bench", "bench_step")
+bench_group.add_lazy("flit", "bench", "bench_flit")
+bench_group.add_lazy("flit-schedule", "bench", "bench_flit_schedule")
+bench_group.add_lazy("scale", "bench", "bench_scale")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -394,8 +394,23 @@ def bench_flit_schedule(k, algos, params, free, as_json):
 @click.option(
     "--mem", type=click.FloatRange(0.5), default=8.0, show_default=True, help="GiB a row."
 )
+@click.option(
+    "--command",
+    "what",
+    type=click.Choice(["schedule", "analyze"]),
+    default="schedule",
+    show_default=True,
+    help="What each row runs: schedule (build + verify) or analyze (the cheapest analysis "
+    "path, --method auto; rows carry its `method`).",
+)
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write the rows so far to this JSON file after every row (keeps a long run's rows).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def bench_scale(sizes, quick, only, timeout, mem, as_json):
+def bench_scale(sizes, quick, only, timeout, mem, what, save, as_json):
     """Build and verify every (collective, algorithm) pair listed for meshes and tori at
     64 ... 4,096 ranks, each row in a fresh process: seconds, peak memory, verdict."""
     from .. import bench_scale as scale
@@ -409,12 +424,12 @@ def bench_scale(sizes, quick, only, timeout, mem, as_json):
 
     def progress(row: dict, done: int, total: int) -> None:
         if not as_json:
-            verdict = "ok" if row["verified"] else row.get("error", "not verified")
+            verdict = row.get("method", "ok") if scale.succeeded(row) else row.get("error")
             console.print(
                 f"[{done}/{total}] {row['op']:<18} {row['algo']:<20} {row['ranks']:>6} ranks "
                 f"{row['seconds']:>8.2f} s {row['peak_bytes'] / 2**20:>8.0f} MiB  {verdict}"
             )
 
-    rows = scale.run(chosen, only, timeout, mem, progress)
+    rows = scale.run(chosen, only, timeout, mem, progress, what, save)
     if as_json:
         print(json.dumps(rows, indent=2))

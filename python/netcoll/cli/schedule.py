@@ -303,7 +303,7 @@ def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
     show_default=True,
     help="closed-form | per-step (rounds, no schedule; round-rule time only) | schedule "
     "(build and verify; every model) | auto: closed form, else the schedule up to 2^18 "
-    "messages, else per-step. The result's `method` says which was taken.",
+    "messages and 2^22 pieces, else per-step. The result's `method` says which was taken.",
 )
 @request_options
 def analyze(op, algo, schedule_path, params, method, topo, machine, as_json, **req):

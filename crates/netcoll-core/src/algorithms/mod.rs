@@ -25,6 +25,7 @@ pub mod tuning;
 pub mod worms;
 
 pub use classic_rounds::{closed_form as classic_closed_form, has_plan as has_round_plan};
+pub use multisend::pipeline_packets;
 pub use params::{ParamDoc, Params};
 pub use request::{parse_collective, AlgoRequest};
 pub use sources::parse_sources;
@@ -97,11 +98,11 @@ pub fn round_plan(name: &str, req: &AlgoRequest) -> Result<Option<crate::schedul
     let algo = find(req.kind, name)?;
     req.validate()?;
     req.params.check_known(algo.name, algo.params)?;
-    Ok(if algo.family == "classic" {
-        classic_rounds::plan(name, req)
-    } else {
-        None
-    })
+    match algo.family {
+        "classic" => Ok(classic_rounds::plan(name, req)),
+        "intercom" => intercom::round_plan(name, req),
+        _ => Ok(None),
+    }
 }
 
 /// Checks the request, builds the schedule and proves it correct.

@@ -82,6 +82,17 @@ fn flag(req: &AlgoRequest, key: &str, default: &str) -> Result<bool> {
     }
 }
 
+/// The packets every message of `name` (postal or multisend-flat) carries for `req`: its
+/// schedule grows with this count (a pipelined tree), so the tuner evaluates a large one from
+/// a few smaller ones (`plan::pipeline`). None for other algorithms.
+pub fn pipeline_packets(name: &str, req: &AlgoRequest) -> Option<u32> {
+    match name {
+        "postal" => Some(packets(req, req.params.text("lambda", "auto") == "auto")),
+        "multisend-flat" => Some(req.packets.max(1)),
+        _ => None,
+    }
+}
+
 /// Packets per message: what the request asks, or more if the model's packet limit needs it.
 fn packets(req: &AlgoRequest, auto: bool) -> u32 {
     let max = MultisendParams::paper().max_packet_bytes;

@@ -110,12 +110,19 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
     };
     let rounds = Rounds::new(s, &graph, &order);
     let conflict = paths.conflicts(&rounds.msg_round, topo.num_links());
+    let lt = ListInputs {
+        graph: &graph,
+        order: &order,
+        paths: &paths,
+        conflict: &conflict,
+        dest_at: dest_positions(s),
+    };
     let times = Times {
         hockney_rounds: hockney_rounds(s, &paths, &rounds, &conflict, m),
-        hockney: list_time(s, &graph, &order, &paths, &conflict, Model::Hockney, m),
-        postal: list_time(s, &graph, &order, &paths, &conflict, Model::Postal, m),
-        multisend_us: list_time(s, &graph, &order, &paths, &conflict, Model::Multisend, m),
-        loggp: list_time(s, &graph, &order, &paths, &conflict, Model::LogGP, m),
+        hockney: list_time(s, &lt, Model::Hockney, m),
+        postal: list_time(s, &lt, Model::Postal, m),
+        multisend_us: list_time(s, &lt, Model::Multisend, m),
+        loggp: list_time(s, &lt, Model::LogGP, m),
     };
     Ok(Analysis {
         ranks: s.p(),
@@ -523,15 +530,18 @@ enum Model {
 }
 
 /// Completion time of the list schedule under `model` (see the module docs).
-fn list_time(
-    s: &Schedule,
-    graph: &Graph,
-    order: &[u32],
-    paths: &Paths,
-    conflict: &[u32],
-    model: Model,
-    m: &Machine,
-) -> f64 {
+/// What the four list schedules share.
+struct ListInputs<'a> {
+    graph: &'a Graph,
+    order: &'a [u32],
+    paths: &'a Paths,
+    conflict: &'a [u32],
+    /// Per receive op, the position of its rank among its message's destinations.
+    dest_at: Vec<u32>,
+}
+
+fn list_time(s: &Schedule, li: &ListInputs, model: Model, m: &Machine) -> f64 {
+    let (graph, order, paths, conflict) = (li.graph, li.order, li.paths, li.conflict);
     let n = s.num_ops();
     let p = s.p() as usize;
     let mut done = vec![0f64; n];
@@ -581,7 +591,7 @@ fn list_time(
                 done[g] = busy;
             }
             OpKind::Recv { msg, packets } => {
-                let i = dest_index(s, msg, r as u32);
+                let i = li.dest_at[g] as usize;
                 let (a, b) = packets.resolve(s.message(msg).packets);
                 for &x in graph.sends_of(msg) {
                     if overlaps(s, x as usize, a, b) {
@@ -616,9 +626,36 @@ fn list_time(
 }
 
 /// Position of `rank` among the destinations of `msg`.
-fn dest_index(s: &Schedule, msg: u32, rank: u32) -> usize {
-    let m = s.message(msg);
-    s.dests(m).iter().position(|&d| d == rank).unwrap_or(0)
+/// Per op, the position of a receive's rank among its message's destinations (0 for other
+/// ops). Long destination lists are indexed once, not searched per receive (a multi-send to
+/// 65,535 ranks made that 4e9 comparisons); short ones are searched.
+fn dest_positions(s: &Schedule) -> Vec<u32> {
+    const SEARCHED: usize = 16;
+    let mut at = std::collections::HashMap::new();
+    for msg in 0..s.messages.len() as u32 {
+        let dests = s.dests(s.message(msg));
+        if dests.len() > SEARCHED {
+            for (i, &d) in dests.iter().enumerate() {
+                at.entry((msg, d)).or_insert(i as u32);
+            }
+        }
+    }
+    let mut out = vec![0u32; s.num_ops()];
+    for r in 0..s.p() {
+        let base = s.rank_start[r as usize] as usize;
+        for (k, op) in s.ops(r).iter().enumerate() {
+            let OpKind::Recv { msg, .. } = op.kind else {
+                continue;
+            };
+            let dests = s.dests(s.message(msg));
+            out[base + k] = if dests.len() > SEARCHED {
+                at.get(&(msg, r)).copied().unwrap_or(0)
+            } else {
+                dests.iter().position(|&d| d == r).unwrap_or(0) as u32
+            };
+        }
+    }
+    out
 }
 
 /// Times one send op under `model`; records the arrival at its `i`-th destination in

@@ -10,6 +10,7 @@ use crate::engines::aggregate::analyze_rounds;
 use crate::engines::analytic::{analyze, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
+use crate::schedule::RoundPlan;
 use crate::spec_err;
 use crate::topology::Topology;
 use serde_json::Value;
@@ -17,6 +18,9 @@ use serde_json::Value;
 /// With `auto`, a schedule of at most this many messages is built (its list-scheduled times
 /// come with it); a larger one is analysed per step where the algorithm allows.
 pub const SMALL_SCHEDULE: u64 = 1 << 18;
+/// ... and of at most this many pieces (blocks carried, summed over messages): an MST
+/// broadcast of p blocks is only p-1 messages, but p^2 pieces (4e9 at 65,536 ranks).
+pub const SMALL_PIECES: u64 = 1 << 22;
 
 /// The analysis paths, cheapest first.
 pub const METHODS: [&str; 4] = ["auto", "closed-form", "per-step", "schedule"];
@@ -46,12 +50,7 @@ pub fn analyze_by(
     }
     if want("per-step") {
         if let Some(plan) = registry::round_plan(algo, req)? {
-            let small = plan
-                .rounds
-                .iter()
-                .map(|r| r.repeat as u64 * r.unicasts.len() as u64)
-                .sum::<u64>()
-                <= SMALL_SCHEDULE;
+            let small = is_small(&plan);
             if method == "per-step" || !small {
                 let a = analyze_rounds(&plan, &req.placement, topo, routing, m)?;
                 return Ok(tagged(&a, "per-step", "per_step", Value::Null));
@@ -67,6 +66,18 @@ pub fn analyze_by(
         "{algo} has no {method} analysis for {}: use method auto",
         req.kind.name()
     )
+}
+
+/// Whether the schedule of a per-step form is small enough to build: at most
+/// [`SMALL_SCHEDULE`] messages and [`SMALL_PIECES`] pieces.
+pub fn is_small(plan: &RoundPlan) -> bool {
+    let (mut messages, mut pieces) = (0u64, 0u64);
+    for r in &plan.rounds {
+        messages += r.repeat as u64 * r.unicasts.len() as u64;
+        let blocks: u64 = r.unicasts.iter().map(|u| u.blocks as u64).sum();
+        pieces += r.repeat as u64 * blocks;
+    }
+    messages <= SMALL_SCHEDULE && pieces <= SMALL_PIECES
 }
 
 /// The closed form of `algo`, if it has one here.

@@ -4,4 +4,5 @@
 
 pub mod figures;
 pub mod multicast_load;
+pub mod pipeline;
 pub mod tune;

@@ -2,7 +2,8 @@
 //! analytic engine's time, best first.
 
 use crate::algorithms::{self, tuning, AlgoRequest};
-use crate::engines::analytic::{analyze, check_machine, Analysis, Machine};
+use crate::engines::aggregate::analyze_rounds;
+use crate::engines::analytic::{check_machine, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;
@@ -18,10 +19,24 @@ pub fn routing_for(topo: &Topology, name: &str) -> Result<Routing> {
     Routing::new(topo, RoutingKind::parse(name)?, None)
 }
 
-/// Builds (and so verifies) the schedule of `algo` for `req` and analyses it.
-pub fn evaluate(algo: &str, req: &AlgoRequest, routing: &Routing, m: &Machine) -> Result<Analysis> {
-    let s = algorithms::build(algo, req)?;
-    analyze(&s, req.topo, routing, m)
+/// Figures of `algo` for `req` from its cost model: the per-step form where the ranking
+/// time is the round rule (the per-step figures are the schedule's: counts, hops, steps,
+/// conflicts, round-rule time) or the schedule would be large (`figures::is_small`); a
+/// pipelined schedule extended from a few packets (`plan::pipeline`); else the built (and
+/// so verified) schedule, as before.
+pub fn evaluate(
+    algo: &str,
+    req: &AlgoRequest,
+    routing: &Routing,
+    m: &Machine,
+    by: RankBy,
+) -> Result<Analysis> {
+    if let Some(plan) = algorithms::round_plan(algo, req)? {
+        if by == RankBy::HockneyRounds || !super::figures::is_small(&plan) {
+            return analyze_rounds(&plan, &req.placement, req.topo, routing, m);
+        }
+    }
+    super::pipeline::evaluate(algo, req, routing, m)
 }
 
 /// Which time ranks the candidates.
@@ -84,7 +99,7 @@ pub fn tune(
                 sources: req.sources.clone(),
                 ..*req
             };
-            match evaluate(algo.name, &r, routing, m) {
+            match evaluate(algo.name, &r, routing, m, by) {
                 Ok(a) => ok.push(Candidate {
                     algo: algo.name.to_string(),
                     family: algo.family.to_string(),

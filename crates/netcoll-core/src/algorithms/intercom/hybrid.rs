@@ -14,9 +14,10 @@
 //! | allgather | (none) | MST gather + MST broadcast | bucket collect |
 //! | reduce-scatter | bucket distributed combine | MST combine + MST scatter | (none) |
 
-use super::engine::{Engine, Phase};
-use super::prims::{bucket_collect, bucket_combine, mst_bcast, mst_combine, mst_gather};
+use super::engine::Phase;
+use super::prims::{mst_bcast, mst_combine, mst_gather};
 use super::prims::{mst_scatter, share};
+use super::stages::Stages;
 use crate::error::Result;
 use crate::schedule::CollectiveKind;
 use crate::spec_err;
@@ -132,12 +133,12 @@ impl Mesh {
 /// Runs the hybrid for `kind` on the engine, whose units are `0..u` (ordered for `kind`:
 /// rank order for broadcast/reduce/allreduce, [`Mesh::unit_of_rank`] for allgather and
 /// reduce-scatter).
-pub fn run(e: &mut Engine, mesh: &Mesh, kind: CollectiveKind, root: u32) -> Result<()> {
+pub fn run(e: &mut dyn Stages, mesh: &Mesh, kind: CollectiveKind, root: u32) -> Result<()> {
     let u = e.units();
     let rc = mesh.coords(root as usize);
     let j = mesh.scattered;
     let k = mesh.dims.len();
-    let stage = |e: &mut Engine, f: &mut dyn FnMut(&mut Phase)| {
+    let stage = |e: &mut dyn Stages, f: &mut dyn FnMut(&mut Phase)| {
         let mut ph = Phase::default();
         f(&mut ph);
         e.run(ph);
@@ -223,32 +224,33 @@ pub fn run(e: &mut Engine, mesh: &Mesh, kind: CollectiveKind, root: u32) -> Resu
 }
 
 /// Stage 2 of the long-vector algorithms: bucket collects in dimensions j-1 down to 0.
-fn collect_back(e: &mut Engine, mesh: &Mesh, u: u32) {
+fn collect_back(e: &mut dyn Stages, mesh: &Mesh, u: u32) {
     for dim in (0..mesh.scattered).rev() {
-        let mut ph = Phase::default();
-        for line in mesh.lines(dim, None) {
-            let (lo, hi) = mesh.line_segment(&line, dim, u);
-            bucket_collect(&mut ph, &line, lo, hi);
-        }
-        e.run(ph);
+        e.buckets(&line_groups(mesh, dim, u), false);
     }
 }
 
 /// Stage 1 of the reductions: bucket distributed combines in dimensions 0..j.
-fn combine_out(e: &mut Engine, mesh: &Mesh, u: u32) {
+fn combine_out(e: &mut dyn Stages, mesh: &Mesh, u: u32) {
     for dim in 0..mesh.scattered {
-        let mut ph = Phase::default();
-        for line in mesh.lines(dim, None) {
-            let (lo, hi) = mesh.line_segment(&line, dim, u);
-            bucket_combine(&mut ph, &line, lo, hi);
-        }
-        e.run(ph);
+        e.buckets(&line_groups(mesh, dim, u), true);
     }
+}
+
+/// Every line along `dim` with its segment of `0..u`.
+fn line_groups(mesh: &Mesh, dim: usize, u: u32) -> Vec<super::stages::Group> {
+    mesh.lines(dim, None)
+        .into_iter()
+        .map(|line| {
+            let (lo, hi) = mesh.line_segment(&line, dim, u);
+            (line, lo, hi)
+        })
+        .collect()
 }
 
 /// The short-vector middle in dimension j on every line: combine-to-one then broadcast
 /// (allreduce), or gather then broadcast (allgather).
-fn short_middle(e: &mut Engine, mesh: &Mesh, u: u32, reduce: bool) {
+fn short_middle(e: &mut dyn Stages, mesh: &Mesh, u: u32, reduce: bool) {
     let j = mesh.scattered;
     let lines = mesh.lines(j, None);
     let mut ph = Phase::default();

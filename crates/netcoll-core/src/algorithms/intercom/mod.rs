@@ -13,16 +13,19 @@
 mod engine;
 mod hybrid;
 mod prims;
+mod stages;
 #[cfg(test)]
 mod tests;
 
 use super::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
+use crate::schedule::RoundPlan;
 use crate::schedule::{Collective, CollectiveKind, Schedule};
 use crate::spec_err;
 use engine::{Engine, Phase};
 pub use hybrid::Mesh;
 use prims::*;
+use stages::{PlanStages, Stages};
 use CollectiveKind::*;
 
 const SEVEN: &[CollectiveKind] = &[
@@ -142,15 +145,81 @@ fn ident(r: u32) -> u32 {
 }
 
 /// Runs one primitive on all ranks.
-fn one(e: &mut Engine, f: impl FnOnce(&mut Phase) -> usize) {
+fn one(e: &mut dyn Stages, f: impl FnOnce(&mut Phase) -> usize) {
     let mut ph = Phase::default();
     f(&mut ph);
     e.run(ph);
 }
 
+/// Units of `name`'s engine for `req` (see engine.rs).
+fn units_of(name: &str, req: &AlgoRequest) -> u32 {
+    match (name, req.kind) {
+        ("intercom-mst", Scatter | Gather) => req.p,
+        ("intercom-mst", _) => 1,
+        ("intercom-short", Broadcast | Reduce | Allreduce) => 1,
+        _ => req.p,
+    }
+}
+
+/// Writes the stages of InterCom algorithm `name` for `req` to `e`.
+fn stages(name: &str, e: &mut dyn Stages, req: &AlgoRequest) -> Result<()> {
+    match name {
+        "intercom-mst" => mst(e, req),
+        "intercom-bucket" => bucket(e, req),
+        "intercom-short" => short(e, req)?,
+        "intercom-long" => long(e, req)?,
+        _ => hybrid::run(e, &request_mesh(req)?, req.kind, req.root)?,
+    }
+    Ok(())
+}
+
+fn build_with(name: &str, req: &AlgoRequest) -> Result<Schedule> {
+    let u = units_of(name, req);
+    let mut e = if name == "intercom-hybrid" {
+        hybrid_engine(req)?
+    } else {
+        engine(req, u, &ident)
+    };
+    stages(name, &mut e, req)?;
+    e.build()
+}
+
+/// The per-step form of InterCom algorithm `name` for `req`: its rounds by senders,
+/// receivers and sizes, as the engine would run them (`stages.rs`).
+pub fn round_plan(name: &str, req: &AlgoRequest) -> Result<Option<RoundPlan>> {
+    let u = units_of(name, req);
+    let mut s = PlanStages::new(u);
+    stages(name, &mut s, req)?;
+    let per_block = match req.kind {
+        Gather | Allgather => req.bytes,
+        _ => req.bytes.div_ceil(u64::from(u)),
+    };
+    Ok(Some(RoundPlan {
+        p: req.p,
+        bytes_per_block: per_block.max(1),
+        packet_bytes: 0,
+        rounds: s.rounds,
+    }))
+}
+
 fn build_mst(req: &AlgoRequest) -> Result<Schedule> {
-    let p = req.p;
-    let (group, root, u) = match req.kind {
+    build_with("intercom-mst", req)
+}
+
+fn build_bucket(req: &AlgoRequest) -> Result<Schedule> {
+    build_with("intercom-bucket", req)
+}
+
+fn build_short(req: &AlgoRequest) -> Result<Schedule> {
+    build_with("intercom-short", req)
+}
+
+fn build_long(req: &AlgoRequest) -> Result<Schedule> {
+    build_with("intercom-long", req)
+}
+
+fn mst(e: &mut dyn Stages, req: &AlgoRequest) {
+    let (group, root) = match req.kind {
         Multicast => {
             let mut g: Vec<u32> = req
                 .targets
@@ -161,86 +230,71 @@ fn build_mst(req: &AlgoRequest) -> Result<Schedule> {
             g.push(req.root);
             g.sort_unstable();
             let q = g.binary_search(&req.root).unwrap_or(0);
-            (g, q, 1)
+            (g, q)
         }
-        Scatter | Gather => (all_ranks(req), req.root as usize, p),
-        _ => (all_ranks(req), req.root as usize, 1),
+        _ => (all_ranks(req), req.root as usize),
     };
-    let mut e = engine(req, u, &ident);
-    one(&mut e, |ph| match req.kind {
+    let u = e.units();
+    one(e, |ph| match req.kind {
         Reduce => mst_combine(ph, &group, root, 0, u),
         Scatter => mst_scatter(ph, &group, root, 0, u),
         Gather => mst_gather(ph, &group, root, 0, u),
         _ => mst_bcast(ph, &group, root, 0, u),
     });
-    e.build()
 }
 
-fn build_bucket(req: &AlgoRequest) -> Result<Schedule> {
-    let (g, p) = (all_ranks(req), req.p);
-    let mut e = engine(req, p, &ident);
-    one(&mut e, |ph| {
-        if req.kind == Allgather {
-            bucket_collect(ph, &g, 0, p)
-        } else {
-            bucket_combine(ph, &g, 0, p)
-        }
-    });
-    e.build()
+fn bucket(e: &mut dyn Stages, req: &AlgoRequest) {
+    let whole = [(all_ranks(req), 0, req.p)];
+    e.buckets(&whole, req.kind != Allgather);
 }
 
-fn build_short(req: &AlgoRequest) -> Result<Schedule> {
-    let (g, p, r) = (all_ranks(req), req.p, req.root as usize);
-    let u = match req.kind {
-        Broadcast | Reduce | Allreduce => 1,
-        _ => p,
-    };
-    let mut e = engine(req, u, &ident);
+fn short(e: &mut dyn Stages, req: &AlgoRequest) -> Result<()> {
+    let (g, r, u) = (all_ranks(req), req.root as usize, e.units());
     match req.kind {
-        Broadcast => one(&mut e, |ph| mst_bcast(ph, &g, r, 0, u)),
-        Reduce => one(&mut e, |ph| mst_combine(ph, &g, r, 0, u)),
-        Scatter => one(&mut e, |ph| mst_scatter(ph, &g, r, 0, u)),
-        Gather => one(&mut e, |ph| mst_gather(ph, &g, r, 0, u)),
+        Broadcast => one(e, |ph| mst_bcast(ph, &g, r, 0, u)),
+        Reduce => one(e, |ph| mst_combine(ph, &g, r, 0, u)),
+        Scatter => one(e, |ph| mst_scatter(ph, &g, r, 0, u)),
+        Gather => one(e, |ph| mst_gather(ph, &g, r, 0, u)),
         Allgather => {
-            one(&mut e, |ph| mst_gather(ph, &g, 0, 0, u));
-            one(&mut e, |ph| mst_bcast(ph, &g, 0, 0, u));
+            one(e, |ph| mst_gather(ph, &g, 0, 0, u));
+            one(e, |ph| mst_bcast(ph, &g, 0, 0, u));
         }
         ReduceScatter => {
-            one(&mut e, |ph| mst_combine(ph, &g, 0, 0, u));
-            one(&mut e, |ph| mst_scatter(ph, &g, 0, 0, u));
+            one(e, |ph| mst_combine(ph, &g, 0, 0, u));
+            one(e, |ph| mst_scatter(ph, &g, 0, 0, u));
         }
         Allreduce => {
-            one(&mut e, |ph| mst_combine(ph, &g, 0, 0, u));
-            one(&mut e, |ph| mst_bcast(ph, &g, 0, 0, u));
+            one(e, |ph| mst_combine(ph, &g, 0, 0, u));
+            one(e, |ph| mst_bcast(ph, &g, 0, 0, u));
         }
         k => return spec_err!("intercom-short has no {} variant", k.name()),
     }
-    e.build()
+    Ok(())
 }
 
-fn build_long(req: &AlgoRequest) -> Result<Schedule> {
+fn long(e: &mut dyn Stages, req: &AlgoRequest) -> Result<()> {
     let (g, p, r) = (all_ranks(req), req.p, req.root as usize);
-    let mut e = engine(req, p, &ident);
+    let whole = [(g.clone(), 0, p)];
     match req.kind {
         Broadcast => {
-            one(&mut e, |ph| mst_scatter(ph, &g, r, 0, p));
-            one(&mut e, |ph| bucket_collect(ph, &g, 0, p));
+            one(e, |ph| mst_scatter(ph, &g, r, 0, p));
+            e.buckets(&whole, false);
         }
         Reduce => {
-            one(&mut e, |ph| bucket_combine(ph, &g, 0, p));
-            one(&mut e, |ph| mst_gather(ph, &g, r, 0, p));
+            e.buckets(&whole, true);
+            one(e, |ph| mst_gather(ph, &g, r, 0, p));
         }
-        Scatter => one(&mut e, |ph| mst_scatter(ph, &g, r, 0, p)),
-        Gather => one(&mut e, |ph| mst_gather(ph, &g, r, 0, p)),
-        Allgather => one(&mut e, |ph| bucket_collect(ph, &g, 0, p)),
-        ReduceScatter => one(&mut e, |ph| bucket_combine(ph, &g, 0, p)),
+        Scatter => one(e, |ph| mst_scatter(ph, &g, r, 0, p)),
+        Gather => one(e, |ph| mst_gather(ph, &g, r, 0, p)),
+        Allgather => e.buckets(&whole, false),
+        ReduceScatter => e.buckets(&whole, true),
         Allreduce => {
-            one(&mut e, |ph| bucket_combine(ph, &g, 0, p));
-            one(&mut e, |ph| bucket_collect(ph, &g, 0, p));
+            e.buckets(&whole, true);
+            e.buckets(&whole, false);
         }
         k => return spec_err!("intercom-long has no {} variant", k.name()),
     }
-    e.build()
+    Ok(())
 }
 
 /// The logical mesh of a request: `dims` (default p; `mesh` = the network's shape).
@@ -270,19 +324,20 @@ pub fn request_mesh(req: &AlgoRequest) -> Result<Mesh> {
     Mesh::parse(req.p, &dims, &strategy)
 }
 
-fn build_hybrid(req: &AlgoRequest) -> Result<Schedule> {
+/// The engine of a hybrid: units in "dimension 1 most significant" order for collectives
+/// that end (or start) with contiguous ranges per rank; rank order otherwise.
+fn hybrid_engine(req: &AlgoRequest) -> Result<Engine> {
     let mesh = request_mesh(req)?;
     let p = req.p;
-    let by_unit = matches!(req.kind, Allgather | ReduceScatter);
-    // Units in "dimension 1 most significant" order for collectives that end (or start)
-    // with contiguous ranges per rank; rank order otherwise.
     let mut rank_of_unit: Vec<u32> = (0..p).collect();
-    if by_unit {
+    if matches!(req.kind, Allgather | ReduceScatter) {
         for r in 0..p {
             rank_of_unit[mesh.unit_of_rank(r) as usize] = r;
         }
     }
-    let mut e = engine(req, p, &|u| rank_of_unit[u as usize]);
-    hybrid::run(&mut e, &mesh, req.kind, req.root)?;
-    e.build()
+    Ok(engine(req, p, &|u| rank_of_unit[u as usize]))
+}
+
+fn build_hybrid(req: &AlgoRequest) -> Result<Schedule> {
+    build_with("intercom-hybrid", req)
 }
