@@ -30,6 +30,7 @@ mod network;
 mod ni;
 mod par;
 mod params;
+mod partition;
 pub mod replicate;
 mod result;
 mod router;

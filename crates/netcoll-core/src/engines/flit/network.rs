@@ -5,6 +5,7 @@
 
 use super::channel::{Event, Flit, Wheel};
 use super::config::{FlitConfig, FlowControl};
+use super::partition::{Partition, Workers};
 use super::stats::Window;
 use crate::error::Result;
 use crate::routing::Routing;
@@ -185,8 +186,8 @@ pub struct Network<'t> {
     /// Switch replication of multidestination worms (replicate.rs).
     pub rep: Replication,
     /// Parallel runs (par.rs): this network's partition, and (the master only) the others.
-    pub part: Option<super::par::Partition>,
-    pub workers: Option<super::par::Workers<'t>>,
+    pub part: Option<Partition>,
+    pub workers: Option<Workers<Network<'t>>>,
 }
 
 impl<'t> Network<'t> {

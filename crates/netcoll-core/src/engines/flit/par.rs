@@ -22,27 +22,13 @@
 use super::channel::Event;
 use super::config::FlowControl;
 use super::network::Network;
+use super::partition::{Partition, Workers};
 use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Routers from which `threads = 0` (automatic) uses every core: smaller networks spend
 /// less per cycle than the two synchronisations of a parallel cycle cost.
 pub const AUTO_MIN_ROUTERS: usize = 1024;
-
-/// A partition's place among the others.
-pub struct Partition {
-    pub id: usize,
-    /// Router `r` belongs to partition `r / chunk`.
-    pub chunk: usize,
-    /// Events for other partitions, one list per partition, as (due cycle, event).
-    pub outbox: Vec<Vec<(u64, Event)>>,
-}
-
-/// The other partitions and the threads that run them (held by the master).
-pub struct Workers<'t> {
-    pub nets: Vec<Network<'t>>,
-    pool: Arc<rayon::ThreadPool>,
-}
 
 impl<'t> Network<'t> {
     /// Whether this run can be partitioned (see the module comment).
@@ -214,16 +200,6 @@ impl<'t> Network<'t> {
                 )*};
             }
             copy!(head, len, state, ready, out_port, out_vc, class, owner, credits);
-        }
-    }
-}
-
-impl Partition {
-    fn new(id: usize, chunk: usize, parts: usize) -> Partition {
-        Partition {
-            id,
-            chunk,
-            outbox: (0..parts).map(|_| Vec::new()).collect(),
         }
     }
 }
