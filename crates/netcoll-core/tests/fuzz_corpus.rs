@@ -53,8 +53,11 @@ fn corpus(target: &str) -> Vec<Vec<u8>> {
         "msccl" => "tests/data/msccl",
         _ => "fuzz/corpus/spec",
     }));
+    // cargo-fuzz's own corpus folder of a target exists only once it holds a tracked seed
+    // (a fresh checkout has none for goal and msccl); the format's test data always does.
     let mut files: Vec<PathBuf> = dirs
         .iter()
+        .filter(|d| d.is_dir())
         .flat_map(|d| std::fs::read_dir(d).unwrap_or_else(|e| panic!("{}: {e}", d.display())))
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_file() && p.extension().is_none_or(|x| x != "md"))
