@@ -264,7 +264,7 @@ BCAST_GOAL = "goal/binomialtreebcast_p8.goal"
             'type="xyz"',
             'line 5: <step>: unknown step type "xyz"',
         ),
-        ("off.xml", RING_XML, 'srcoff="0"', 'srcoff="9"', "line 4: <step>: source chunks 9..10"),
+        ("off.xml", RING_XML, 'srcoff="0"', 'srcoff="9"', "line 4: <step>: source chunks 9 to 9 lie outside"),
         ("tb.xml", RING_XML, 'send="1"', 'send="7"', 'line 3: <tb>: send="7" is not a GPU'),
         ("gpu.xml", RING_XML, '<gpu id="3"', '<gpu id="9"', '<gpu>: id="9" is out of range'),
         ("cut.xml", RING_XML, "", "", "malformed XML"),
