@@ -105,6 +105,31 @@ pub fn round_plan(name: &str, req: &AlgoRequest) -> Result<Option<crate::schedul
     }
 }
 
+/// Writes algorithm `name` for `req` to `sink` round by round, without a schedule (see
+/// `schedule::sink`); the request is checked as by [`build`]. `Ok(false)`: the algorithm
+/// is not a round program (only the classic and InterCom families are).
+pub fn stream(
+    name: &str,
+    req: &AlgoRequest,
+    sink: &mut dyn crate::schedule::RoundSink,
+) -> Result<bool> {
+    let algo = find(req.kind, name)?;
+    req.validate()?;
+    req.params.check_known(algo.name, algo.params)?;
+    match algo.family {
+        "classic" => classic::stream(algo.name, req, sink)
+            .transpose()
+            .map(|s| s.is_some()),
+        "intercom" => intercom::stream(algo.name, req, sink).map(|_| true),
+        _ => Ok(false),
+    }
+}
+
+/// Whether [`stream`] can write algorithm `name` (a classic or InterCom round program).
+pub fn can_stream(kind: CollectiveKind, name: &str) -> bool {
+    find(kind, name).is_ok_and(|a| matches!(a.family, "classic" | "intercom"))
+}
+
 /// Checks the request, builds the schedule and proves it correct.
 pub fn build(name: &str, req: &AlgoRequest) -> Result<Schedule> {
     let algo = find(req.kind, name)?;

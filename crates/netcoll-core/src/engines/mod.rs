@@ -1,8 +1,9 @@
 //! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
 //! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
 //! BookSim-compatible); `aggregate` is the analytic engine's per-step path (the rounds of a
-//! regular algorithm, without a schedule). Engines consume schedules and round plans; they
-//! never build them (that is `plan`).
+//! regular algorithm, without a schedule), `stream` its streaming path (the figures of a
+//! round program as it is written). Engines consume schedules, round plans and round
+//! programs; they never build them (that is `plan`).
 
 pub mod aggregate;
 pub mod analytic;
@@ -12,3 +13,4 @@ mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
 pub mod step;
+pub mod stream;

@@ -40,7 +40,7 @@ fn bucket_phase(groups: &[Group], combine: bool) -> Phase {
     ph
 }
 
-impl Stages for Engine {
+impl Stages for Engine<'_> {
     fn units(&self) -> u32 {
         Engine::units(self)
     }
