@@ -172,7 +172,11 @@ impl Partials {
         let mut inputs = Vec::with_capacity(2 * pieces.len());
         for p in pieces {
             if let Piece::Reduced { index, over } = p {
-                inputs.extend(self.pieces(r, [*index]));
+                let own = &self.over[r as usize][*index as usize];
+                inputs.push(Piece::Reduced {
+                    index: *index,
+                    over: own.clone(),
+                });
                 inputs.push(p.clone());
                 self.over[r as usize][*index as usize].union_with(over);
             }
