@@ -6,12 +6,12 @@
 //! messages, none kept); it gives every figure but the four list-scheduled times, which need
 //! every op's dependencies (`null`, as on the per-step path).
 
-use super::figures::{is_small, tagged};
+use super::figures::{is_small, tagged, SMALL_SCHEDULE};
 use crate::algorithms::{self as registry, AlgoRequest};
 use crate::engines::analytic::{analyze, Machine};
 use crate::engines::stream::StreamFigures;
 use crate::error::{Error, Result};
-use crate::routing::Routing;
+use crate::routing::{Routing, RoutingKind};
 use crate::schedule::{RangeSet, StreamVerifier, Tee, BYTES_PER_PIECE};
 use crate::spec_err;
 use crate::topology::Topology;
@@ -42,7 +42,7 @@ pub fn schedule_by(
     let stream = match method {
         "stream" => true,
         "schedule" => false,
-        _ => streams && registry::round_plan(algo, req)?.is_some_and(|plan| !is_small(&plan)),
+        _ => streams && is_large(algo, req, routing)?,
     };
     if !stream {
         let s = registry::build(algo, req)?;
@@ -56,6 +56,20 @@ pub fn schedule_by(
         );
     }
     stream_figures(algo, req, topo, routing, m)
+}
+
+/// Whether the schedule of `algo` for `req` is not small: by its per-step form, else by the
+/// messages of its closed form (the all-at-once allgather has no per-step form: p(p-1)
+/// messages, 16.7 M at 4,096 ranks).
+fn is_large(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<bool> {
+    if let Some(plan) = registry::round_plan(algo, req)? {
+        return Ok(!is_small(&plan));
+    }
+    let minimal = matches!(routing.kind(), RoutingKind::Dor | RoutingKind::Shortest);
+    let messages = registry::classic_closed_form(algo, req, minimal)
+        .and_then(|v| v["messages"].as_u64())
+        .unwrap_or(0);
+    Ok(messages > SMALL_SCHEDULE)
 }
 
 /// Streams `algo` for `req` through the streaming verifier and figures (see the module

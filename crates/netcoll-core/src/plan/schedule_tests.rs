@@ -106,6 +106,12 @@ fn auto_builds_small_schedules_and_streams_large_ones() {
     let v = schedule_by("auto", "ring", &req, &big, &routing, &m).unwrap();
     assert_eq!(v["method"], "stream");
     assert_eq!(v["messages"], 576 * 575);
+    // No per-step form: sized by its closed form.
+    let v = schedule_by("auto", "all-at-once", &req, &big, &routing, &m).unwrap();
+    assert_eq!(
+        (v["method"].clone(), v["messages"].clone()),
+        ("stream".into(), (576 * 575).into())
+    );
     let e = schedule_by("stream", "hnc", &req, &big, &routing, &m).unwrap_err();
     assert!(e.to_string().contains("use --method schedule"), "{e}");
     let e = schedule_by("lazy", "ring", &req, &big, &routing, &m).unwrap_err();
