@@ -6,7 +6,7 @@
 //! messages, none kept); it gives every figure but the four list-scheduled times, which need
 //! every op's dependencies (`null`, as on the per-step path).
 
-use super::figures::{is_small, tagged, SMALL_SCHEDULE};
+use super::figures::{check_method, is_small, tagged, SMALL_SCHEDULE};
 use crate::algorithms::{self as registry, AlgoRequest};
 use crate::engines::analytic::{analyze, Machine};
 use crate::engines::stream::StreamFigures;
@@ -32,12 +32,7 @@ pub fn schedule_by(
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
-    if !SCHEDULE_METHODS.contains(&method) {
-        return spec_err!(
-            "unknown schedule method '{method}': use {}",
-            SCHEDULE_METHODS.join(", ")
-        );
-    }
+    check_method("schedule", method, &SCHEDULE_METHODS)?;
     let streams = registry::can_stream(req.kind, algo);
     let stream = match method {
         "stream" => true,

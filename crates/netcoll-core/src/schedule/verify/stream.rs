@@ -19,9 +19,10 @@
 //! that sends one is refused with a diagnosis (the schedule verifier serves those).
 
 use super::super::collective::Collective;
-use super::super::payload::{describe_ranks, Piece};
+use super::super::payload::Piece;
 use super::super::rangeset::RangeSet;
 use super::super::sink::{RoundSink, Transfer};
+use super::post::short_reduction;
 use super::Diagnosis;
 use rayon::prelude::*;
 
@@ -102,17 +103,9 @@ impl StreamVerifier {
         let full = RangeSet::full(c.p);
         for j in c.required_indices(r) {
             let best = self.best(r, j);
-            if best == full {
-                continue;
+            if best != full {
+                return Err(short_reduction(r, j, &best, c.p));
             }
-            let mut missing = full.clone();
-            missing.difference_with(&best);
-            return Err(format!(
-                "rank {r} ends with block index {j} reduced over {} of {} contributors (missing {})",
-                best.len(),
-                c.p,
-                describe_ranks(&missing)
-            ));
         }
         Ok(())
     }
