@@ -35,7 +35,13 @@ use std::collections::{BinaryHeap, HashMap};
 
 const NONE: u32 = u32::MAX;
 /// Lane codes in the step heap: transit lanes are trunk ids, source lanes carry this bit.
-const SOURCE_LANE: u64 = 1 << 63;
+const SOURCE_LANE: u32 = 1 << 31;
+
+/// A lane's place in the step heap: (ready, creation order, lane code) packed so that the
+/// integer order is the tuple order.
+fn heap_key(ready: u32, f: u64, code: u32) -> u128 {
+    (ready as u128) << 96 | (f as u128) << 32 | code as u128
+}
 
 /// A packet copy that has left its source and is waiting at, or crossing, a switch.
 #[derive(Clone, Copy)]
@@ -137,7 +143,7 @@ pub(super) struct Queues<'a> {
     pending: BinaryHeap<Reverse<(u32, u32)>>,
     /// Per rank: the step it last injected (one-port).
     rank_used: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u64, u64)>>,
+    heap: BinaryHeap<Reverse<u128>>,
     /// Flights that moved but have not arrived: (creation order, slot, next trunk).
     moved_on: Vec<(u64, u32, u32)>,
     scratch: Vec<(u32, u32)>,
@@ -302,9 +308,10 @@ impl<'a> Queues<'a> {
             self.queue_source(id);
         }
         self.seed_heap();
-        while let Some(Reverse((_, _, code))) = self.heap.pop() {
+        while let Some(Reverse(key)) = self.heap.pop() {
+            let code = key as u32;
             if code & SOURCE_LANE == 0 {
-                let trunk = code as u32;
+                let trunk = code;
                 if self.trunk_full(trunk, step) {
                     continue;
                 }
@@ -313,7 +320,7 @@ impl<'a> Queues<'a> {
                 self.move_flight(slot, step, link_use, out);
                 self.push_transit_head(trunk);
             } else {
-                let lane = (code & !SOURCE_LANE) as u32;
+                let lane = code & !SOURCE_LANE;
                 let Lane { trunk, rank, .. } = self.lanes[lane as usize];
                 let blocked =
                     self.ports == PortModel::OnePort && self.rank_used[rank as usize] == step;
@@ -357,14 +364,14 @@ impl<'a> Queues<'a> {
         let slot = self.head[trunk as usize];
         if slot != NONE {
             let fl = &self.flights[slot as usize];
-            self.heap.push(Reverse((fl.ready, fl.f, trunk as u64)));
+            self.heap.push(Reverse(heap_key(fl.ready, fl.f, trunk)));
         }
     }
 
     fn push_lane_head(&mut self, lane: u32) {
         if let Some(&Reverse((ready, f, _))) = self.lanes[lane as usize].sources.peek() {
             self.heap
-                .push(Reverse((ready, f, lane as u64 | SOURCE_LANE)));
+                .push(Reverse(heap_key(ready, f, lane | SOURCE_LANE)));
         }
     }
 

@@ -36,7 +36,6 @@ use crate::schedule::{OpKind, Schedule};
 use crate::topology::Topology;
 use crate::{invalid, spec_err};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Whether the ops' own `step` fields bound their start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -87,12 +86,52 @@ struct Run<'a> {
     /// Receives: packets still to arrive and the last arrival step.
     missing: Vec<u32>,
     arrived_at: Vec<u32>,
-    recv_index: HashMap<(u32, u32), Vec<usize>>,
+    recvs: RecvIndex,
     /// Send ops: packet copies not yet injected.
     unsent: Vec<u64>,
     /// Packet copies created so far (the creation order of the next one).
     created: u64,
     net: Queues<'a>,
+}
+
+/// A receive op: its rank, op and packet range.
+#[derive(Clone, Copy)]
+struct Recv {
+    rank: u32,
+    g: usize,
+    a: u32,
+    b: u32,
+}
+
+/// The receive ops of each (message, rank), in op order: per message a run of [`Recv`]s
+/// sorted by rank (no hashing per arrival).
+struct RecvIndex {
+    start: Vec<usize>,
+    recvs: Vec<Recv>,
+}
+
+impl RecvIndex {
+    fn new(messages: usize, mut list: Vec<(u32, Recv)>) -> Self {
+        list.sort_unstable_by_key(|&(m, r)| (m, r.rank, r.g));
+        let mut start = vec![0; messages + 1];
+        for &(m, _) in &list {
+            start[m as usize + 1] += 1;
+        }
+        for i in 0..messages {
+            start[i + 1] += start[i];
+        }
+        RecvIndex {
+            start,
+            recvs: list.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    fn of(&self, msg: u32, rank: u32) -> &[Recv] {
+        let run = &self.recvs[self.start[msg as usize]..self.start[msg as usize + 1]];
+        let lo = run.partition_point(|r| r.rank < rank);
+        let hi = lo + run[lo..].partition_point(|r| r.rank == rank);
+        &run[lo..hi]
+    }
 }
 
 /// Each op's completion step, and the completions not yet propagated to dependents.
@@ -240,7 +279,7 @@ impl<'a> Run<'a> {
         let mut waiting = vec![0u32; n];
         let mut dependents = vec![Vec::new(); n];
         let mut missing = vec![0u32; n];
-        let mut recv_index: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+        let mut recvs = Vec::new();
         for g in 0..n {
             let at = s.op_ref(g);
             let op = s.op(at);
@@ -251,7 +290,15 @@ impl<'a> Run<'a> {
             if let OpKind::Recv { msg, packets } = op.kind {
                 let (a, b) = packets.resolve(s.message(msg).packets);
                 missing[g] = b - a;
-                recv_index.entry((msg, at.rank)).or_default().push(g);
+                recvs.push((
+                    msg,
+                    Recv {
+                        rank: at.rank,
+                        g,
+                        a,
+                        b,
+                    },
+                ));
             }
         }
         Run {
@@ -267,7 +314,7 @@ impl<'a> Run<'a> {
             dependents,
             missing,
             arrived_at: vec![0; n],
-            recv_index,
+            recvs: RecvIndex::new(s.messages().len(), recvs),
             unsent: vec![0; n],
             created: 0,
             net: Queues::new(s, topo, routing, ports),
@@ -346,14 +393,7 @@ impl<'a> Run<'a> {
     }
 
     fn arrive(&mut self, msg: u32, packet: u32, rank: u32, step: u32) {
-        let Some(list) = self.recv_index.get(&(msg, rank)) else {
-            return;
-        };
-        for &g in list {
-            let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g)).kind else {
-                continue;
-            };
-            let (a, b) = packets.resolve(self.s.message(msg).packets);
+        for &Recv { g, a, b, .. } in self.recvs.of(msg, rank) {
             if packet < a || packet >= b {
                 continue;
             }
