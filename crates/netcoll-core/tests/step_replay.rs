@@ -11,6 +11,7 @@ use netcoll_core::algorithms::{self, parse_collective, AlgoRequest, Params};
 use netcoll_core::engines::step::sched::{self, Timing};
 use netcoll_core::engines::step::PortModel;
 use netcoll_core::routing::{Routing, RoutingKind};
+use netcoll_core::schedule::{CollectiveKind, PacketRange, ScheduleBuilder};
 use netcoll_core::{Error, Topology};
 
 /// (collective, algorithm) pairs replayed; each is tried on every network below.
@@ -161,4 +162,35 @@ fn a_replay_of_hours_is_refused_up_front() {
     assert!(matches!(e, Error::TooLarge(_)), "{e}");
     let text = e.to_string();
     assert!(!text.contains('\n') && text.contains("--packets"), "{text}");
+}
+
+/// A schedule that cannot progress (ranks 0 and 1 each send only after receiving the other's
+/// message; rank 3 waits for a message nobody sends) is reported in the same line, at the same
+/// step, as before, after the copies that can move have moved.
+#[test]
+fn a_schedule_that_cannot_progress_is_reported_as_before() {
+    let t = Topology::from_spec("mesh:4").unwrap();
+    let mut b = ScheduleBuilder::new(CollectiveKind::Broadcast, 4, 0);
+    let x = b.block(0, 0);
+    let to_2 = b.message(0, &[2], &[x.clone()]);
+    b.send_msg(to_2, PacketRange::ALL, &[]);
+    b.recv_msg(2, to_2, PacketRange::ALL, &[]);
+    let (m01, m10, m23) = (
+        b.message(0, &[1], &[x.clone()]),
+        b.message(1, &[0], &[x.clone()]),
+        b.message(2, &[3], &[x]),
+    );
+    let r0 = b.recv_msg(0, m10, PacketRange::ALL, &[]);
+    b.send_msg(m01, PacketRange::ALL, &[r0]);
+    let r1 = b.recv_msg(1, m01, PacketRange::ALL, &[]);
+    b.send_msg(m10, PacketRange::ALL, &[r1]);
+    b.recv_msg(3, m23, PacketRange::ALL, &[]);
+    let s = b.build().unwrap();
+    let r = Routing::new(&t, RoutingKind::Shortest, None).unwrap();
+    for ports in [PortModel::AllPort, PortModel::OnePort] {
+        let new = sched::run(&s, &t, &r, ports, Timing::Deps).unwrap_err();
+        let old = reference::run(&s, &t, &r, ports, Timing::Deps).unwrap_err();
+        assert_eq!(new.to_string(), old);
+        assert!(old.contains("cannot progress at step 2"), "{old}");
+    }
 }
