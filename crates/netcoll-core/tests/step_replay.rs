@@ -171,14 +171,14 @@ fn a_replay_of_hours_is_refused_up_front() {
 fn a_schedule_that_cannot_progress_is_reported_as_before() {
     let t = Topology::from_spec("mesh:4").unwrap();
     let mut b = ScheduleBuilder::new(CollectiveKind::Broadcast, 4, 0);
-    let x = b.block(0, 0);
-    let to_2 = b.message(0, &[2], &[x.clone()]);
+    let x = [b.block(0, 0)];
+    let to_2 = b.message(0, &[2], &x);
     b.send_msg(to_2, PacketRange::ALL, &[]);
     b.recv_msg(2, to_2, PacketRange::ALL, &[]);
     let (m01, m10, m23) = (
-        b.message(0, &[1], &[x.clone()]),
-        b.message(1, &[0], &[x.clone()]),
-        b.message(2, &[3], &[x]),
+        b.message(0, &[1], &x),
+        b.message(1, &[0], &x),
+        b.message(2, &[3], &x),
     );
     let r0 = b.recv_msg(0, m10, PacketRange::ALL, &[]);
     b.send_msg(m01, PacketRange::ALL, &[r0]);
