@@ -1,6 +1,8 @@
 //! Times one schedule's build, verification and analysis apart (what `netcoll schedule --json`
 //! does in one call), for profiling the schedule core at scale.
 //! `cargo run --release -p netcoll-core --example schedule_scale -- allreduce ring mesh:32x32`
+//! (a fourth argument `stream` times the streaming path instead: build, verify and figures
+//! in one pass).
 
 use netcoll_core::algorithms::{find, parse_collective, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze, Machine};
@@ -11,12 +13,22 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [op, algo, topo, ..] = &args[..] else {
-        eprintln!("usage: schedule_scale OP ALGO TOPO [analyze]");
+        eprintln!("usage: schedule_scale OP ALGO TOPO [analyze|stream]");
         std::process::exit(2);
     };
     let t = Topology::from_spec(topo).expect("topology");
     let req = AlgoRequest::new(&t, parse_collective(op).expect("collective"));
     let a = find(req.kind, algo).expect("algorithm");
+    if args.get(3).is_some_and(|x| x == "stream") {
+        let at = Instant::now();
+        let r = routing_for(&t, "auto").expect("routing");
+        let m = Machine::default();
+        let v = netcoll_core::plan::schedule::stream_figures(algo, &req, &t, &r, &m);
+        let v = v.expect("stream");
+        let secs = at.elapsed().as_secs_f64();
+        println!("{op} {algo} {topo}: streamed in {secs:.2} s, {} messages", v["messages"]);
+        return;
+    }
     let start = Instant::now();
     let s = (a.build)(&req).expect("build");
     let built = start.elapsed().as_secs_f64();
