@@ -26,7 +26,10 @@ fn main() {
         let v = netcoll_core::plan::schedule::stream_figures(algo, &req, &t, &r, &m);
         let v = v.expect("stream");
         let secs = at.elapsed().as_secs_f64();
-        println!("{op} {algo} {topo}: streamed in {secs:.2} s, {} messages", v["messages"]);
+        println!(
+            "{op} {algo} {topo}: streamed in {secs:.2} s, {} messages",
+            v["messages"]
+        );
         return;
     }
     let start = Instant::now();
