@@ -20,6 +20,7 @@ mod channel;
 pub mod config;
 mod config_enums;
 mod config_values;
+mod crew;
 pub mod deadlock;
 mod dest_draw;
 mod exec;

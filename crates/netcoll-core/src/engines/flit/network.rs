@@ -5,7 +5,7 @@
 
 use super::channel::{Event, Flit, Wheel};
 use super::config::{FlitConfig, FlowControl};
-use super::partition::{Partition, Workers};
+use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
 use crate::error::Result;
 use crate::routing::Routing;
@@ -188,6 +188,8 @@ pub struct Network<'t> {
     /// Parallel runs (par.rs): this network's partition, and (the master only) the others.
     pub part: Option<Partition>,
     pub workers: Option<Workers<Network<'t>>>,
+    /// While a stretch of cycles runs on threads (crew.rs): what they share.
+    pub crew: Option<std::sync::Arc<Crew>>,
 }
 
 impl<'t> Network<'t> {
@@ -356,6 +358,7 @@ impl<'t> Network<'t> {
             port_router,
             part: None,
             workers: None,
+            crew: None,
         })
     }
 
@@ -407,6 +410,11 @@ impl<'t> Network<'t> {
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.
     pub fn step(&mut self) {
+        if let Some(crew) = self.crew.take() {
+            self.crew_step(&crew);
+            self.crew = Some(crew);
+            return;
+        }
         if self.workers.is_some() {
             return self.parallel_step();
         }

@@ -23,8 +23,6 @@ use super::channel::Event;
 use super::config::FlowControl;
 use super::network::Network;
 use super::partition::{Partition, Workers};
-use rayon::prelude::*;
-use std::sync::Arc;
 
 /// Routers from which `threads = 0` (automatic) uses every core: smaller networks spend
 /// less per cycle than the two synchronisations of a parallel cycle cost.
@@ -71,10 +69,6 @@ impl<'t> Network<'t> {
         );
         let bytes = super::footprint::flit_footprint(self.topo, &self.cfg);
         crate::guard::check(&what, bytes.saturating_mul(parts as u64))?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(parts)
-            .build()
-            .map_err(|e| crate::error::Error::Spec(format!("cannot start {parts} threads: {e}")))?;
         let mut nets = Vec::with_capacity(parts - 1);
         for id in 1..parts {
             let mut w = Network::new(self.topo, &self.cfg)?;
@@ -82,10 +76,7 @@ impl<'t> Network<'t> {
             nets.push(w);
         }
         self.part = Some(Partition::new(0, chunk, parts));
-        self.workers = Some(Workers {
-            nets,
-            pool: Arc::new(pool),
-        });
+        self.workers = Some(Workers { nets });
         Ok(())
     }
 
@@ -113,25 +104,17 @@ impl<'t> Network<'t> {
         self.wheel.push(at, e);
     }
 
-    /// One cycle over all partitions: compute in parallel, then exchange.
+    /// One cycle over all partitions on the calling thread (a step outside a stretch run
+    /// by crew.rs, e.g. a test stepping by hand): compute each, then exchange.
     pub(super) fn parallel_step(&mut self) {
         let mut workers = self.workers.take().expect("a partitioned network");
-        let pool = Arc::clone(&workers.pool);
-        pool.install(|| {
-            rayon::join(
-                || {
-                    self.deliver();
-                    self.inject();
-                    self.routers();
-                },
-                || {
-                    workers.nets.par_iter_mut().for_each(|w| {
-                        w.deliver();
-                        w.routers();
-                    })
-                },
-            )
-        });
+        self.deliver();
+        self.inject();
+        self.routers();
+        for w in workers.nets.iter_mut() {
+            w.deliver();
+            w.routers();
+        }
         let mut boxes: Vec<_> = std::iter::once(&mut *self)
             .chain(workers.nets.iter_mut())
             .map(|n| std::mem::take(&mut n.part.as_mut().expect("partitioned").outbox))
