@@ -175,14 +175,9 @@ impl<'t> Network<'t> {
             let (lo, hi) = (p.id * p.chunk, ((p.id + 1) * p.chunk).min(routers));
             let ports = self.pstart[lo] as usize..self.pstart[hi] as usize;
             let vcs = ports.start * nv..ports.end * nv;
-            self.buf[vcs.start * depth..vcs.end * depth]
-                .copy_from_slice(&w.buf[vcs.start * depth..vcs.end * depth]);
-            macro_rules! copy {
-                ($($f:ident),*) => {$(
-                    self.$f[vcs.clone()].copy_from_slice(&w.$f[vcs.clone()]);
-                )*};
-            }
-            copy!(head, len, state, ready, out_port, out_vc, class, owner, credits);
+            self.ring[vcs.start * depth..vcs.end * depth]
+                .copy_from_slice(&w.ring[vcs.start * depth..vcs.end * depth]);
+            self.vcs[vcs.clone()].copy_from_slice(&w.vcs[vcs]);
         }
     }
 }
