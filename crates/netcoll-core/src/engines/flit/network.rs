@@ -112,9 +112,9 @@ pub struct Network<'t> {
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
     pub out_req: Vec<u64>,
-    pub in_active: Vec<bool>,
-    pub active: Vec<u32>,
-    pub next_active: Vec<u32>,
+    /// Routers holding flits, a bit each: the routers run in index order, so their state
+    /// (laid out by router) streams through the caches in address order.
+    pub active: Vec<u64>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
     /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
@@ -277,9 +277,7 @@ impl<'t> Network<'t> {
             port_occ: vec![0; np],
             sa_mask: vec![0; np],
             out_req: vec![0; max_ports],
-            in_active: vec![false; topo.num_switches()],
-            active: Vec::with_capacity(topo.num_switches()),
-            next_active: Vec::with_capacity(topo.num_switches()),
+            active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
             va_gptr: vec![0; np * nv],
             va_aptr: vec![0; np * nv],
@@ -462,10 +460,7 @@ impl<'t> Network<'t> {
             }
         }
         self.router_flits[r] += 1;
-        if !self.in_active[r] {
-            self.in_active[r] = true;
-            self.active.push(r as u32);
-        }
+        self.active[r / 64] |= 1 << (r % 64);
     }
 
     /// Adds `ivc` of router `r` to, or removes it from, the set needing RC/VA.

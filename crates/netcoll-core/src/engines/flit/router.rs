@@ -15,16 +15,21 @@ use super::channel::Event;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
 
 impl Network<'_> {
-    /// Runs every active router; routers left without flits leave the active set.
+    /// Runs every active router in index order; routers left without flits leave the
+    /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
-        let mut list = std::mem::take(&mut self.active);
-        list.retain(|&r| {
-            self.router(r as usize);
-            let keep = self.router_flits[r as usize] > 0;
-            self.in_active[r as usize] = keep;
-            keep
-        });
-        self.active = list;
+        for w in 0..self.active.len() {
+            let mut bits = self.active[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = w * 64 + b;
+                self.router(r);
+                if self.router_flits[r] == 0 {
+                    self.active[w] &= !(1 << b);
+                }
+            }
+        }
     }
 
     fn router(&mut self, r: usize) {
