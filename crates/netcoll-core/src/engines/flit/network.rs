@@ -419,7 +419,12 @@ impl<'t> Network<'t> {
     pub fn deliver(&mut self) {
         let now = self.now;
         let events = self.wheel.take(now);
-        for e in &events {
+        for (i, e) in events.iter().enumerate() {
+            if let Some(Event::Flit { port, vc, .. } | Event::Credit { port, vc }) =
+                events.get(i + PREFETCH_EVENTS)
+            {
+                super::types::prefetch(&self.vcs[*port as usize * self.nv + *vc as usize]);
+            }
             match *e {
                 Event::Flit { port, vc, flit } => self.arrive(port, vc, flit),
                 Event::Credit { port, vc } => {
@@ -513,6 +518,9 @@ impl<'t> Network<'t> {
         self.cfg.flow_control == FlowControl::CutThrough
     }
 }
+
+/// Events ahead of the one applied whose VC record is prefetched.
+const PREFETCH_EVENTS: usize = 8;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;

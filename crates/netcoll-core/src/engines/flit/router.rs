@@ -13,6 +13,10 @@
 
 use super::channel::Event;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
+use super::types::prefetch;
+
+/// Routers ahead of the one running whose VC records are prefetched.
+const PREFETCH_ROUTERS: usize = 2;
 
 impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
@@ -24,11 +28,25 @@ impl Network<'_> {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let r = w * 64 + b;
+                self.prefetch_router(r + PREFETCH_ROUTERS);
                 self.router(r);
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << b);
                 }
             }
+        }
+    }
+
+    /// Prefetches the VC records of router `r` (if it holds flits): its input VCs and the
+    /// output VCs its flits ask for are all in its own ports' lines.
+    #[inline]
+    fn prefetch_router(&self, r: usize) {
+        if r >= self.router_flits.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
+            return;
+        }
+        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
+        for v in &self.vcs[a * self.nv..b * self.nv] {
+            prefetch(v);
         }
     }
 
