@@ -10,7 +10,7 @@
 //! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
 //! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
 //! (wait-for cycles), `sim` (measurement), `par` (threads: partitions and the two-phase
-//! cycle).
+//! cycle), `crew` (the partitions' threads and their exchange).
 
 mod allocator;
 mod anynet;

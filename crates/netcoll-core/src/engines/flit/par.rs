@@ -8,7 +8,8 @@
 //!    inject from the NIs, run the stages of its routers. An event for a router of another
 //!    partition (a flit crossing the border, a credit going back over it), and every NI
 //!    credit or ejection (the master's), goes into an outbox instead of the own wheel;
-//! 2. *exchange*, serially: every outbox is emptied into the wheel of its partition.
+//! 2. *exchange*: every outbox is emptied into the wheel of its partition (by the receiving
+//!    partition's thread at the start of its next cycle, crew.rs).
 //!
 //! Every delay is at least one cycle, so an event is always exchanged before it is due.
 //! Routers read and write only their own ports, VCs and allocator pointers; the random
