@@ -15,10 +15,11 @@
 //! The exchange is thus done by the receivers in parallel, and no thread sleeps between
 //! cycles (waking a sleeping thread costs a scheduler slice on a loaded machine).
 
+use super::channel::{Event, Wheel};
 use super::network::Network;
 use super::partition::Crew;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::{Arc, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Runs `body` with every other partition of the network that `net` picks out of `owner`
 /// on a thread of its own (directly when the run has one partition). During `body` the
@@ -54,11 +55,7 @@ pub fn with_crew<'t, S, R>(
         };
         for from in (0..parts).filter(|&f| f != to) {
             for parity in 0..2 {
-                let mut m = lock(crew.slot(parity, from, to));
-                for &(at, e) in m.iter() {
-                    n.wheel.push(at, e);
-                }
-                m.clear();
+                take_mail(crew.slot(parity, from, to), &mut n.wheel);
             }
         }
     }
@@ -85,8 +82,17 @@ impl Drop for FailOnPanic<'_> {
     }
 }
 
-fn lock<T>(m: &std::sync::Mutex<T>) -> MutexGuard<'_, T> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Moves the events of a mail slot into a partition's wheel.
+fn take_mail(slot: &Mutex<Vec<(u64, Event)>>, wheel: &mut Wheel) {
+    let mut m = lock(slot);
+    for &(at, e) in m.iter() {
+        wheel.push(at, e);
+    }
+    m.clear();
 }
 
 /// Spins a little, then yields the core, until `ready` holds.
@@ -143,11 +149,7 @@ impl Network<'_> {
         let c = self.now;
         let id = self.part.as_ref().expect("a partition").id;
         for from in (0..crew.parts).filter(|&f| f != id) {
-            let mut m = lock(crew.slot(c.wrapping_sub(1), from, id));
-            for &(at, e) in m.iter() {
-                self.wheel.push(at, e);
-            }
-            m.clear();
+            take_mail(crew.slot(c.wrapping_sub(1), from, id), &mut self.wheel);
         }
         self.deliver();
         if master {
