@@ -37,7 +37,7 @@ fn two_heads_one_port(allocator: &str) -> (usize, usize) {
     let mut net = Network::new(&topo, &c).unwrap();
     let ins = link_ports(&topo, &net, 4);
     let ivcs: Vec<usize> = ins[..2].iter().map(|&gi| put(&mut net, gi, 0, 5)).collect();
-    let active = |net: &Network| ivcs.iter().filter(|&&v| net.state[v] == ACTIVE).count();
+    let active = |net: &Network| ivcs.iter().filter(|&&v| net.vcs[v].state == ACTIVE).count();
     net.route_and_allocate_vcs(4); // routing (routing_delay = 1)
     net.now = 1;
     net.route_and_allocate_vcs(4);
@@ -66,11 +66,11 @@ fn crossed_requests(allocator: &str) -> u32 {
     for (gi, vc, out) in [(a, 0u8, y), (a, 1, x), (b, 0, x)] {
         let ivc = put(&mut net, gi, vc, 0);
         net.set_waiting(4, ivc, false);
-        net.state[ivc] = ACTIVE;
+        net.vcs[ivc].state = ACTIVE;
         net.sa_mask[gi] |= 1 << vc;
-        net.out_port[ivc] = out as u32;
-        net.out_vc[ivc] = vc;
-        net.owner[out * net.nv + vc as usize] = ivc as u32;
+        net.vcs[ivc].out_port = out as u32;
+        net.vcs[ivc].out_vc = vc;
+        net.vcs[out * net.nv + vc as usize].owner = ivc as u32;
     }
     let before = net.router_flits[4];
     net.allocate_switch(4);

@@ -34,25 +34,25 @@ impl Network<'_> {
     fn waits_for(&self, ivc: usize, out: &mut Vec<usize>) {
         out.clear();
         let nv = self.nv;
-        if self.len[ivc] == 0 || self.out_port[ivc] == NONE {
+        if self.vcs[ivc].len == 0 || self.vcs[ivc].out_port == NONE {
             return;
         }
-        let go = self.out_port[ivc] as usize;
+        let go = self.vcs[ivc].out_port as usize;
         let downstream = |ov: usize| match self.out_to[go] {
             Out::Link { input, .. } => Some(input as usize * nv + ov),
             _ => None,
         };
-        match self.state[ivc] {
+        match self.vcs[ivc].state {
             ACTIVE => {
-                let ov = self.out_vc[ivc] as usize;
-                if self.credits[go * nv + ov] == 0 {
+                let ov = self.vcs[ivc].out_vc as usize;
+                if self.vcs[go * nv + ov].credits == 0 {
                     out.extend(downstream(ov));
                 }
             }
             VC_WAIT => {
                 let (lo, hi) = self.vc_range(ivc);
                 for ov in lo..hi {
-                    match self.owner[go * nv + ov] {
+                    match self.vcs[go * nv + ov].owner {
                         NONE => out.extend(downstream(ov)),
                         o => out.push(o as usize),
                     }
@@ -75,24 +75,24 @@ impl Network<'_> {
     fn link_of(&self, ivc: usize) -> WaitLink {
         let gi = ivc / self.nv;
         let r = self.port_router[gi] as usize;
-        let go = self.out_port[ivc];
+        let go = self.vcs[ivc].out_port;
         WaitLink {
             router: r as u32,
             in_port: gi as u32 - self.pstart[r],
             in_vc: (ivc % self.nv) as u32,
             out_port: go.wrapping_sub(self.pstart[r]),
-            out_vc: (self.state[ivc] == ACTIVE).then_some(self.out_vc[ivc] as u32),
+            out_vc: (self.vcs[ivc].state == ACTIVE).then_some(self.vcs[ivc].out_vc as u32),
         }
     }
 
     /// A cycle in the wait-for graph by iterative depth-first search.
     fn find_cycle(&self) -> Vec<usize> {
-        let n = self.len.len();
+        let n = self.vcs.len();
         let mut colour = vec![0u8; n]; // 0 new, 1 on the stack, 2 done
         let mut succ = Vec::new();
         let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
         for s in 0..n {
-            if colour[s] != 0 || self.len[s] == 0 {
+            if colour[s] != 0 || self.vcs[s].len == 0 {
                 continue;
             }
             self.waits_for(s, &mut succ);
@@ -111,7 +111,7 @@ impl Network<'_> {
                         let from = stack.iter().position(|e| e.0 == w).unwrap();
                         return stack[from..].iter().map(|e| e.0).collect();
                     }
-                    0 if self.len[w] > 0 => {
+                    0 if self.vcs[w].len > 0 => {
                         self.waits_for(w, &mut succ);
                         colour[w] = 1;
                         stack.push((w, succ.clone(), 0));

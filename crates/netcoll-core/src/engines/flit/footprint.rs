@@ -8,9 +8,9 @@ use crate::topology::Topology;
 
 /// Bytes per flit slot of the input buffers.
 const FLIT_BYTES: u64 = 16;
-/// Per (port, VC): queue head and length, state, output port and VC, class, owner, credits,
-/// allocator pointers.
-const VC_STATE_BYTES: u64 = 48;
+/// Per (port, VC): the record of its input and output VC (`types::Vc`, a cache line) and
+/// the VC allocator's pointers.
+const VC_STATE_BYTES: u64 = 64 + 8;
 /// Per port: wiring, round-robin pointers, occupancy, masks.
 const PORT_BYTES: u64 = 48;
 /// Per timing-wheel bucket (an empty `Vec`).

@@ -10,7 +10,7 @@
 //! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
 //! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
 //! (wait-for cycles), `sim` (measurement), `par` (threads: partitions and the two-phase
-//! cycle).
+//! cycle), `crew` (the partitions' threads and their exchange).
 
 mod allocator;
 mod anynet;
@@ -20,6 +20,7 @@ mod channel;
 pub mod config;
 mod config_enums;
 mod config_values;
+mod crew;
 pub mod deadlock;
 mod dest_draw;
 mod exec;

@@ -5,14 +5,14 @@
 
 use super::channel::{Event, Flit, Wheel};
 use super::config::{FlitConfig, FlowControl};
-use super::partition::{Partition, Workers};
+use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::spec_err;
 use crate::topology::{Peer, Topology};
 
-pub use super::types::{ACTIVE, IDLE, NONE, VC_WAIT};
+pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
 use super::worm_table::Replication;
 
 /// Where a router's output port leads.
@@ -87,18 +87,12 @@ pub struct Network<'t> {
     pub in_from: Vec<In>,
     /// Global input port of each endpoint's injection channel.
     pub ep_port: Vec<u32>,
-    // Input VCs.
-    pub buf: Vec<Flit>,
-    pub head: Vec<u16>,
-    pub len: Vec<u16>,
-    pub state: Vec<u8>,
-    pub ready: Vec<u64>,
-    pub out_port: Vec<u32>,
-    pub out_vc: Vec<u8>,
-    pub class: Vec<u8>,
-    // Output VCs.
-    pub owner: Vec<u32>,
-    pub credits: Vec<u16>,
+    /// Per global VC (`port * num_vcs + vc`): the input VC and the output VC of that port
+    /// and number, one cache line each (see [`Vc`]).
+    pub vcs: Vec<Vc>,
+    /// Per input VC, `depth` slots: a ring of the flits behind the front one (which lives
+    /// in its [`Vc`]); touched only when a VC holds two flits or more.
+    pub ring: Vec<Flit>,
     // Allocator pointers.
     pub in_rr: Vec<u8>,
     pub out_rr: Vec<u16>,
@@ -118,9 +112,9 @@ pub struct Network<'t> {
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
     pub out_req: Vec<u64>,
-    pub in_active: Vec<bool>,
-    pub active: Vec<u32>,
-    pub next_active: Vec<u32>,
+    /// Routers holding flits, a bit each: the routers run in index order, so their state
+    /// (laid out by router) streams through the caches in address order.
+    pub active: Vec<u64>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
     /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
@@ -188,6 +182,8 @@ pub struct Network<'t> {
     /// Parallel runs (par.rs): this network's partition, and (the master only) the others.
     pub part: Option<Partition>,
     pub workers: Option<Workers<Network<'t>>>,
+    /// While a stretch of cycles runs on threads (crew.rs): what they share.
+    pub crew: Option<std::sync::Arc<Crew>>,
 }
 
 impl<'t> Network<'t> {
@@ -222,11 +218,13 @@ impl<'t> Network<'t> {
         let np = port_router.len();
         let (out_to, in_from, ep_port) = wiring(topo, &pstart);
         let depth = cfg.vc_buf_size;
-        let mut credits = vec![depth as u16; np * nv];
+        let mut vcs = vec![Vc::new(depth as u16); np * nv];
         for (g, o) in out_to.iter().enumerate() {
             if matches!(o, Out::Eject(_)) {
                 // Ejection is an infinite sink, as in BookSim.
-                credits[g * nv..(g + 1) * nv].fill(u16::MAX);
+                vcs[g * nv..(g + 1) * nv]
+                    .iter_mut()
+                    .for_each(|v| v.credits = u16::MAX);
             }
         }
         let max_ports = (0..topo.num_switches())
@@ -266,16 +264,8 @@ impl<'t> Network<'t> {
             out_to,
             in_from,
             ep_port,
-            buf: vec![Flit::default(); np * nv * depth],
-            head: vec![0; np * nv],
-            len: vec![0; np * nv],
-            state: vec![IDLE; np * nv],
-            ready: vec![0; np * nv],
-            out_port: vec![NONE; np * nv],
-            out_vc: vec![0; np * nv],
-            class: vec![0; np * nv],
-            owner: vec![NONE; np * nv],
-            credits,
+            vcs,
+            ring: vec![Flit::default(); np * nv * depth],
             in_rr: vec![0; np],
             out_rr: vec![0; np],
             va_rr: vec![0; np],
@@ -287,9 +277,7 @@ impl<'t> Network<'t> {
             port_occ: vec![0; np],
             sa_mask: vec![0; np],
             out_req: vec![0; max_ports],
-            in_active: vec![false; topo.num_switches()],
-            active: Vec::with_capacity(topo.num_switches()),
-            next_active: Vec::with_capacity(topo.num_switches()),
+            active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
             va_gptr: vec![0; np * nv],
             va_aptr: vec![0; np * nv],
@@ -356,6 +344,7 @@ impl<'t> Network<'t> {
             port_router,
             part: None,
             workers: None,
+            crew: None,
         })
     }
 
@@ -407,6 +396,11 @@ impl<'t> Network<'t> {
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.
     pub fn step(&mut self) {
+        if let Some(crew) = self.crew.take() {
+            self.crew_step(&crew);
+            self.crew = Some(crew);
+            return;
+        }
         if self.workers.is_some() {
             return self.parallel_step();
         }
@@ -425,11 +419,16 @@ impl<'t> Network<'t> {
     pub fn deliver(&mut self) {
         let now = self.now;
         let events = self.wheel.take(now);
-        for e in &events {
+        for (i, e) in events.iter().enumerate() {
+            if let Some(Event::Flit { port, vc, .. } | Event::Credit { port, vc }) =
+                events.get(i + PREFETCH_EVENTS)
+            {
+                super::types::prefetch(&self.vcs[*port as usize * self.nv + *vc as usize]);
+            }
             match *e {
                 Event::Flit { port, vc, flit } => self.arrive(port, vc, flit),
                 Event::Credit { port, vc } => {
-                    self.credits[port as usize * self.nv + vc as usize] += 1;
+                    self.vcs[port as usize * self.nv + vc as usize].credits += 1;
                 }
                 Event::NiCredit { ep, vc } => {
                     self.ni_credits[ep as usize * self.nv + vc as usize] += 1;
@@ -443,30 +442,30 @@ impl<'t> Network<'t> {
     /// A flit enters an input VC buffer; its router becomes active.
     pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
-        let mut slot = self.head[ivc] as usize + self.len[ivc] as usize;
-        if slot >= self.depth {
-            slot -= self.depth;
+        let depth = self.depth;
+        let v = &mut self.vcs[ivc];
+        debug_assert!((v.len as usize) < depth, "buffer overflow: credit bug");
+        if v.len == 0 {
+            v.front = flit;
+        } else {
+            let mut slot = v.head as usize + v.len as usize - 1;
+            if slot >= depth {
+                slot -= depth;
+            }
+            self.ring[ivc * depth + slot] = flit;
         }
-        debug_assert!(
-            (self.len[ivc] as usize) < self.depth,
-            "buffer overflow: credit bug"
-        );
-        self.buf[ivc * self.depth + slot] = flit;
-        self.len[ivc] += 1;
+        v.len += 1;
         let r = self.port_router[port as usize] as usize;
-        if self.len[ivc] == 1 {
+        if self.vcs[ivc].len == 1 {
             self.port_occ[port as usize] += 1;
-            if self.state[ivc] == IDLE {
+            if self.vcs[ivc].state == IDLE {
                 self.set_waiting(r, ivc, true);
-            } else if self.state[ivc] == ACTIVE {
+            } else if self.vcs[ivc].state == ACTIVE {
                 self.sa_mask[port as usize] |= 1 << vc;
             }
         }
         self.router_flits[r] += 1;
-        if !self.in_active[r] {
-            self.in_active[r] = true;
-            self.active.push(r as u32);
-        }
+        self.active[r / 64] |= 1 << (r % 64);
     }
 
     /// Adds `ivc` of router `r` to, or removes it from, the set needing RC/VA.
@@ -485,16 +484,30 @@ impl<'t> Network<'t> {
 
     #[inline]
     pub fn front(&self, ivc: usize) -> Flit {
-        self.buf[ivc * self.depth + self.head[ivc] as usize]
+        self.vcs[ivc].front
+    }
+
+    /// The `k`-th flit of input VC `ivc` from its front (`k < len`).
+    #[inline]
+    pub fn flit_at(&self, ivc: usize, k: usize) -> Flit {
+        if k == 0 {
+            return self.vcs[ivc].front;
+        }
+        let v = &self.vcs[ivc];
+        self.ring[ivc * self.depth + (v.head as usize + k - 1) % self.depth]
     }
 
     #[inline]
     pub fn pop(&mut self, ivc: usize) -> Flit {
-        let f = self.front(ivc);
-        let h = self.head[ivc] as usize + 1;
-        self.head[ivc] = if h == self.depth { 0 } else { h as u16 };
-        self.len[ivc] -= 1;
-        if self.len[ivc] == 0 {
+        let depth = self.depth;
+        let v = &mut self.vcs[ivc];
+        let f = v.front;
+        v.len -= 1;
+        if v.len > 0 {
+            v.front = self.ring[ivc * depth + v.head as usize];
+            let h = v.head as usize + 1;
+            v.head = if h == depth { 0 } else { h as u16 };
+        } else {
             self.port_occ[ivc / self.nv] -= 1;
             self.sa_mask[ivc / self.nv] &= !(1 << (ivc % self.nv));
         }
@@ -505,6 +518,9 @@ impl<'t> Network<'t> {
         self.cfg.flow_control == FlowControl::CutThrough
     }
 }
+
+/// Events ahead of the one applied whose VC record is prefetched.
+const PREFETCH_EVENTS: usize = 8;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;

@@ -8,7 +8,8 @@
 //!    inject from the NIs, run the stages of its routers. An event for a router of another
 //!    partition (a flit crossing the border, a credit going back over it), and every NI
 //!    credit or ejection (the master's), goes into an outbox instead of the own wheel;
-//! 2. *exchange*, serially: every outbox is emptied into the wheel of its partition.
+//! 2. *exchange*: every outbox is emptied into the wheel of its partition (by the receiving
+//!    partition's thread at the start of its next cycle, crew.rs).
 //!
 //! Every delay is at least one cycle, so an event is always exchanged before it is due.
 //! Routers read and write only their own ports, VCs and allocator pointers; the random
@@ -23,8 +24,6 @@ use super::channel::Event;
 use super::config::FlowControl;
 use super::network::Network;
 use super::partition::{Partition, Workers};
-use rayon::prelude::*;
-use std::sync::Arc;
 
 /// Routers from which `threads = 0` (automatic) uses every core: smaller networks spend
 /// less per cycle than the two synchronisations of a parallel cycle cost.
@@ -71,10 +70,6 @@ impl<'t> Network<'t> {
         );
         let bytes = super::footprint::flit_footprint(self.topo, &self.cfg);
         crate::guard::check(&what, bytes.saturating_mul(parts as u64))?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(parts)
-            .build()
-            .map_err(|e| crate::error::Error::Spec(format!("cannot start {parts} threads: {e}")))?;
         let mut nets = Vec::with_capacity(parts - 1);
         for id in 1..parts {
             let mut w = Network::new(self.topo, &self.cfg)?;
@@ -82,10 +77,7 @@ impl<'t> Network<'t> {
             nets.push(w);
         }
         self.part = Some(Partition::new(0, chunk, parts));
-        self.workers = Some(Workers {
-            nets,
-            pool: Arc::new(pool),
-        });
+        self.workers = Some(Workers { nets });
         Ok(())
     }
 
@@ -113,25 +105,17 @@ impl<'t> Network<'t> {
         self.wheel.push(at, e);
     }
 
-    /// One cycle over all partitions: compute in parallel, then exchange.
+    /// One cycle over all partitions on the calling thread (a step outside a stretch run
+    /// by crew.rs, e.g. a test stepping by hand): compute each, then exchange.
     pub(super) fn parallel_step(&mut self) {
         let mut workers = self.workers.take().expect("a partitioned network");
-        let pool = Arc::clone(&workers.pool);
-        pool.install(|| {
-            rayon::join(
-                || {
-                    self.deliver();
-                    self.inject();
-                    self.routers();
-                },
-                || {
-                    workers.nets.par_iter_mut().for_each(|w| {
-                        w.deliver();
-                        w.routers();
-                    })
-                },
-            )
-        });
+        self.deliver();
+        self.inject();
+        self.routers();
+        for w in workers.nets.iter_mut() {
+            w.deliver();
+            w.routers();
+        }
         let mut boxes: Vec<_> = std::iter::once(&mut *self)
             .chain(workers.nets.iter_mut())
             .map(|n| std::mem::take(&mut n.part.as_mut().expect("partitioned").outbox))
@@ -192,14 +176,9 @@ impl<'t> Network<'t> {
             let (lo, hi) = (p.id * p.chunk, ((p.id + 1) * p.chunk).min(routers));
             let ports = self.pstart[lo] as usize..self.pstart[hi] as usize;
             let vcs = ports.start * nv..ports.end * nv;
-            self.buf[vcs.start * depth..vcs.end * depth]
-                .copy_from_slice(&w.buf[vcs.start * depth..vcs.end * depth]);
-            macro_rules! copy {
-                ($($f:ident),*) => {$(
-                    self.$f[vcs.clone()].copy_from_slice(&w.$f[vcs.clone()]);
-                )*};
-            }
-            copy!(head, len, state, ready, out_port, out_vc, class, owner, credits);
+            self.ring[vcs.start * depth..vcs.end * depth]
+                .copy_from_slice(&w.ring[vcs.start * depth..vcs.end * depth]);
+            self.vcs[vcs.clone()].copy_from_slice(&w.vcs[vcs]);
         }
     }
 }

@@ -60,9 +60,9 @@ impl Network<'_> {
             pkt,
         };
         self.rep.rep_of[ivc] = s as u32;
-        self.out_port[ivc] = self.rep.branches[s * self.rep.max_out].port;
-        self.state[ivc] = REPL;
-        self.ready[ivc] = self.now + self.cfg.routing_delay as u64;
+        self.vcs[ivc].out_port = self.rep.branches[s * self.rep.max_out].port;
+        self.vcs[ivc].state = REPL;
+        self.vcs[ivc].ready = self.now + self.cfg.routing_delay as u64;
     }
 
     /// VC allocation for every branch still without an output VC. Returns true when the
@@ -84,13 +84,13 @@ impl Network<'_> {
             let nv = self.nv;
             let base = go * nv;
             let pick = super::allocator::round_robin(self.va_rr[go] as usize, nv, |k| {
-                self.owner[base + k] == NONE && self.credits[base + k] >= need
+                self.vcs[base + k].owner == NONE && self.vcs[base + k].credits >= need
             });
             let Some(k) = pick else {
                 missing += 1;
                 continue;
             };
-            self.owner[base + k] = ivc as u32;
+            self.vcs[base + k].owner = ivc as u32;
             self.va_rr[go] = ((k + 1) % nv) as u8;
             let copy = self.copy_packet(s, b);
             let br = &mut self.rep.branches[b];
@@ -150,8 +150,8 @@ impl Network<'_> {
         br.pkt != NONE
             && br.ready <= self.now
             && br.sent < rep.size
-            && ((br.sent - rep.freed) as usize) < self.len[ivc] as usize
-            && self.credits[br.port as usize * self.nv + br.vc as usize] > 0
+            && ((br.sent - rep.freed) as usize) < self.vcs[ivc].len as usize
+            && self.vcs[br.port as usize * self.nv + br.vc as usize].credits > 0
     }
 
     /// Switch allocation: whether any branch of `ivc` bids this cycle.
@@ -186,8 +186,7 @@ impl Network<'_> {
             .expect("a granted output has a branch");
         let br = self.rep.branches[b];
         let rep = self.rep.reps[s];
-        let slot = (self.head[ivc] as usize + (br.sent - rep.freed) as usize) % self.depth;
-        let mut flit = self.buf[ivc * self.depth + slot];
+        let mut flit = self.flit_at(ivc, (br.sent - rep.freed) as usize);
         flit.pkt = br.pkt;
         flit.set_dst(self.packets[br.pkt as usize].dst);
         self.rep.branches[b].sent += 1;
@@ -198,7 +197,7 @@ impl Network<'_> {
         self.last_move = self.now;
         self.send_copy(go, br.vc, flit);
         if flit.tail {
-            self.owner[go * self.nv + br.vc as usize] = NONE;
+            self.vcs[go * self.nv + br.vc as usize].owner = NONE;
         }
         self.free_read_flits(r, ivc, s);
     }
@@ -209,7 +208,7 @@ impl Network<'_> {
         let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
         match self.out_to[go] {
             Out::Link { input, .. } => {
-                self.credits[go * self.nv + ov as usize] -= 1;
+                self.vcs[go * self.nv + ov as usize].credits -= 1;
                 self.flit_hops += 1;
                 flit.hops += 1;
                 let at = self.now + st + c.channel_latency as u64;
@@ -286,9 +285,9 @@ impl Network<'_> {
         self.free.push(pkt);
         self.rep.rep_of[ivc] = NONE;
         self.rep.free.push(s as u32);
-        self.state[ivc] = IDLE;
-        self.out_port[ivc] = NONE;
-        if self.len[ivc] > 0 {
+        self.vcs[ivc].state = IDLE;
+        self.vcs[ivc].out_port = NONE;
+        if self.vcs[ivc].len > 0 {
             self.set_waiting(r, ivc, true);
         }
     }

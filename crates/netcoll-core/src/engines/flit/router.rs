@@ -13,18 +13,41 @@
 
 use super::channel::Event;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
+use super::types::prefetch;
+
+/// Routers ahead of the one running whose VC records are prefetched.
+const PREFETCH_ROUTERS: usize = 2;
 
 impl Network<'_> {
-    /// Runs every active router; routers left without flits leave the active set.
+    /// Runs every active router in index order; routers left without flits leave the
+    /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
-        let mut list = std::mem::take(&mut self.active);
-        list.retain(|&r| {
-            self.router(r as usize);
-            let keep = self.router_flits[r as usize] > 0;
-            self.in_active[r as usize] = keep;
-            keep
-        });
-        self.active = list;
+        for w in 0..self.active.len() {
+            let mut bits = self.active[w];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let r = w * 64 + b;
+                self.prefetch_router(r + PREFETCH_ROUTERS);
+                self.router(r);
+                if self.router_flits[r] == 0 {
+                    self.active[w] &= !(1 << b);
+                }
+            }
+        }
+    }
+
+    /// Prefetches the VC records of router `r` (if it holds flits): its input VCs and the
+    /// output VCs its flits ask for are all in its own ports' lines.
+    #[inline]
+    fn prefetch_router(&self, r: usize) {
+        if r >= self.router_flits.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
+            return;
+        }
+        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
+        for v in &self.vcs[a * self.nv..b * self.nv] {
+            prefetch(v);
+        }
     }
 
     fn router(&mut self, r: usize) {
@@ -44,22 +67,21 @@ impl Network<'_> {
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
         if r == dst_sw {
-            self.out_port[ivc] = self.ep_port[dst];
-            self.class[ivc] = u8::MAX; // ejection: any VC
+            self.vcs[ivc].out_port = self.ep_port[dst];
+            self.vcs[ivc].class = u8::MAX; // ejection: any VC
         } else {
             let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
-            self.out_port[ivc] = self.pstart[r] + port;
+            self.vcs[ivc].out_port = self.pstart[r] + port;
             let vclass = if self.step_classes > 1 {
                 self.packets[f.pkt as usize].vclass
             } else {
                 0
             };
-            self.class[ivc] = self.hop_class(vclass, class);
-            let slot = ivc * self.depth + self.head[ivc] as usize;
-            self.buf[slot].set_rstate(state);
+            self.vcs[ivc].class = self.hop_class(vclass, class);
+            self.vcs[ivc].front.set_rstate(state);
         }
-        self.state[ivc] = VC_WAIT;
-        self.ready[ivc] = self.now + self.cfg.routing_delay as u64;
+        self.vcs[ivc].state = VC_WAIT;
+        self.vcs[ivc].ready = self.now + self.cfg.routing_delay as u64;
     }
 
     /// The routing's step from router `r` towards router `dst_sw`: (local output port, VC
@@ -84,7 +106,7 @@ impl Network<'_> {
 
     /// VC range a routed input VC may take on its output port.
     pub(super) fn vc_range(&self, ivc: usize) -> (usize, usize) {
-        match self.class[ivc] {
+        match self.vcs[ivc].class {
             u8::MAX => (0, self.nv),
             c => (
                 self.class_lo[c as usize] as usize,
@@ -97,8 +119,8 @@ impl Network<'_> {
     pub(super) fn traverse(&mut self, r: usize, gi: usize, v: usize) {
         let nv = self.nv;
         let ivc = gi * nv + v;
-        let go = self.out_port[ivc] as usize;
-        let ov = self.out_vc[ivc];
+        let go = self.vcs[ivc].out_port as usize;
+        let ov = self.vcs[ivc].out_vc;
         let mut flit = self.pop(ivc);
         self.router_flits[r] -= 1;
         self.last_move = self.now;
@@ -124,7 +146,7 @@ impl Network<'_> {
         let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
         match self.out_to[go] {
             Out::Link { input, .. } => {
-                self.credits[go * nv + ov as usize] -= 1;
+                self.vcs[go * nv + ov as usize].credits -= 1;
                 self.flit_hops += 1;
                 flit.hops += 1;
                 let at = now + st + c.channel_latency as u64;
@@ -145,10 +167,10 @@ impl Network<'_> {
         }
         self.chan_flits[go] += 1;
         if flit.tail {
-            self.owner[go * nv + ov as usize] = NONE;
-            self.state[ivc] = IDLE;
+            self.vcs[go * nv + ov as usize].owner = NONE;
+            self.vcs[ivc].state = IDLE;
             self.sa_mask[gi] &= !(1 << v);
-            if self.len[ivc] > 0 {
+            if self.vcs[ivc].len > 0 {
                 self.set_waiting(r, ivc, true);
             }
         }

@@ -35,6 +35,12 @@ enum Stop {
     CycleLimit,
 }
 
+/// Why [`Sim::cycles`] ended early (the deadlock is diagnosed once every partition is back).
+enum Halt {
+    Deadlock,
+    CycleLimit,
+}
+
 pub struct Sim<'t> {
     pub net: Network<'t>,
     traffic: Traffic,
@@ -144,12 +150,23 @@ impl<'t> Sim<'t> {
     }
 
     /// Runs up to `cycles` cycles, or until `done` holds; stops early on deadlock or at the
-    /// cycle limit.
-    fn run(&mut self, cycles: u64, mut done: impl FnMut(&Network) -> bool) -> Option<Stop> {
+    /// cycle limit. A partitioned network runs the stretch on its threads (crew.rs).
+    fn run(&mut self, cycles: u64, done: impl FnMut(&Network) -> bool) -> Option<Stop> {
+        let halt = super::crew::with_crew(self, |s| &mut s.net, |s| s.cycles(cycles, done));
+        match halt? {
+            Halt::CycleLimit => Some(Stop::CycleLimit),
+            Halt::Deadlock => {
+                self.net.gather();
+                Some(Stop::Deadlock(self.net.diagnose()))
+            }
+        }
+    }
+
+    fn cycles(&mut self, cycles: u64, mut done: impl FnMut(&Network) -> bool) -> Option<Halt> {
         let end = self.net.now.saturating_add(cycles);
         while self.net.now < end && !done(&self.net) {
             if self.net.now >= self.net.cfg.max_cycles {
-                return Some(Stop::CycleLimit);
+                return Some(Halt::CycleLimit);
             }
             self.generate();
             self.net.step();
@@ -158,8 +175,7 @@ impl<'t> Sim<'t> {
             }
             let n = &self.net;
             if n.in_flight_flits > 0 && n.now - n.last_move > n.cfg.deadlock_cycles {
-                self.net.gather();
-                return Some(Stop::Deadlock(self.net.diagnose()));
+                return Some(Halt::Deadlock);
             }
         }
         None

@@ -33,10 +33,12 @@ impl Network<'_> {
     /// Whether input VC `ivc` may bid for the switch this cycle.
     #[inline]
     fn sa_eligible(&self, ivc: usize) -> bool {
-        self.len[ivc] > 0
-            && self.state[ivc] == ACTIVE
-            && self.ready[ivc] <= self.now
-            && self.credits[self.out_port[ivc] as usize * self.nv + self.out_vc[ivc] as usize] > 0
+        self.vcs[ivc].len > 0
+            && self.vcs[ivc].state == ACTIVE
+            && self.vcs[ivc].ready <= self.now
+            && self.vcs[self.vcs[ivc].out_port as usize * self.nv + self.vcs[ivc].out_vc as usize]
+                .credits
+                > 0
     }
 
     fn islip_switch(&mut self, r: usize) {
@@ -62,9 +64,9 @@ impl Network<'_> {
                     let v = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let ivc = base + v;
-                    let og = self.out_port[ivc] as usize;
-                    if self.ready[ivc] > self.now
-                        || self.credits[og * nv + self.out_vc[ivc] as usize] == 0
+                    let og = self.vcs[ivc].out_port as usize;
+                    if self.vcs[ivc].ready > self.now
+                        || self.vcs[og * nv + self.vcs[ivc].out_vc as usize].credits == 0
                     {
                         continue;
                     }
@@ -123,17 +125,17 @@ impl Network<'_> {
             let base = gi * nv;
             let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
                 let ivc = base + v;
-                if self.state[ivc] == REPL {
+                if self.vcs[ivc].state == REPL {
                     return self.replicating_ready(ivc);
                 }
                 self.sa_eligible(ivc)
             });
             if let Some(v) = pick {
                 self.req_vc[i] = v as u8;
-                let mut want = if self.state[base + v] == REPL {
+                let mut want = if self.vcs[base + v].state == REPL {
                     self.replicating_requests(base + v, p0)
                 } else {
-                    1 << (self.out_port[base + v] as usize - p0)
+                    1 << (self.vcs[base + v].out_port as usize - p0)
                 };
                 outs |= want;
                 while want != 0 {
@@ -152,7 +154,7 @@ impl Network<'_> {
             let v = self.req_vc[i] as usize;
             self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
             self.out_rr[go] = ((i + 1) % nports) as u16;
-            if self.state[(p0 + i) * nv + v] == REPL {
+            if self.vcs[(p0 + i) * nv + v].state == REPL {
                 self.traverse_branch(r, (p0 + i) * nv + v, go);
             } else {
                 self.traverse(r, p0 + i, v);

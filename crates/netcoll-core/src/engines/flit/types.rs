@@ -1,5 +1,7 @@
-//! Plain values shared by the network state and the router stages: the "no index" marker
-//! and the input VC pipeline states.
+//! Plain values shared by the network state and the router stages: the "no index" marker,
+//! the input VC pipeline states and the per-VC record.
+
+use super::channel::Flit;
 
 pub const NONE: u32 = u32::MAX;
 
@@ -11,3 +13,63 @@ pub const VC_WAIT: u8 = 1;
 pub const ACTIVE: u8 = 2;
 /// A replicating worm (replicate.rs).
 pub const REPL: u8 = 3;
+
+/// Everything the router stages read and write about one input VC and the output VC of the
+/// same port and number, in one cache line: a hop touches the input VC's line (arrival,
+/// routing, allocation, traversal) and its output VC's (credits, owner), not a dozen
+/// arrays. The front flit is kept here, so a VC holding one flit (most of them below
+/// saturation) never touches its ring buffer.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Vc {
+    /// Input side: the flit at the front (valid when `len > 0`).
+    pub front: Flit,
+    /// The cycle the front flit may bid for a VC or the switch.
+    pub ready: u64,
+    /// Global output port the front packet was routed to (NONE before routing).
+    pub out_port: u32,
+    /// Ring position of the second flit, and the flits held (front included).
+    pub head: u16,
+    pub len: u16,
+    pub state: u8,
+    /// The output VC held (ACTIVE), and the VC class the routing asked for.
+    pub out_vc: u8,
+    pub class: u8,
+    /// Output side: the input VC (global) holding this output VC, NONE when free.
+    pub owner: u32,
+    /// Output side: credits for the downstream buffer.
+    pub credits: u16,
+}
+
+impl Vc {
+    pub fn new(depth: u16) -> Vc {
+        Vc {
+            front: Flit::default(),
+            ready: 0,
+            out_port: NONE,
+            head: 0,
+            len: 0,
+            state: IDLE,
+            out_vc: 0,
+            class: 0,
+            owner: NONE,
+            credits: depth,
+        }
+    }
+}
+
+/// Asks the CPU to bring the cache line of `x` in ahead of its use: on networks of thousands
+/// of routers the VC records do not fit the caches, and the stages read them in an order the
+/// hardware prefetcher cannot guess. A hint only: it changes no result.
+#[inline(always)]
+pub fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch neither reads nor writes memory as far as the program can observe
+    // (it cannot fault), and `x` is a valid reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}

@@ -51,12 +51,12 @@ impl Network<'_> {
 
     /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
     fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
-        self.owner[og] = ivc as u32;
-        self.out_vc[ivc] = (og % self.nv) as u8;
-        self.state[ivc] = ACTIVE;
+        self.vcs[og].owner = ivc as u32;
+        self.vcs[ivc].out_vc = (og % self.nv) as u8;
+        self.vcs[ivc].state = ACTIVE;
         self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
-        self.ready[ivc] = if self.cfg.speculative {
+        self.vcs[ivc].ready = if self.cfg.speculative {
             self.now
         } else {
             self.now + self.cfg.vc_alloc_delay as u64
@@ -72,15 +72,15 @@ impl Network<'_> {
                 let local = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let ivc = p0v + local;
-                if self.state[ivc] == IDLE {
+                if self.vcs[ivc].state == IDLE {
                     self.route(ivc, r);
                 }
-                if self.state[ivc] == REPL {
+                if self.vcs[ivc].state == REPL {
                     // A replicating worm's branches take their VCs on their own.
-                    if self.ready[ivc] <= self.now {
+                    if self.vcs[ivc].ready <= self.now {
                         self.allocate_branches(ivc);
                     }
-                } else if self.state[ivc] == VC_WAIT && self.ready[ivc] <= self.now {
+                } else if self.vcs[ivc].state == VC_WAIT && self.vcs[ivc].ready <= self.now {
                     reqs.push(local as u32);
                 }
             }
@@ -108,10 +108,10 @@ impl Network<'_> {
         for &i in &reqs {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
-            let base = self.out_port[ivc] as usize * nv;
+            let base = self.vcs[ivc].out_port as usize * nv;
             let need = self.vc_need(ivc);
             for og in base + lo..base + hi {
-                if self.owner[og] != NONE || self.credits[og] < need {
+                if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
                     continue;
                 }
                 self.offer_grant(og - p0v, og, i, n, &mut touched);
@@ -121,7 +121,7 @@ impl Network<'_> {
         for &i in &reqs {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
-            let base = self.out_port[ivc] as usize * nv;
+            let base = self.vcs[ivc].out_port as usize * nv;
             let aptr = self.va_aptr[ivc] as usize;
             let mut best: Option<(usize, usize)> = None;
             for og in base + lo..base + hi {
@@ -195,12 +195,12 @@ impl Network<'_> {
     /// The free output VC that `ivc` may take nearest its accept pointer.
     fn nearest_free_vc(&self, ivc: usize, p0v: usize, n: usize) -> Option<usize> {
         let (lo, hi) = self.vc_range(ivc);
-        let base = self.out_port[ivc] as usize * self.nv;
+        let base = self.vcs[ivc].out_port as usize * self.nv;
         let need = self.vc_need(ivc);
         let aptr = self.va_aptr[ivc] as usize;
         let mut best: Option<(usize, usize)> = None;
         for og in base + lo..base + hi {
-            if self.owner[og] != NONE || self.credits[og] < need {
+            if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
                 continue;
             }
             let d = wrap(og - p0v + n - aptr, n);
@@ -242,16 +242,16 @@ impl Network<'_> {
                     let local = lo + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let ivc = p0 * nv + local;
-                    if self.state[ivc] == IDLE {
+                    if self.vcs[ivc].state == IDLE {
                         self.route(ivc, r);
                     }
-                    if self.state[ivc] == REPL {
-                        if self.ready[ivc] <= self.now && self.allocate_branches(ivc) {
+                    if self.vcs[ivc].state == REPL {
+                        if self.vcs[ivc].ready <= self.now && self.allocate_branches(ivc) {
                             self.router_rr[r] = ((local + 1) % n_ivc) as u16;
                         }
                         continue;
                     }
-                    if self.ready[ivc] <= self.now && self.greedy_vc(r, ivc) {
+                    if self.vcs[ivc].ready <= self.now && self.greedy_vc(r, ivc) {
                         self.router_rr[r] = ((local + 1) % n_ivc) as u16;
                     }
                 }
@@ -260,13 +260,13 @@ impl Network<'_> {
     }
 
     fn greedy_vc(&mut self, r: usize, ivc: usize) -> bool {
-        let go = self.out_port[ivc] as usize;
+        let go = self.vcs[ivc].out_port as usize;
         let (lo, hi) = self.vc_range(ivc);
         let need = self.vc_need(ivc);
         let base = go * self.nv;
         let pick = round_robin(self.va_rr[go] as usize, hi - lo, |k| {
             let o = base + lo + k;
-            self.owner[o] == NONE && self.credits[o] >= need
+            self.vcs[o].owner == NONE && self.vcs[o].credits >= need
         });
         let Some(k) = pick else {
             return false;
