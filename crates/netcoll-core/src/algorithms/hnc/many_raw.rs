@@ -183,9 +183,9 @@ impl GroupBox<'_> {
     fn same_place_nearest(&self, dt: &[u64], u: &[usize]) -> u64 {
         let n = self.b.len();
         let mut to_box = 0;
-        for i in 0..n {
+        for (i, &ui) in u.iter().enumerate() {
             let (below, above) = self.groups_outside(i);
-            let (bi, ui) = (self.b[i], u[i] as u64);
+            let (bi, ui) = (self.b[i], ui as u64);
             let line = bi * below * (below + 1) / 2 - below * ui + bi * above * (above + 1) / 2
                 - above * (bi - 1 - ui);
             to_box += Self::product_except(self.grid, i) * line;
@@ -193,11 +193,11 @@ impl GroupBox<'_> {
         let mut nearest = 0;
         for combo in 0..3u64.pow(n as u32) {
             let (mut c, mut count, mut idx, mut stride) = (combo, 1u64, 0u64, 1u64);
-            for i in 0..n {
+            for (i, &ui) in u.iter().enumerate() {
                 let (below, above) = self.groups_outside(i);
                 let (n_i, p_i) = match c % 3 {
                     0 => (below, 0),
-                    1 => (1, u[i] as u64),
+                    1 => (1, ui as u64),
                     _ => (above, self.b[i] - 1),
                 };
                 c /= 3;
