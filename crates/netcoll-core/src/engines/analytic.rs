@@ -145,9 +145,10 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
 
 /// Ops above which [`analyze_sized`] leaves out the list-scheduled times. Their dependency
 /// graph, port orders and per-op times cost about a minute and twice the schedule's memory
-/// at 33 M ops (an all-to-all broadcast on 4,096 ranks); at 4 M ops (1,024 ranks) a few
-/// seconds.
-pub const LIST_SCHEDULED_OPS: usize = 1 << 22;
+/// at 33 M ops (an all-to-all broadcast on 4,096 ranks), and at 2 M ops (the same on 1,024
+/// ranks) 1.5-1.9 s, more than building and verifying the schedule (the per-step figures:
+/// 0.2 s).
+pub const LIST_SCHEDULED_OPS: usize = 1 << 20;
 
 /// How [`analyze_sized`] analysed a schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
