@@ -23,6 +23,7 @@ mod grid;
 mod hops;
 mod many;
 mod many_build;
+mod many_layout;
 mod many_raw;
 #[cfg(test)]
 mod phase_tests;

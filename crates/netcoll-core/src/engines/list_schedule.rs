@@ -2,7 +2,8 @@
 //! Hockney, postal, multi-send and LogGP models, every rank's send port, receive port and
 //! processor serving its ops in order (semantics: `engines::analytic`'s module docs).
 
-use super::analytic::{combine_bytes, msg_bytes, overlaps, Graph, Machine, Paths};
+use super::analysis::{combine_bytes, msg_bytes, Machine};
+use super::op_graph::{overlaps, Graph, Paths};
 use crate::schedule::{OpKind, Schedule};
 
 /// Packets above which the multi-send NIC recurrence is taken in closed form: a message of

@@ -6,6 +6,7 @@
 //! never build them (that is `plan`).
 
 pub mod aggregate;
+mod analysis;
 pub mod analytic;
 pub mod flit;
 mod list_schedule;
@@ -13,5 +14,6 @@ pub mod loggops;
 mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
+mod op_graph;
 pub mod schedule_rounds;
 pub mod step;

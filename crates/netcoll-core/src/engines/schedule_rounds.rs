@@ -13,7 +13,7 @@
 //! channels of one round's routes while they fit in [`ROUND_CHANNELS`] (a larger round is
 //! walked twice instead of stored).
 
-use super::analytic::{check_machine, combine_bytes, msg_bytes, Analysis, Machine, Times};
+use super::analysis::{check_machine, combine_bytes, msg_bytes, Analysis, Machine, Times};
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::schedule::{Counts, OpKind, Schedule};

@@ -27,15 +27,14 @@
 //! per-multicast closed forms of closed.rs plus the (f) unicasts (`many_raw.rs`). The
 //! schedule is built in `many_build.rs`.
 
-use super::build::Builder;
-use super::closed::{valid_shapes, Calc, Fig, Pack};
-use super::grid::{Net, Region};
+use super::closed::{valid_shapes, Calc, Fig};
+use super::grid::Region;
+use super::many_layout::{Layout, Setup};
 use super::many_raw::raw_count;
-use super::pack;
 use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Request, StepE};
 use crate::algorithms::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
-use crate::schedule::{Collective, CollectiveKind, Schedule, ScheduleBuilder};
+use crate::schedule::{CollectiveKind, Schedule};
 use crate::spec_err;
 
 const M2A: &[CollectiveKind] = &[CollectiveKind::ManyToAll];
@@ -55,7 +54,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             source: "seed 000 s6.3",
             summary: "hierarchical network coding from S sources: intra-group multicast, XOR \
                       chain of each group's sources, inter-group exchange, decoding",
-            build: super::many_build::hnc_build,
+            build: hnc_build,
             closed_form: Some(hnc_count),
         },
         Algorithm {
@@ -84,73 +83,7 @@ pub fn algorithms() -> Vec<Algorithm> {
     ]
 }
 
-/// The network, which node holds which rank, and where the sources sit.
-pub(super) struct Setup {
-    net: Net,
-    pub(super) region: Region,
-    /// Whether the rank on node i (whole-region index) is a source.
-    is_src: Vec<bool>,
-    /// Positions of every node, flat (node i at `i * dims ..`), for hop counts.
-    coords: Vec<usize>,
-    pub(super) pack: Pack,
-}
-
-impl Setup {
-    pub(super) fn of(req: &AlgoRequest) -> Result<Setup> {
-        let n = req.topo.num_switches();
-        Net::of(req.topo)?;
-        if req.p as usize != n || req.placement.len() != n {
-            return spec_err!(
-                "a many-to-all multicast here reaches every node: use {n} ranks on {} (not {})",
-                req.topo.name(),
-                req.p
-            );
-        }
-        crate::schedule::check_sources(&req.sources, req.p)?;
-        let net = Net::with_ranks(req.topo, &req.placement)?;
-        let mut is_src = vec![false; n];
-        for &s in &req.sources {
-            is_src[req.topo.endpoint_switch(req.placement[s as usize] as usize)] = true;
-        }
-        let region = net.region();
-        let coords = (0..n).flat_map(|i| region.pos(i)).collect();
-        Ok(Setup {
-            region,
-            coords,
-            net,
-            is_src,
-            pack: pack(req),
-        })
-    }
-
-    pub(super) fn builder(&self, req: &AlgoRequest, opts: Opts) -> Builder<'_> {
-        let mut c = Collective::new(CollectiveKind::ManyToAll, req.p, 0);
-        c.sources = req.sources.clone();
-        let sb = ScheduleBuilder::from_collective(c)
-            .placement(req.placement.clone())
-            .packetization(self.pack.bytes, self.pack.packet_bytes);
-        Builder::new(sb, &self.net, opts)
-    }
-
-    /// DOR hops between nodes a and b.
-    pub(super) fn hops(&self, a: usize, b: usize) -> u64 {
-        let k = self.region.lines.len();
-        let (pa, pb) = (
-            &self.coords[a * k..(a + 1) * k],
-            &self.coords[b * k..(b + 1) * k],
-        );
-        (self.region.lines.iter().enumerate())
-            .map(|(i, l)| l.dist(pa[i], pb[i]))
-            .sum()
-    }
-
-    /// Whole-region indices of the sources, in node order.
-    fn source_nodes(&self) -> Vec<usize> {
-        (0..self.is_src.len()).filter(|&i| self.is_src[i]).collect()
-    }
-}
-
-fn opts(base: Base, receiver: Receiver) -> Opts {
+pub(super) fn opts(base: Base, receiver: Receiver) -> Opts {
     Opts {
         base,
         receiver,
@@ -228,82 +161,6 @@ fn aao_build(req: &AlgoRequest) -> Result<Schedule> {
 
 fn aao_count(req: &AlgoRequest) -> Result<serde_json::Value> {
     baseline_count(req, Base::AllAtOnce)
-}
-
-// ------------------------------------------------------------------ HNC: the layout
-
-/// One level of groups with the sources of each.
-pub(super) struct Layout {
-    pub(super) groups: Vec<Region>,
-    pub(super) grid: Region,
-    /// Whole-region index of member j of group g.
-    pub(super) at: Vec<Vec<usize>>,
-    /// Member indices of the sources of group g, increasing.
-    pub(super) srcs: Vec<Vec<usize>>,
-    /// Member index of the intermediate node.
-    pub(super) q: usize,
-    pub(super) m: usize,
-}
-
-impl Layout {
-    pub(super) fn new(setup: &Setup, level: &Level) -> Layout {
-        let region = &setup.region;
-        let (groups, _) = region.groups(&level.shape);
-        let grid = region.blocks(&level.shape, &level.place);
-        let m = groups[0].size();
-        let at: Vec<Vec<usize>> = groups
-            .iter()
-            .map(|g| (0..m).map(|j| region.index(&g.coords(&g.pos(j)))).collect())
-            .collect();
-        let srcs = at
-            .iter()
-            .map(|nodes| (0..m).filter(|&j| setup.is_src[nodes[j]]).collect())
-            .collect();
-        Layout {
-            q: groups[0].index(&level.place),
-            groups,
-            grid,
-            at,
-            srcs,
-            m,
-        }
-    }
-
-    pub(super) fn ng(&self) -> usize {
-        self.groups.len()
-    }
-
-    /// Pieces group g's intermediate sends in (d) and delivers in (e).
-    pub(super) fn chain_len(&self, g: usize) -> usize {
-        self.srcs[g].len().saturating_sub(1)
-    }
-
-    /// Pieces delivered in (e) for group g: the chain, plus the raw block with
-    /// `receiver=intermediate`.
-    fn delivered(&self, g: usize, receiver: Receiver) -> usize {
-        let raw = receiver == Receiver::Intermediate && !self.srcs[g].is_empty();
-        self.chain_len(g) + usize::from(raw)
-    }
-
-    /// The source member of group g whose raw block node y of group d receives in (f).
-    pub(super) fn raw_source(&self, setup: &Setup, g: usize, d: usize, y: usize) -> usize {
-        let srcs = &self.srcs[g];
-        if srcs.binary_search(&y).is_ok() {
-            return y;
-        }
-        let to = self.at[d][y];
-        let hops = |x: usize| setup.hops(self.at[g][x], to);
-        *srcs
-            .iter()
-            .min_by_key(|&&x| (hops(x), x))
-            .expect("a source")
-    }
-
-    /// Every ordered pair of distinct groups (source g, destination d).
-    pub(super) fn pairs(&self) -> impl Iterator<Item = (usize, usize)> {
-        let ng = self.ng();
-        (0..ng).flat_map(move |g| (0..ng).filter(move |&d| d != g).map(move |d| (g, d)))
-    }
 }
 
 /// The resolved level: a fixed shape is checked, `auto` tries every shape by [`count`].
@@ -432,6 +289,17 @@ fn hnc_count(req: &AlgoRequest) -> Result<serde_json::Value> {
     }
     obj.insert("phases".into(), phase_json.into());
     Ok(out)
+}
+
+fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
+    let setup = Setup::of(req)?;
+    let (request, level) = plan(req, &setup)?;
+    let mut calc = Calc::new(setup.pack, request.opts);
+    let phases = count(&setup, &level, &mut calc);
+    let lay = Layout::new(&setup, &level);
+    let mut b = setup.builder(req, request.opts);
+    b.many_to_all(&setup, &lay, &phases);
+    b.b.build()
 }
 
 #[cfg(test)]

@@ -1,24 +1,11 @@
 //! The schedule of many-to-all HNC (seed 000 s6.3): steps (b) to (g) as `many.rs`
-//! describes them, op by op, with the steps of the count's phases.
+//! describes them, op by op, with the steps of the count's phases (`Builder::many_to_all`).
 
 use super::build::{Builder, Holds};
-use super::closed::{Calc, Fig};
-use super::many::{count, plan, Layout, Setup};
+use super::closed::Fig;
+use super::many_layout::{Layout, Setup};
 use super::plan::Receiver;
-use crate::algorithms::AlgoRequest;
-use crate::error::Result;
-use crate::schedule::{OpRef, Piece, RangeSet, Schedule};
-
-pub(super) fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
-    let setup = Setup::of(req)?;
-    let (request, level) = plan(req, &setup)?;
-    let mut calc = Calc::new(setup.pack, request.opts);
-    let phases = count(&setup, &level, &mut calc);
-    let lay = Layout::new(&setup, &level);
-    let mut b = setup.builder(req, request.opts);
-    b.many_to_all(&setup, &lay, &phases);
-    b.b.build()
-}
+use crate::schedule::{OpRef, Piece, RangeSet};
 
 /// Ops after which a node holds something (empty: from the start).
 type Ops = Vec<OpRef>;
@@ -27,7 +14,7 @@ type Ops = Vec<OpRef>;
 type PerNode = Vec<Vec<Vec<Ops>>>;
 
 impl Builder<'_> {
-    fn many_to_all(&mut self, setup: &Setup, lay: &Layout, phases: &[(&str, Fig)]) {
+    pub(super) fn many_to_all(&mut self, setup: &Setup, lay: &Layout, phases: &[(&str, Fig)]) {
         let steps = |name: &str| -> u32 {
             let fig = phases.iter().find(|(n, _)| *n == name);
             fig.map_or(0, |(_, f)| f.steps)

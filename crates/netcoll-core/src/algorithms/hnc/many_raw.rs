@@ -14,7 +14,7 @@
 //! scan. Tests hold the two equal.
 
 use super::closed::{Fig, Pack};
-use super::many::{Layout, Setup};
+use super::many_layout::{Layout, Setup};
 
 /// (f) with `receiver=corresponding`: one unicast per (group with sources, node elsewhere).
 pub(super) fn raw_count(setup: &Setup, lay: &Layout, pack: Pack) -> Fig {

@@ -2,7 +2,8 @@
 //! dimensions, every group shape and random source sets.
 
 use super::super::closed::valid_shapes;
-use super::super::many::{plan, Layout, Setup};
+use super::super::many::plan;
+use super::super::many_layout::{Layout, Setup};
 use super::super::plan::show;
 use super::{mesh_hops, scanned_hops};
 use crate::algorithms::{parse_sources, AlgoRequest, Params};
