@@ -135,3 +135,63 @@ def test_plot_scale_draws_failed_rows(tmp_path):
         [sys.executable, str(root / "scripts" / "plot_scale.py"), str(src), str(out)], check=True
     )
     assert out.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    "op,algo",
+    [
+        ("allreduce", "ring"),
+        ("reduce_scatter", "recursive-halving"),
+        ("bcast", "scatter-allgather"),
+        ("allreduce", "intercom-long"),
+    ],
+)
+def test_schedule_streamed_equals_the_built_schedule(op, algo):
+    args = ["schedule", op, "--algo", algo, "--topo", "mesh:3x5", "--bytes", "999"]
+    streamed = cli_json(*args, "--method", "stream")
+    built = cli_json(*args, "--method", "schedule")
+    auto = cli_json(*args)  # small: built, as before streaming existed
+    assert (streamed["method"], built["method"], auto["method"]) == (
+        "stream",
+        "schedule",
+        "schedule",
+    )
+    assert streamed["verified"] is True and built["verified"] is True
+    assert {k: streamed[k] for k in FIGURES} == {k: built[k] for k in FIGURES}
+    assert streamed["times"]["hockney_rounds"] == pytest.approx(built["times"]["hockney_rounds"])
+    assert streamed["times"]["hockney"] is None
+    assert set(built) - set(streamed) == set()
+
+
+def test_schedule_auto_streams_a_large_round_program():
+    big = cli_json("schedule", "allgather", "--algo", "ring", "--topo", "mesh:24x24")
+    assert (big["method"], big["verified"], big["messages"]) == ("stream", True, 576 * 575)
+
+
+def test_schedule_stream_refusals_are_one_line(tmp_path):
+    out = run_cli(
+        "schedule",
+        "allgather",
+        "--algo",
+        "hnc",
+        "--topo",
+        "mesh:4x4",
+        "--method",
+        "stream",
+        check=False,
+    )
+    assert out.returncode == 2 and "use --method schedule" in out.stderr
+    out = run_cli(
+        "schedule",
+        "allgather",
+        "--algo",
+        "ring",
+        "--topo",
+        "mesh:4x4",
+        "--method",
+        "stream",
+        "-o",
+        str(tmp_path / "x.json"),
+        check=False,
+    )
+    assert out.returncode == 2 and "cannot be written" in out.stderr

@@ -1,8 +1,10 @@
 //! Times one schedule's build, verification and analysis apart (what `netcoll schedule --json`
 //! does in one call), for profiling the schedule core at scale.
 //! `cargo run --release -p netcoll-core --example schedule_scale -- allreduce ring mesh:32x32`
-//! (`analyze` after the topology adds the analytic engine; `build` stops after the build).
-//! Many-to-all takes a quarter of the ranks as sources (`random:P/4,seed=1`, as `bench scale`).
+//! (`analyze` after the topology adds the analytic engine; `build` stops after the build; a
+//! fourth argument `stream` times the streaming path instead: build, verify and figures in
+//! one pass). Many-to-all takes a quarter of the ranks as sources (`random:P/4,seed=1`, as
+//! `bench scale`).
 
 use netcoll_core::algorithms::{find, parse_collective, parse_sources, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze_sized, Machine};
@@ -14,7 +16,7 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [op, algo, topo, ..] = &args[..] else {
-        eprintln!("usage: schedule_scale OP ALGO TOPO [analyze|build]");
+        eprintln!("usage: schedule_scale OP ALGO TOPO [analyze|build|stream]");
         std::process::exit(2);
     };
     let t = Topology::from_spec(topo).expect("topology");
@@ -25,6 +27,19 @@ fn main() {
         req.sources = parse_sources(&spec, req.p).expect("sources");
     }
     let a = find(req.kind, algo).expect("algorithm");
+    if args.get(3).is_some_and(|x| x == "stream") {
+        let at = Instant::now();
+        let r = routing_for(&t, "auto").expect("routing");
+        let m = Machine::default();
+        let v = netcoll_core::plan::schedule::stream_figures(algo, &req, &t, &r, &m);
+        let v = v.expect("stream");
+        let secs = at.elapsed().as_secs_f64();
+        println!(
+            "{op} {algo} {topo}: streamed in {secs:.2} s, {} messages",
+            v["messages"]
+        );
+        return;
+    }
     let start = Instant::now();
     let s = (a.build)(&req).expect("build");
     let built = start.elapsed().as_secs_f64();

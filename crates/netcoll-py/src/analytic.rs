@@ -9,6 +9,7 @@ use netcoll_core::algorithms::{self as registry, AlgoRequest};
 use netcoll_core::engines::analytic::{analyze_sized, Analysis, Depth, Machine};
 use netcoll_core::models::{LogGP, MultisendParams};
 use netcoll_core::plan::figures::tagged;
+use netcoll_core::plan::schedule::schedule_by;
 use netcoll_core::plan::tune::{routing_for, tune as tune_all, RankBy};
 use netcoll_core::Topology;
 use pyo3::prelude::*;
@@ -106,11 +107,13 @@ pub(crate) fn opts(
 
 /// Builds, verifies and analyses a schedule: `(figures, schedule_json)`. The JSON text is
 /// only written with `with_json` (it is the largest thing a big schedule makes: gigabytes at
-/// thousands of ranks); else it is an empty string.
+/// thousands of ranks); else it is an empty string. Without `with_json`, `method` chooses
+/// the path (`plan::schedule`: `schedule`, `stream`, or `auto` by size); with it the
+/// schedule is built (`stream` is refused: it keeps no schedule to write).
 #[pyfunction]
 #[pyo3(signature = (op, algo, topo, *, p=None, root=0, nbytes=1024, packets=1, params=None,
                     placement=None, targets=None, routing="auto", machine=None, sources=None,
-                    with_json=true))]
+                    with_json=true, method="schedule"))]
 #[allow(clippy::too_many_arguments)]
 fn schedule_figures(
     py: Python<'_>,
@@ -128,16 +131,26 @@ fn schedule_figures(
     machine: Option<HashMap<String, f64>>,
     sources: Option<String>,
     with_json: bool,
+    method: &str,
 ) -> PyResult<(PyObject, String)> {
     let mut o = opts(
         op, p, root, nbytes, packets, params, placement, targets, routing, machine,
     );
     o.args.sources = sources;
-    let (t, algo) = (topo.inner.clone(), algo.to_string());
+    let (t, algo, method) = (topo.inner.clone(), algo.to_string(), method.to_string());
     let (v, json) = guarded(py, move || {
         let req = o.request(&t)?;
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
+        if !with_json {
+            let v = schedule_by(&method, &algo, &req, &t, &r, &m)?;
+            return Ok((v, String::new()));
+        }
+        if method == "stream" {
+            return netcoll_core::spec_err!(
+                "a streamed schedule is not kept, so it cannot be written: drop -o (or use --method schedule)"
+            );
+        }
         let s = registry::build(&algo, &req)?;
         let (a, depth) = analyze_sized(&s, &t, &r, &m)?;
         let text = if with_json {

@@ -266,13 +266,29 @@ def algos(op, as_json):
     show_default=True,
     help="Format of -o: netcoll JSON (docs/schedule.md), MSCCL XML or GOAL (docs/formats.md).",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "schedule", "stream"]),
+    default="auto",
+    show_default=True,
+    help="schedule (build every op, verify, analyse with every model) | stream (round "
+    "programs: the classic and InterCom algorithms; verify and analyse round by round, "
+    "keeping no schedule; list-scheduled times null) | auto: stream when the schedule is "
+    "not small (over 2^18 messages or 2^22 pieces) and can be streamed, else build. -o "
+    "FILE always builds. The result's `method` says which was taken.",
+)
 @request_options
-def schedule(op, algo, params, output, fmt, topo, machine, as_json, **req):
-    """Build, verify and analyse the schedule of collective OP by algorithm ALGO."""
+def schedule(op, algo, params, output, fmt, method, topo, machine, as_json, **req):
+    """Build (or stream), verify and analyse the schedule of collective OP by algorithm
+    ALGO."""
     kind, t, kw = _common(op, topo, machine=parse_machine(machine), **req)
     with_json = bool(output) or kind == "multicast"
+    if kind == "multicast" and method == "stream":
+        raise NetcollError("multicast figures need the built schedule: use --method schedule")
+    if with_json and method == "auto":
+        method = "schedule"
     fig, text = _core.schedule_figures(
-        kind, algo, t, params=list(params), with_json=with_json, **kw
+        kind, algo, t, params=list(params), with_json=with_json, method=method, **kw
     )
     fig = _figures(kind, algo, topo, params, fig)
     if algo == "hnc":  # the resolved plan (group=auto's choice), from the closed form

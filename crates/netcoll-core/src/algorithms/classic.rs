@@ -8,10 +8,11 @@
 //! power of two not above `p`) onto ranks `0..p-p'` in a first step and unfold them in a last
 //! step (Thakur, Rabenseifner and Gropp 2005).
 
-use super::prog::{Partials, Prog, Transfer};
+use super::classic_tree::{add, halving_tree, pow2_floor, rounds, sub, Rel, TreeEdge};
+use super::prog::{Done, Out, Partials, Prog, Transfer};
 use super::{AlgoRequest, Algorithm};
 use crate::error::Result;
-use crate::schedule::{CollectiveKind, Schedule};
+use crate::schedule::{CollectiveKind, RoundSink, Schedule};
 use CollectiveKind::*;
 
 pub fn algorithms() -> Vec<Algorithm> {
@@ -21,7 +22,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             &[Broadcast, Scatter, Gather, Reduce],
             "MPI (flat tree)",
             "flat tree: the root sends to (or receives from) every other rank in turn, one per step",
-            linear,
+            |r| Done::schedule(linear(r, Out::Build)),
         ),
         entry(
             "binomial",
@@ -29,14 +30,14 @@ pub fn algorithms() -> Vec<Algorithm> {
             "MPICH binomial tree (farthest half first)",
             "binomial tree: the root sends to the rank ceil(p/2) away, then both halves recurse; \
              gather and reduce run the same tree backwards; ceil(log2 p) steps",
-            binomial,
+            |r| Done::schedule(binomial(r, Out::Build)),
         ),
         entry(
             "scatter-allgather",
             &[Broadcast],
             "van de Geijn (Barnett et al. 1994); MPICH long-message bcast",
             "binomial scatter of p blocks, then a ring allgather: about 2 n beta for long messages",
-            scatter_allgather,
+            |r| Done::schedule(scatter_allgather(r, Out::Build)),
         ),
         entry(
             "ring",
@@ -44,7 +45,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             "MPICH ring; Patarasuk and Yuan 2009 (allreduce)",
             "ring: p-1 steps each passing one block to the right neighbour \
              (allreduce: ring reduce-scatter then ring allgather, 2(p-1) steps)",
-            ring,
+            |r| Done::schedule(ring(r, Out::Build)),
         ),
         entry(
             "recursive-doubling",
@@ -52,14 +53,14 @@ pub fn algorithms() -> Vec<Algorithm> {
             "Thakur, Rabenseifner, Gropp 2005",
             "partners at distance 1, 2, 4, ... exchange everything they hold; extra ranks of a \
              non-power-of-two fold in first and are served last",
-            recursive_doubling,
+            |r| Done::schedule(recursive_doubling(r, Out::Build)),
         ),
         entry(
             "bruck",
             &[Allgather, AlltoallBroadcast],
             "Bruck et al. 1997",
             "step k: send the first min(2^k, p-2^k) blocks held to rank r-2^k; ceil(log2 p) steps for any p",
-            bruck,
+            |r| Done::schedule(bruck(r, Out::Build)),
         ),
         entry(
             "all-at-once",
@@ -67,7 +68,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             &[Allgather],
             "MPI (direct exchange)",
             "every rank sends its block directly to every other rank, to r+i in step i-1",
-            all_at_once,
+            |r| Done::schedule(all_at_once(r, Out::Build)),
         ),
         entry(
             "recursive-halving",
@@ -75,7 +76,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             "Thakur, Rabenseifner, Gropp 2005",
             "partners at distance p'/2, p'/4, ... exchange the half of the vector the other keeps \
              and reduce; extra ranks of a non-power-of-two fold in first",
-            recursive_halving,
+            |r| Done::schedule(recursive_halving(r, Out::Build)),
         ),
         entry(
             "rabenseifner",
@@ -83,7 +84,7 @@ pub fn algorithms() -> Vec<Algorithm> {
             "Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005",
             "reduce-scatter by recursive halving, then allgather by recursive doubling: \
              about 2 n beta + n gamma for long vectors",
-            rabenseifner,
+            |r| Done::schedule(rabenseifner(r, Out::Build)),
         ),
     ]
 }
@@ -108,95 +109,37 @@ fn entry(
     }
 }
 
-/// Relative-rank arithmetic for rooted collectives.
-#[derive(Clone, Copy)]
-struct Rel {
-    p: u32,
-    root: u32,
-}
-
-impl Rel {
-    fn of(req: &AlgoRequest) -> Self {
-        Rel {
-            p: req.p,
-            root: if req.kind.is_rooted() { req.root } else { 0 },
-        }
-    }
-    /// The actual rank of relative rank `v`.
-    fn act(self, v: u32) -> u32 {
-        ((v as u64 + self.root as u64) % self.p as u64) as u32
-    }
-}
-
-/// `(a + b) mod p` and `(a - b) mod p` without overflow.
-fn add(a: u32, b: u32, p: u32) -> u32 {
-    ((a as u64 + b as u64) % p as u64) as u32
-}
-fn sub(a: u32, b: u32, p: u32) -> u32 {
-    ((a as u64 + p as u64 - (b as u64 % p as u64)) % p as u64) as u32
-}
-
-/// Largest power of two not above `p` (p >= 1).
-pub(crate) fn pow2_floor(p: u32) -> u32 {
-    1 << (31 - p.leading_zeros())
-}
-
-/// An edge of the halving tree: `parent` hands the range `child..end` to `child` in `round`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct TreeEdge {
-    pub parent: u32,
-    pub child: u32,
-    pub end: u32,
-    pub round: u32,
-}
-
-/// The binomial ("farthest half first") tree on relative ranks `0..n`: the holder of
-/// `lo..hi` sends to `lo + ceil((hi-lo)/2)` and both halves recurse one round later.
-/// Edges are sorted by round; the depth is `ceil(log2 n)`.
-pub(crate) fn halving_tree(n: u32) -> Vec<TreeEdge> {
-    fn split(lo: u32, hi: u32, round: u32, out: &mut Vec<TreeEdge>) {
-        if hi - lo <= 1 {
-            return;
-        }
-        let mid = lo + (hi - lo).div_ceil(2);
-        out.push(TreeEdge {
-            parent: lo,
-            child: mid,
-            end: hi,
-            round,
-        });
-        split(lo, mid, round + 1, out);
-        split(mid, hi, round + 1, out);
-    }
-    let mut out = Vec::with_capacity(n as usize);
-    split(0, n, 0, &mut out);
-    out.sort_by_key(|e| e.round);
-    out
-}
-
-/// The tree's edges grouped by round (forward or backward).
-pub(crate) fn rounds(edges: &[TreeEdge], backward: bool) -> Vec<Vec<TreeEdge>> {
-    let depth = edges.iter().map(|e| e.round + 1).max().unwrap_or(0);
-    let mut by: Vec<Vec<TreeEdge>> = vec![Vec::new(); depth as usize];
-    for e in edges {
-        let k = if backward {
-            depth - 1 - e.round
-        } else {
-            e.round
-        };
-        by[k as usize].push(*e);
-    }
-    by
+/// Writes classic algorithm `name` for `req` to `sink` (a round program: every classic
+/// algorithm is one); `None` if there is no classic algorithm of that name.
+pub(crate) fn stream(
+    name: &str,
+    req: &AlgoRequest,
+    sink: &mut dyn RoundSink,
+) -> Option<Result<()>> {
+    type Writer = fn(&AlgoRequest, Out<'_>) -> Result<Done>;
+    let write: Writer = match name {
+        "linear" => linear,
+        "binomial" => binomial,
+        "scatter-allgather" => scatter_allgather,
+        "ring" => ring,
+        "recursive-doubling" => recursive_doubling,
+        "bruck" => bruck,
+        "all-at-once" => all_at_once,
+        "recursive-halving" => recursive_halving,
+        "rabenseifner" => rabenseifner,
+        _ => return None,
+    };
+    Some(write(req, Out::Stream(sink)).map(|_| ()))
 }
 
 // ------------------------------------------------------------------ rooted: trees
 
-fn linear(req: &AlgoRequest) -> Result<Schedule> {
+fn linear(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let rel = Rel::of(req);
     let p = req.p;
     match req.kind {
         Broadcast => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             let data = g.block(req.root, 0);
             for v in 1..p {
                 g.round(
@@ -204,28 +147,28 @@ fn linear(req: &AlgoRequest) -> Result<Schedule> {
                     &[Transfer::new(req.root, rel.act(v), vec![data.clone()])],
                 );
             }
-            g.build()
+            g.finish()
         }
         Scatter => {
-            let mut g = Prog::new(req, p);
+            let mut g = Prog::new(req, p, out);
             for v in 1..p {
                 let to = rel.act(v);
                 let chunk = g.block(req.root, to);
                 g.round(v - 1, &[Transfer::new(req.root, to, vec![chunk])]);
             }
-            g.build()
+            g.finish()
         }
         Gather => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             for v in 1..p {
                 let from = rel.act(v);
                 let own = g.block(from, 0);
                 g.round(v - 1, &[Transfer::new(from, req.root, vec![own])]);
             }
-            g.build()
+            g.finish()
         }
         _ => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             let mut part = Partials::new(p, 1);
             for v in 1..p {
                 let from = rel.act(v);
@@ -233,17 +176,17 @@ fn linear(req: &AlgoRequest) -> Result<Schedule> {
                 g.round(v - 1, &[Transfer::new(from, req.root, own.clone())]);
                 part.absorb(&mut g, req.root, &own);
             }
-            g.build()
+            g.finish()
         }
     }
 }
 
-fn binomial(req: &AlgoRequest) -> Result<Schedule> {
+fn binomial(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let rel = Rel::of(req);
     let tree = halving_tree(req.p);
     match req.kind {
         Broadcast => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             let data = g.block(req.root, 0);
             for (k, edges) in rounds(&tree, false).iter().enumerate() {
                 let t: Vec<Transfer> = edges
@@ -252,15 +195,15 @@ fn binomial(req: &AlgoRequest) -> Result<Schedule> {
                     .collect();
                 g.round(k as u32, &t);
             }
-            g.build()
+            g.finish()
         }
         Scatter => {
-            let mut g = Prog::new(req, req.p);
+            let mut g = Prog::new(req, req.p, out);
             binomial_scatter(&mut g, rel, &tree, 0, |v| rel.act(v));
-            g.build()
+            g.finish()
         }
         Gather => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             for (k, edges) in rounds(&tree, true).iter().enumerate() {
                 let t: Vec<Transfer> = edges
                     .iter()
@@ -271,10 +214,10 @@ fn binomial(req: &AlgoRequest) -> Result<Schedule> {
                     .collect();
                 g.round(k as u32, &t);
             }
-            g.build()
+            g.finish()
         }
         _ => {
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             let mut part = Partials::new(req.p, 1);
             for (k, edges) in rounds(&tree, true).iter().enumerate() {
                 let t: Vec<Transfer> = edges
@@ -289,7 +232,7 @@ fn binomial(req: &AlgoRequest) -> Result<Schedule> {
                     part.absorb(&mut g, tr.to, &tr.payload);
                 }
             }
-            g.build()
+            g.finish()
         }
     }
 }
@@ -297,7 +240,7 @@ fn binomial(req: &AlgoRequest) -> Result<Schedule> {
 /// Binomial scatter of the root's blocks from step `first`: relative rank `v` ends with the
 /// block `idx(v)`; returns the number of rounds used.
 fn binomial_scatter(
-    g: &mut Prog,
+    g: &mut Prog<'_>,
     rel: Rel,
     tree: &[TreeEdge],
     first: u32,
@@ -321,9 +264,9 @@ fn binomial_scatter(
 
 /// Van de Geijn's long-message broadcast: the message is cut into p blocks, relative rank
 /// `v` gets block `v` by a binomial scatter, and a ring allgather completes everybody.
-fn scatter_allgather(req: &AlgoRequest) -> Result<Schedule> {
+fn scatter_allgather(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let (p, rel) = (req.p, Rel::of(req));
-    let mut g = Prog::new(req, p);
+    let mut g = Prog::new(req, p, out);
     let first = binomial_scatter(&mut g, rel, &halving_tree(p), 0, |v| v);
     for k in 0..p.saturating_sub(1) {
         let t: Vec<Transfer> = (0..p)
@@ -334,22 +277,22 @@ fn scatter_allgather(req: &AlgoRequest) -> Result<Schedule> {
             .collect();
         g.round(first + k, &t);
     }
-    g.build()
+    g.finish()
 }
 
 // ------------------------------------------------------------------ unrooted
 
-fn ring(req: &AlgoRequest) -> Result<Schedule> {
+fn ring(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     match req.kind {
         ReduceScatter => {
-            let mut g = Prog::new(req, req.p);
+            let mut g = Prog::new(req, req.p, out);
             let mut part = Partials::new(req.p, req.p);
             ring_reduce_scatter(&mut g, &mut part, req.p);
-            g.build()
+            g.finish()
         }
         Allreduce => {
             let p = req.p;
-            let mut g = Prog::new(req, p);
+            let mut g = Prog::new(req, p, out);
             let mut part = Partials::new(p, p);
             let first = ring_reduce_scatter(&mut g, &mut part, p);
             for k in 0..p.saturating_sub(1) {
@@ -361,25 +304,25 @@ fn ring(req: &AlgoRequest) -> Result<Schedule> {
                     part.take(tr.to, &tr.payload);
                 }
             }
-            g.build()
+            g.finish()
         }
         _ => {
             let p = req.p;
-            let mut g = Prog::new(req, 1);
+            let mut g = Prog::new(req, 1, out);
             for k in 0..p.saturating_sub(1) {
                 let t: Vec<Transfer> = (0..p)
                     .map(|r| Transfer::new(r, add(r, 1, p), vec![g.block(sub(r, k, p), 0)]))
                     .collect();
                 g.round(k, &t);
             }
-            g.build()
+            g.finish()
         }
     }
 }
 
 /// Ring reduce-scatter over p indices: in step k rank r passes its partial of index
 /// r-k-1 to r+1, which adds its own; after p-1 steps rank r holds index r reduced over all.
-fn ring_reduce_scatter(g: &mut Prog, part: &mut Partials, p: u32) -> u32 {
+fn ring_reduce_scatter(g: &mut Prog<'_>, part: &mut Partials, p: u32) -> u32 {
     for k in 0..p.saturating_sub(1) {
         let t: Vec<Transfer> = (0..p)
             .map(|r| Transfer::new(r, add(r, 1, p), part.pieces(r, [sub(r, k + 1, p)])))
@@ -392,9 +335,9 @@ fn ring_reduce_scatter(g: &mut Prog, part: &mut Partials, p: u32) -> u32 {
     p.saturating_sub(1)
 }
 
-fn bruck(req: &AlgoRequest) -> Result<Schedule> {
+fn bruck(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let p = req.p;
-    let mut g = Prog::new(req, 1);
+    let mut g = Prog::new(req, 1, out);
     let (mut held, mut step) = (1u32, 0u32);
     while held < p {
         let count = held.min(p - held);
@@ -408,19 +351,19 @@ fn bruck(req: &AlgoRequest) -> Result<Schedule> {
         held += count;
         step += 1;
     }
-    g.build()
+    g.finish()
 }
 
-fn all_at_once(req: &AlgoRequest) -> Result<Schedule> {
+fn all_at_once(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let p = req.p;
-    let mut g = Prog::new(req, 1);
+    let mut g = Prog::new(req, 1, out);
     for i in 1..p {
         let t: Vec<Transfer> = (0..p)
             .map(|r| Transfer::new(r, add(r, i, p), vec![g.block(r, 0)]))
             .collect();
         g.round(i - 1, &t);
     }
-    g.build()
+    g.finish()
 }
 
 /// The fold of a non-power-of-two: ranks `p'..p` are the extras, extra `p'+i` pairs with
@@ -440,12 +383,12 @@ impl Fold {
     }
 }
 
-fn recursive_doubling(req: &AlgoRequest) -> Result<Schedule> {
+fn recursive_doubling(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let p = req.p;
     let f = Fold::new(p);
     let mut step = 0;
     if req.kind == Allreduce {
-        let mut g = Prog::new(req, 1);
+        let mut g = Prog::new(req, 1, out);
         let mut part = Partials::new(p, 1);
         step = fold_in(&mut g, &mut part, &f, &[0]);
         let mut d = 1;
@@ -461,9 +404,9 @@ fn recursive_doubling(req: &AlgoRequest) -> Result<Schedule> {
             step += 1;
         }
         fold_out(&mut g, &mut part, &f, &[0], step);
-        return g.build();
+        return g.finish();
     }
-    let mut g = Prog::new(req, 1);
+    let mut g = Prog::new(req, 1, out);
     let mut held: Vec<Vec<u32>> = (0..p).map(|r| vec![r]).collect();
     if f.rem > 0 {
         let t: Vec<Transfer> = f
@@ -500,12 +443,12 @@ fn recursive_doubling(req: &AlgoRequest) -> Result<Schedule> {
             .collect();
         g.round(step, &t);
     }
-    g.build()
+    g.finish()
 }
 
 /// First step of a fold: every extra sends its contributions to `indices` to its partner,
 /// which reduces them. Returns the next step.
-fn fold_in(g: &mut Prog, part: &mut Partials, f: &Fold, indices: &[u32]) -> u32 {
+fn fold_in(g: &mut Prog<'_>, part: &mut Partials, f: &Fold, indices: &[u32]) -> u32 {
     if f.rem == 0 {
         return 0;
     }
@@ -521,7 +464,7 @@ fn fold_in(g: &mut Prog, part: &mut Partials, f: &Fold, indices: &[u32]) -> u32 
 }
 
 /// Last step of a fold: every partner sends the finished `indices` to its extra.
-fn fold_out(g: &mut Prog, part: &mut Partials, f: &Fold, indices: &[u32], step: u32) {
+fn fold_out(g: &mut Prog<'_>, part: &mut Partials, f: &Fold, indices: &[u32], step: u32) {
     if f.rem == 0 {
         return;
     }
@@ -537,7 +480,13 @@ fn fold_out(g: &mut Prog, part: &mut Partials, f: &Fold, indices: &[u32], step: 
 
 /// Recursive halving among ranks `0..p2` over index groups: `groups[i]` are the indices
 /// participant `i` must end with, fully reduced. Returns the next step.
-fn halving(g: &mut Prog, part: &mut Partials, p2: u32, groups: &[Vec<u32>], mut step: u32) -> u32 {
+fn halving(
+    g: &mut Prog<'_>,
+    part: &mut Partials,
+    p2: u32,
+    groups: &[Vec<u32>],
+    mut step: u32,
+) -> u32 {
     let mut d = p2 / 2;
     while d >= 1 {
         let t: Vec<Transfer> = (0..p2)
@@ -559,10 +508,10 @@ fn halving(g: &mut Prog, part: &mut Partials, p2: u32, groups: &[Vec<u32>], mut 
     step
 }
 
-fn recursive_halving(req: &AlgoRequest) -> Result<Schedule> {
+fn recursive_halving(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let p = req.p;
     let f = Fold::new(p);
-    let mut g = Prog::new(req, p);
+    let mut g = Prog::new(req, p, out);
     let mut part = Partials::new(p, p);
     let all: Vec<u32> = (0..p).collect();
     let step = fold_in(&mut g, &mut part, &f, &all);
@@ -583,16 +532,16 @@ fn recursive_halving(req: &AlgoRequest) -> Result<Schedule> {
             .collect();
         g.round(step, &t);
     }
-    g.build()
+    g.finish()
 }
 
 /// Rabenseifner's allreduce on p' = 2^k participants over p' indices: reduce-scatter by
 /// recursive halving (participant i ends with index i), allgather by recursive doubling;
 /// extras fold in before and get the result after.
-fn rabenseifner(req: &AlgoRequest) -> Result<Schedule> {
+fn rabenseifner(req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let p = req.p;
     let f = Fold::new(p);
-    let mut g = Prog::new(req, f.p2);
+    let mut g = Prog::new(req, f.p2, out);
     let mut part = Partials::new(p, f.p2);
     let all: Vec<u32> = (0..f.p2).collect();
     let step = fold_in(&mut g, &mut part, &f, &all);
@@ -614,5 +563,5 @@ fn rabenseifner(req: &AlgoRequest) -> Result<Schedule> {
         step += 1;
     }
     fold_out(&mut g, &mut part, &f, &all, step);
-    g.build()
+    g.finish()
 }

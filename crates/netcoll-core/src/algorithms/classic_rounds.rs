@@ -4,7 +4,7 @@
 //! (`engines::aggregate`): a 65,536-rank ring allreduce is analysed from two rounds.
 //! `tests` hold every plan to the figures of the built schedule.
 
-use super::classic::{halving_tree, pow2_floor, rounds as tree_rounds};
+use super::classic_tree::{halving_tree, pow2_floor, rounds as tree_rounds};
 use super::AlgoRequest;
 use crate::schedule::CollectiveKind::{self, *};
 use crate::schedule::{Round, RoundPlan, Unicast};

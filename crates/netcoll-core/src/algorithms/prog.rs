@@ -11,87 +11,132 @@
 //! chain.
 
 use super::AlgoRequest;
-use crate::error::Result;
-use crate::schedule::{Collective, OpRef, Piece, RangeSet, Schedule, ScheduleBuilder};
+use crate::error::{Error, Result};
+use crate::schedule::{Collective, OpRef, Piece, RangeSet, RoundSink, Schedule, ScheduleBuilder};
 
-pub(crate) struct Prog {
-    pub b: ScheduleBuilder,
-    front: Vec<Option<OpRef>>,
+pub(crate) use crate::schedule::Transfer;
+
+/// Where a round program goes: a schedule (built, then verified and analysed by whoever
+/// asked) or a [`RoundSink`] (the streaming verifier and figures: nothing is kept).
+pub(crate) enum Out<'a> {
+    Build,
+    Stream(&'a mut dyn RoundSink),
 }
 
-/// One message of a round: `from` sends `payload` to `to`.
-pub(crate) struct Transfer {
-    pub from: u32,
-    pub to: u32,
-    pub payload: Vec<Piece>,
+/// What writing a program gave: the schedule, or nothing (it went to the sink).
+pub(crate) enum Done {
+    Built(Box<Schedule>),
+    Streamed,
 }
 
-impl Transfer {
-    pub fn new(from: u32, to: u32, payload: Vec<Piece>) -> Self {
-        Transfer { from, to, payload }
+impl Done {
+    /// The built schedule (the registry's `build` entries write with [`Out::Build`]).
+    pub fn schedule(done: Result<Done>) -> Result<Schedule> {
+        match done? {
+            Done::Built(s) => Ok(*s),
+            Done::Streamed => Err(Error::Invalid("a streamed program has no schedule".into())),
+        }
     }
 }
 
-impl Prog {
+enum Target<'a> {
+    Build {
+        b: ScheduleBuilder,
+        front: Vec<Option<OpRef>>,
+    },
+    Stream {
+        sink: &'a mut dyn RoundSink,
+        c: Collective,
+        error: Option<String>,
+    },
+}
+
+pub(crate) struct Prog<'a> {
+    target: Target<'a>,
+}
+
+impl<'a> Prog<'a> {
     /// A program for `req`'s collective with `blocks` blocks, each `ceil(unit_bytes / blocks)`
     /// bytes (at least 1), where `unit_bytes` is what the request's `bytes` means for this
     /// collective (see [`AlgoRequest::bytes`]). Packets are `ceil(bytes / packets)` bytes, so
     /// a whole-vector message has `--packets` packets and smaller ones proportionally fewer.
-    pub fn new(req: &AlgoRequest, blocks: u32) -> Self {
+    pub fn new(req: &AlgoRequest, blocks: u32, out: Out<'a>) -> Self {
         let mut c = Collective::new(req.kind, req.p, req.root);
         c.blocks = blocks.max(1);
         let bpb = req.bytes.div_ceil(c.blocks as u64).max(1);
         let packet = req.bytes.div_ceil(req.packets.max(1) as u64).max(1);
-        let b = ScheduleBuilder::from_collective(c)
-            .placement(req.placement.clone())
-            .packetization(bpb, packet);
-        Prog {
-            b,
-            front: vec![None; req.p as usize],
+        let target = match out {
+            Out::Build => Target::Build {
+                b: ScheduleBuilder::from_collective(c)
+                    .placement(req.placement.clone())
+                    .packetization(bpb, packet),
+                front: vec![None; req.p as usize],
+            },
+            Out::Stream(sink) => {
+                sink.begin(&c, bpb, packet);
+                Target::Stream {
+                    sink,
+                    c,
+                    error: None,
+                }
+            }
+        };
+        Prog { target }
+    }
+
+    /// Writes one synchronous round: all sends (each waiting for its sender's front before
+    /// the round), then all receives.
+    pub fn round(&mut self, step: u32, transfers: &[Transfer]) {
+        let (b, front) = match &mut self.target {
+            Target::Stream { sink, .. } => return sink.round(step, transfers),
+            Target::Build { b, front } => (b, front),
+        };
+        b.set_round(Some(step));
+        let deps = |front: &[Option<OpRef>], r: u32| -> Vec<OpRef> {
+            front[r as usize].into_iter().collect()
+        };
+        let sends: Vec<OpRef> = transfers
+            .iter()
+            .map(|t| b.send(t.from, &[t.to], &t.payload, &deps(front, t.from)))
+            .collect();
+        for (t, &s) in transfers.iter().zip(&sends) {
+            let r = b.recv(t.to, s, &deps(front, t.to));
+            front[t.to as usize] = Some(r);
         }
     }
 
-    fn deps(&self, r: u32) -> Vec<OpRef> {
-        self.front[r as usize].into_iter().collect()
-    }
-
-    /// Writes one synchronous round; returns the receive op of each transfer, in order.
-    pub fn round(&mut self, step: u32, transfers: &[Transfer]) -> Vec<OpRef> {
-        self.b.set_round(Some(step));
-        let sends: Vec<OpRef> = transfers
-            .iter()
-            .map(|t| {
-                let deps = self.deps(t.from);
-                self.b.send(t.from, &[t.to], &t.payload, &deps)
-            })
-            .collect();
-        let recvs: Vec<OpRef> = transfers
-            .iter()
-            .zip(&sends)
-            .map(|(t, &s)| {
-                let deps = self.deps(t.to);
-                let r = self.b.recv(t.to, s, &deps);
-                self.front[t.to as usize] = Some(r);
-                r
-            })
-            .collect();
-        recvs
-    }
-
     /// Rank `at` reduces `inputs` (which it must hold) into one partial per index.
-    pub fn reduce(&mut self, at: u32, inputs: &[Piece]) -> OpRef {
-        let deps = self.deps(at);
-        let op = self.b.reduce(at, inputs, &deps);
-        self.front[at as usize] = Some(op);
-        op
+    pub fn reduce(&mut self, at: u32, inputs: &[Piece]) {
+        match &mut self.target {
+            Target::Stream { sink, .. } => sink.reduce(at, inputs),
+            Target::Build { b, front } => {
+                let deps: Vec<OpRef> = front[at as usize].into_iter().collect();
+                front[at as usize] = Some(b.reduce(at, inputs, &deps));
+            }
+        }
     }
 
     pub fn block(&mut self, owner: u32, idx: u32) -> Piece {
-        self.b.block(owner, idx)
+        match &mut self.target {
+            Target::Build { b, .. } => b.block(owner, idx),
+            Target::Stream { c, error, .. } => match c.block_id(owner, idx) {
+                Some(id) => Piece::Block(id),
+                None => {
+                    let name = c.kind.name();
+                    error.get_or_insert(format!("{name} has no block (owner {owner}, idx {idx})"));
+                    Piece::Block(0)
+                }
+            },
+        }
     }
 
-    pub fn build(self) -> Result<Schedule> {
-        self.b.build()
+    /// The schedule ([`Out::Build`]) or nothing ([`Out::Stream`]: the sink has it all).
+    pub fn finish(self) -> Result<Done> {
+        match self.target {
+            Target::Build { b, .. } => Ok(Done::Built(Box::new(b.build()?))),
+            Target::Stream { error: Some(e), .. } => Err(Error::Spec(e)),
+            Target::Stream { .. } => Ok(Done::Streamed),
+        }
     }
 }
 
@@ -123,11 +168,15 @@ impl Partials {
     }
 
     /// Rank `r` reduces the received `pieces` into its own values (one reduce op) in `prog`.
-    pub fn absorb(&mut self, prog: &mut Prog, r: u32, pieces: &[Piece]) {
+    pub fn absorb(&mut self, prog: &mut Prog<'_>, r: u32, pieces: &[Piece]) {
         let mut inputs = Vec::with_capacity(2 * pieces.len());
         for p in pieces {
             if let Piece::Reduced { index, over } = p {
-                inputs.extend(self.pieces(r, [*index]));
+                let own = &self.over[r as usize][*index as usize];
+                inputs.push(Piece::Reduced {
+                    index: *index,
+                    over: own.clone(),
+                });
                 inputs.push(p.clone());
                 self.over[r as usize][*index as usize].union_with(over);
             }
@@ -144,3 +193,7 @@ impl Partials {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "prog_tests.rs"]
+mod tests;

@@ -106,7 +106,7 @@ mod classic_cases {
 
     #[test]
     fn halving_tree_sends_farthest_half_first() {
-        let e = super::super::classic::halving_tree(8);
+        let e = super::super::classic_tree::halving_tree(8);
         let firsts: Vec<(u32, u32, u32)> = e.iter().map(|e| (e.parent, e.child, e.round)).collect();
         assert_eq!(
             firsts,

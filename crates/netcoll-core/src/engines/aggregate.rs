@@ -30,36 +30,48 @@ pub fn analyze_rounds(
     super::analytic::check_machine(m)?;
     let mut acc = Totals::default();
     let mut scratch = Scratch::new(plan.p as usize, topo.num_links());
+    let sizes = (plan.bytes_per_block, plan.packet_bytes);
     for round in &plan.rounds {
-        let figs = scratch.round_figures(plan, round, placement, topo, routing, m)?;
+        let figs = scratch.round_figures(sizes, round, &[], (placement, topo, routing), m)?;
         acc.add(&figs, round.repeat as u64);
     }
-    let nan = f64::NAN;
-    Ok(Analysis {
-        ranks: plan.p,
-        messages: acc.messages,
-        ni_messages: acc.messages,
-        packets: acc.packets,
-        bytes: acc.bytes,
-        aggregate_hops: acc.hops,
-        max_hops: acc.max_hops,
-        steps: acc.steps as u32,
-        steps_from_schedule: true,
-        max_conflict: acc.max_conflict,
-        issue_order: true,
-        times: Times {
-            hockney_rounds: acc.time,
-            hockney: nan,
-            postal: nan,
-            multisend_us: nan,
-            loggp: nan,
-        },
-    })
+    Ok(acc.analysis(plan.p))
 }
 
+impl Totals {
+    /// The analysis of `p` ranks these totals make (list-scheduled times: NaN).
+    pub(super) fn analysis(&self, p: u32) -> Analysis {
+        let acc = self;
+        let nan = f64::NAN;
+        Analysis {
+            ranks: p,
+            messages: acc.messages,
+            ni_messages: acc.messages,
+            packets: acc.packets,
+            bytes: acc.bytes,
+            aggregate_hops: acc.hops,
+            max_hops: acc.max_hops,
+            steps: acc.steps as u32,
+            steps_from_schedule: true,
+            max_conflict: acc.max_conflict,
+            issue_order: true,
+            times: Times {
+                hockney_rounds: acc.time,
+                hockney: nan,
+                postal: nan,
+                multisend_us: nan,
+                loggp: nan,
+            },
+        }
+    }
+}
+
+/// Where a round runs: the ranks' placement, the network and its routing.
+pub(super) type Net<'a> = (&'a [u32], &'a Topology, &'a Routing);
+
 /// Figures of one round, and of a plan as their sum.
-#[derive(Default)]
-struct Totals {
+#[derive(Clone, Default)]
+pub(super) struct Totals {
     messages: u64,
     packets: u64,
     bytes: u64,
@@ -71,7 +83,7 @@ struct Totals {
 }
 
 impl Totals {
-    fn add(&mut self, r: &Totals, repeat: u64) {
+    pub(super) fn add(&mut self, r: &Totals, repeat: u64) {
         self.messages += r.messages * repeat;
         self.packets += r.packets * repeat;
         self.bytes += r.bytes * repeat;
@@ -86,7 +98,7 @@ impl Totals {
 /// Flat working arrays reused round after round (no allocation per unicast): the round's
 /// routes as one channel list, a load counter per directed channel, and per rank its send
 /// time and combined bytes (reset through the list of ranks touched).
-struct Scratch {
+pub(super) struct Scratch {
     start: Vec<u32>,
     chan: Vec<u32>,
     load: Vec<u32>,
@@ -96,7 +108,7 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(p: usize, links: usize) -> Scratch {
+    pub(super) fn new(p: usize, links: usize) -> Scratch {
         Scratch {
             start: Vec::new(),
             chan: Vec::new(),
@@ -139,17 +151,19 @@ impl Scratch {
         Ok(())
     }
 
-    fn round_figures(
+    /// The figures of `round` with blocks of `sizes.0` bytes in packets of at most
+    /// `sizes.1` (0: one packet); `combines` adds (rank, bytes) of combine work to the
+    /// receivers' flagged unicasts.
+    pub(super) fn round_figures(
         &mut self,
-        plan: &RoundPlan,
+        sizes: (u64, u64),
         round: &Round,
-        placement: &[u32],
-        topo: &Topology,
-        routing: &Routing,
+        combines: &[(u32, u64)],
+        (placement, topo, routing): Net<'_>,
         m: &Machine,
     ) -> Result<Totals> {
         self.route(round, placement, topo, routing)?;
-        let bpb = plan.bytes_per_block;
+        let (bpb, packet_bytes) = sizes;
         let mut t = Totals {
             steps: 1,
             ..Totals::default()
@@ -166,7 +180,7 @@ impl Scratch {
                 .max(1);
             let bytes = u.blocks as u64 * bpb;
             t.messages += 1;
-            t.packets += packets(bytes, plan.packet_bytes);
+            t.packets += packets(bytes, packet_bytes);
             t.bytes += bytes;
             t.hops += path.len() as u64;
             t.max_hops = t.max_hops.max(path.len() as u32);
@@ -177,6 +191,10 @@ impl Scratch {
                 self.touched.push(u.to);
                 self.combine[u.to as usize] += bytes;
             }
+        }
+        for &(r, bytes) in combines {
+            self.touched.push(r);
+            self.combine[r as usize] += bytes;
         }
         for &c in &self.chan {
             self.load[c as usize] -= 1;

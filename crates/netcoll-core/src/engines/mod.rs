@@ -1,9 +1,10 @@
 //! Engines: evaluate schedules and protocols on a network, at rising fidelity: `analytic`
 //! (counts and cost models), `step` (synchronous steps), `flit` (cycle-accurate,
 //! BookSim-compatible); `aggregate` is the analytic engine's per-step path (the rounds of a
-//! regular algorithm, without a schedule), `schedule_rounds` the same figures taken from a
-//! large built schedule's steps. Engines consume schedules and round plans; they
-//! never build them (that is `plan`).
+//! regular algorithm, without a schedule), `stream` its streaming path (the figures of a
+//! round program as it is written), `schedule_rounds` the per-step figures of a large built
+//! schedule from its ops' steps. Engines consume schedules, round plans and round programs;
+//! they never build them (that is `plan`).
 
 pub mod aggregate;
 mod analysis;
@@ -17,3 +18,4 @@ mod loggops_tests;
 mod op_graph;
 pub mod schedule_rounds;
 pub mod step;
+pub mod stream;

@@ -15,6 +15,7 @@
 //!   (see that module for the exact semantics).
 
 pub mod flood;
+mod queues;
 pub mod sched;
 
 use crate::error::Result;

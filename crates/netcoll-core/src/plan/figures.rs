@@ -36,12 +36,7 @@ pub fn analyze_by(
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
-    if !METHODS.contains(&method) {
-        return spec_err!(
-            "unknown analysis method '{method}': use {}",
-            METHODS.join(", ")
-        );
-    }
+    check_method("analysis", method, &METHODS)?;
     let a = registry::find(req.kind, algo)?;
     req.params.check_known(a.name, a.params)?;
     let want = |name: &str| method == "auto" || method == name;
@@ -68,6 +63,14 @@ pub fn analyze_by(
         "{algo} has no {method} analysis for {}: use method auto",
         req.kind.name()
     )
+}
+
+/// `method` is one of `known` (else a one-line error naming them).
+pub(crate) fn check_method(what: &str, method: &str, known: &[&str]) -> Result<()> {
+    if known.contains(&method) {
+        return Ok(());
+    }
+    spec_err!("unknown {what} method '{method}': use {}", known.join(", "))
 }
 
 /// Whether the schedule of a per-step form is small enough to build: at most

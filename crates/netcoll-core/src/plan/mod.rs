@@ -5,4 +5,5 @@
 pub mod figures;
 pub mod multicast_load;
 pub mod pipeline;
+pub mod schedule;
 pub mod tune;

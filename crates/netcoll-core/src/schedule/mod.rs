@@ -33,6 +33,7 @@ mod json;
 mod payload;
 mod rangeset;
 mod rounds;
+mod sink;
 mod verify;
 
 #[cfg(test)]
@@ -51,4 +52,5 @@ pub use json::{FORMAT, VERSION};
 pub use payload::{reduce_pieces, Piece, ReduceError};
 pub use rangeset::RangeSet;
 pub use rounds::{Round, RoundPlan, Unicast};
-pub use verify::{verify, Report};
+pub use sink::{RoundSink, Tee, Transfer};
+pub use verify::{verify, Report, StreamVerifier};

@@ -17,10 +17,11 @@ mod stages;
 #[cfg(test)]
 mod tests;
 
+use super::prog::{Done, Out};
 use super::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
-use crate::schedule::RoundPlan;
 use crate::schedule::{Collective, CollectiveKind, Schedule};
+use crate::schedule::{RoundPlan, RoundSink};
 use crate::spec_err;
 use engine::{Engine, Phase};
 pub use hybrid::Mesh;
@@ -127,13 +128,18 @@ fn collective_units(
     (c, units)
 }
 
-fn engine(req: &AlgoRequest, u: u32, order: &dyn Fn(u32) -> u32) -> Engine {
+fn engine<'a>(
+    req: &AlgoRequest,
+    u: u32,
+    order: &dyn Fn(u32) -> u32,
+    out: Out<'a>,
+) -> Result<Engine<'a>> {
     let (c, units) = collective_units(req, u, order);
     let per_block = match req.kind {
         Gather | Allgather => req.bytes,
         _ => req.bytes.div_ceil(u64::from(u)),
     };
-    Engine::new(c, &units, req.placement.clone(), per_block.max(1))
+    Engine::new(c, &units, req.placement.clone(), per_block.max(1), out)
 }
 
 fn all_ranks(req: &AlgoRequest) -> Vec<u32> {
@@ -174,14 +180,25 @@ fn stages(name: &str, e: &mut dyn Stages, req: &AlgoRequest) -> Result<()> {
 }
 
 fn build_with(name: &str, req: &AlgoRequest) -> Result<Schedule> {
+    Done::schedule(write(name, req, Out::Build))
+}
+
+/// Writes InterCom algorithm `name` for `req` to `out` (a schedule or a round sink).
+fn write(name: &str, req: &AlgoRequest, out: Out<'_>) -> Result<Done> {
     let u = units_of(name, req);
     let mut e = if name == "intercom-hybrid" {
-        hybrid_engine(req)?
+        hybrid_engine(req, out)?
     } else {
-        engine(req, u, &ident)
+        engine(req, u, &ident, out)?
     };
     stages(name, &mut e, req)?;
-    e.build()
+    e.finish()
+}
+
+/// Writes InterCom algorithm `name` for `req` to `sink` (every InterCom algorithm is a round
+/// program).
+pub(crate) fn stream(name: &str, req: &AlgoRequest, sink: &mut dyn RoundSink) -> Result<()> {
+    write(name, req, Out::Stream(sink)).map(|_| ())
 }
 
 /// The per-step form of InterCom algorithm `name` for `req`: its rounds by senders,
@@ -326,7 +343,7 @@ pub fn request_mesh(req: &AlgoRequest) -> Result<Mesh> {
 
 /// The engine of a hybrid: units in "dimension 1 most significant" order for collectives
 /// that end (or start) with contiguous ranges per rank; rank order otherwise.
-fn hybrid_engine(req: &AlgoRequest) -> Result<Engine> {
+fn hybrid_engine<'a>(req: &AlgoRequest, out: Out<'a>) -> Result<Engine<'a>> {
     let mesh = request_mesh(req)?;
     let p = req.p;
     let mut rank_of_unit: Vec<u32> = (0..p).collect();
@@ -335,7 +352,7 @@ fn hybrid_engine(req: &AlgoRequest) -> Result<Engine> {
             rank_of_unit[mesh.unit_of_rank(r) as usize] = r;
         }
     }
-    Ok(engine(req, p, &|u| rank_of_unit[u as usize]))
+    engine(req, p, &|u| rank_of_unit[u as usize], out)
 }
 
 fn build_hybrid(req: &AlgoRequest) -> Result<Schedule> {

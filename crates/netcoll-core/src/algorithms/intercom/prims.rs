@@ -132,32 +132,50 @@ pub fn mst_gather(ph: &mut Phase, group: &[u32], root: usize, lo: u32, hi: u32) 
 /// Bucket collect on the ring of `group`: position i starts with its share of `lo..hi`;
 /// in round t it passes the share it got in round t-1 (its own first) to position i+1.
 pub fn bucket_collect(ph: &mut Phase, group: &[u32], lo: u32, hi: u32) -> usize {
-    let d = group.len();
-    for t in 0..d.saturating_sub(1) {
-        for i in 0..d {
-            let units = share((i + d - t) % d, d, lo, hi);
-            if units.0 < units.1 {
-                ph.push(t, tx(group[i], group[(i + 1) % d], units, false));
-            }
-        }
-    }
-    d.saturating_sub(1)
+    bucket(ph, group, lo, hi, false)
 }
 
 /// Bucket distributed combine: the collect in reverse; position i ends with its share of
 /// `lo..hi` reduced over the group. In round t position i passes its partial of share
 /// i-t-1 to position i+1, which adds its own contribution.
 pub fn bucket_combine(ph: &mut Phase, group: &[u32], lo: u32, hi: u32) -> usize {
-    let d = group.len();
-    for t in 0..d.saturating_sub(1) {
-        for i in 0..d {
-            let units = share((i + 2 * d - t - 1) % d, d, lo, hi);
-            if units.0 < units.1 {
-                ph.push(t, tx(group[i], group[(i + 1) % d], units, true));
-            }
+    bucket(ph, group, lo, hi, true)
+}
+
+fn bucket(ph: &mut Phase, group: &[u32], lo: u32, hi: u32, combine: bool) -> usize {
+    let rounds = group.len().saturating_sub(1);
+    let mut round = Vec::new();
+    for t in 0..rounds {
+        bucket_round(&mut round, group, (lo, hi), t, combine);
+        for x in round.drain(..) {
+            ph.push(t, x);
         }
     }
-    d.saturating_sub(1)
+    rounds
+}
+
+/// Round `t` of a bucket collect (`combine` false) or distributed combine on `group` over
+/// units `lo..hi`, appended to `out` (a stage can then be run round by round: a whole
+/// bucket stage on 4,096 ranks is 16.7 M transfers).
+pub fn bucket_round(
+    out: &mut Vec<Transfer>,
+    group: &[u32],
+    (lo, hi): (u32, u32),
+    t: usize,
+    combine: bool,
+) {
+    let d = group.len();
+    for i in 0..d {
+        let at = if combine {
+            (i + 2 * d - t - 1) % d
+        } else {
+            (i + d - t) % d
+        };
+        let units = share(at, d, lo, hi);
+        if units.0 < units.1 {
+            out.push(tx(group[i], group[(i + 1) % d], units, combine));
+        }
+    }
 }
 
 #[cfg(test)]

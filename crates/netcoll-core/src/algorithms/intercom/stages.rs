@@ -9,7 +9,7 @@
 //! repeats it; otherwise it lists the rounds as the engine runs them.
 
 use super::engine::{Engine, Phase, Transfer};
-use super::prims::{bucket_collect, bucket_combine};
+use super::prims::{bucket_collect, bucket_combine, bucket_round};
 use crate::schedule::{Round, Unicast};
 
 /// A group of ranks (a line of the logical mesh) and the units `lo..hi` it works on.
@@ -40,12 +40,29 @@ fn bucket_phase(groups: &[Group], combine: bool) -> Phase {
     ph
 }
 
-impl Stages for Engine {
+impl Stages for Engine<'_> {
     fn units(&self) -> u32 {
         Engine::units(self)
     }
     fn run(&mut self, phase: Phase) {
         Engine::run(self, phase)
+    }
+
+    /// Round by round, as [`bucket_phase`] orders them, without holding the whole stage.
+    fn buckets(&mut self, groups: &[Group], combine: bool) {
+        let rounds = groups.iter().map(|g| g.0.len()).max().unwrap_or(0);
+        for t in 0..rounds.saturating_sub(1) {
+            let mut round = Vec::new();
+            for (g, lo, hi) in groups.iter().filter(|g| t + 1 < g.0.len()) {
+                bucket_round(&mut round, g, (*lo, *hi), t, combine);
+            }
+            Engine::run(
+                self,
+                Phase {
+                    rounds: vec![round],
+                },
+            );
+        }
     }
 }
 

@@ -21,7 +21,14 @@
 //! Reported: `steps` (the step of the last completion = the step at which every rank holds
 //! everything it receives), each rank's finishing step, transmissions per step and per
 //! directed link.
+//!
+//! Cost: packets wait in per-trunk queues ([`super::queues`]), so a step touches only what
+//! moves (and each queue whose head cannot): O(copies x hops x log) time for the whole replay,
+//! memory O(1) per send op until its copies leave and O(1) per copy in flight. A replay of more
+//! than 10^9 link crossings (about a minute) is refused up front, as is one whose copies, all
+//! in flight at once, would not fit in memory.
 
+use super::queues::{Queues, StepOut};
 use super::PortModel;
 use crate::error::Result;
 use crate::routing::Routing;
@@ -29,7 +36,6 @@ use crate::schedule::{OpKind, Schedule};
 use crate::topology::Topology;
 use crate::{invalid, spec_err};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// Whether the ops' own `step` fields bound their start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,38 +76,79 @@ impl SchedResult {
     }
 }
 
-/// A packet on its way from a send op to one destination.
-struct Flight {
-    send: usize,
-    msg: u32,
-    packet: u32,
-    dest_rank: u32,
-    at: u32,
-    dest: u32,
-    state: u8,
-    /// First step in which it may move.
-    ready: u32,
-    injected: bool,
-}
-
 struct Run<'a> {
     s: &'a Schedule,
-    topo: &'a Topology,
-    routing: &'a Routing,
-    ports: PortModel,
     timing: Timing,
-    done: Vec<Option<u32>>,
+    done: Done,
     waiting: Vec<u32>,
     dep_time: Vec<u32>,
     dependents: Vec<Vec<usize>>,
     /// Receives: packets still to arrive and the last arrival step.
     missing: Vec<u32>,
     arrived_at: Vec<u32>,
-    recv_index: HashMap<(u32, u32), Vec<usize>>,
-    unsent: Vec<u32>,
-    flights: Vec<Flight>,
-    active: Vec<usize>,
-    newly_done: Vec<(usize, u32)>,
+    recvs: RecvIndex,
+    /// Send ops: packet copies not yet injected.
+    unsent: Vec<u64>,
+    /// Packet copies created so far (the creation order of the next one).
+    created: u64,
+    net: Queues<'a>,
+}
+
+/// A receive op: its rank, op and packet range.
+#[derive(Clone, Copy)]
+struct Recv {
+    rank: u32,
+    g: usize,
+    a: u32,
+    b: u32,
+}
+
+/// The receive ops of each (message, rank), in op order: per message a run of [`Recv`]s
+/// sorted by rank (no hashing per arrival).
+struct RecvIndex {
+    start: Vec<usize>,
+    recvs: Vec<Recv>,
+}
+
+impl RecvIndex {
+    fn new(messages: usize, mut list: Vec<(u32, Recv)>) -> Self {
+        list.sort_unstable_by_key(|&(m, r)| (m, r.rank, r.g));
+        let mut start = vec![0; messages + 1];
+        for &(m, _) in &list {
+            start[m as usize + 1] += 1;
+        }
+        for i in 0..messages {
+            start[i + 1] += start[i];
+        }
+        RecvIndex {
+            start,
+            recvs: list.into_iter().map(|(_, r)| r).collect(),
+        }
+    }
+
+    fn of(&self, msg: u32, rank: u32) -> &[Recv] {
+        let run = &self.recvs[self.start[msg as usize]..self.start[msg as usize + 1]];
+        let lo = run.partition_point(|r| r.rank < rank);
+        let hi = lo + run[lo..].partition_point(|r| r.rank == rank);
+        &run[lo..hi]
+    }
+}
+
+/// Each op's completion step, and the completions not yet propagated to dependents.
+struct Done {
+    at: Vec<Option<u32>>,
+    count: usize,
+    newly: Vec<(usize, u32)>,
+}
+
+impl Done {
+    fn complete(&mut self, g: usize, t: u32) {
+        if self.at[g].is_none() {
+            self.at[g] = Some(t);
+            self.count += 1;
+            self.newly.push((g, t));
+        }
+    }
 }
 
 /// Runs a schedule on `topo` in steps.
@@ -121,7 +168,7 @@ pub fn run(
             topo.name()
         );
     }
-    check_work(s)?;
+    check_size(s, topo, routing)?;
     let mut r = Run::new(s, topo, routing, ports, timing);
     r.start();
     let mut res = SchedResult {
@@ -132,19 +179,21 @@ pub fn run(
         link_use: vec![0; 2 * topo.num_links()],
     };
     let total = s.num_ops();
+    let mut out = StepOut::default();
     let mut step = 0u32;
-    while r.done.iter().filter(|d| d.is_some()).count() < total {
+    while r.done.count < total {
         step += 1;
-        let moved = r.step(step, &mut res);
+        r.net.step(step, &mut res.link_use, &mut out);
+        r.account(step, &out);
         r.settle();
-        let complete = r.done.iter().all(Option::is_some);
-        if r.active.is_empty() && !complete {
-            let stuck = r.done.iter().filter(|d| d.is_none()).count();
+        if r.net.is_idle() && r.done.count < total {
+            let stuck = total - r.done.count;
             return invalid!("the schedule cannot progress at step {step}: {stuck} ops never complete (a dependency cycle or a receive whose send never happens)");
         }
-        res.per_step.push(moved);
+        res.hops += out.moved;
+        res.per_step.push(out.moved);
     }
-    for (g, d) in r.done.iter().enumerate() {
+    for (g, d) in r.done.at.iter().enumerate() {
         let t = d.unwrap_or(0);
         let rank = s.op_ref(g).rank as usize;
         res.rank_done[rank] = res.rank_done[rank].max(t);
@@ -154,33 +203,68 @@ pub fn run(
     Ok(res)
 }
 
-/// Work limit of a replay, in packet tries (about 25 ns each): beyond it a run takes minutes.
-const WORK_LIMIT: u64 = 1_500_000_000;
+/// Link crossings of packet copies a replay may make (about 0.1 us each with the queues):
+/// beyond it a run takes minutes.
+const WORK_LIMIT: f64 = 1e9;
+/// Bytes per packet copy in flight (its slot and its place in a lane).
+const FLIGHT_BYTES: u64 = 64;
+/// (send, destination) pairs whose routes are walked to estimate the mean hops.
+const SAMPLE: u64 = 4096;
 
-/// Refuses up front a replay that would take minutes. Every step tries each waiting packet
-/// again, so a send of n packet copies (packets x destinations) that leave one per step
-/// costs about n^2 / 2 tries.
-fn check_work(s: &Schedule) -> Result<()> {
-    let mut work = 0u64;
-    let mut largest = 0u64;
+/// Refuses up front a replay that will not fit in memory (every packet copy in flight at
+/// once, the worst case) or would take minutes (copies x their mean route length).
+fn check_size(s: &Schedule, topo: &Topology, routing: &Routing) -> Result<()> {
+    let (mut copies, mut pairs) = (0u64, 0u64);
+    for_each_send(s, |_, (a, b), dests| {
+        copies += (b - a) as u64 * dests.len() as u64;
+        pairs += dests.len() as u64;
+    });
+    let hops = mean_hops(s, topo, routing, pairs.div_ceil(SAMPLE).max(1));
+    let work = copies as f64 * hops;
+    if work > WORK_LIMIT {
+        return Err(crate::error::Error::TooLarge(format!(
+            "the step engine's replay of this schedule moves {copies} packet copies over about \
+             {hops:.1} links each ({work:.1e} link crossings), more than the {WORK_LIMIT:.0e} it \
+             allows (a minute or more): use fewer --packets, or the flit or loggops engine"
+        )));
+    }
+    crate::guard::check_items(
+        "the step engine's replay of this schedule (every packet copy in flight)",
+        copies,
+        FLIGHT_BYTES,
+    )
+}
+
+/// Calls `f(source rank, packet range, destinations)` for every send op.
+fn for_each_send(s: &Schedule, mut f: impl FnMut(u32, (u32, u32), &[u32])) {
     for g in 0..s.num_ops() {
         if let OpKind::Send { msg, packets } = s.op(s.op_ref(g)).kind {
             let m = s.message(msg);
-            let (a, b) = packets.resolve(m.packets);
-            let copies = (b - a) as u64 * s.dests(m).len() as u64;
-            largest = largest.max(copies);
-            work = work.saturating_add(copies.saturating_mul(copies) / 2);
+            f(m.src, packets.resolve(m.packets), s.dests(m));
         }
     }
-    if work > WORK_LIMIT {
-        return Err(crate::error::Error::TooLarge(format!(
-            "the step engine's replay of this schedule takes about {:.1e} packet tries (a send \
-             of {largest} packet copies waits one step per packet), more than the {:.0e} it \
-             allows (a minute or more): use fewer --packets, or the flit or loggops engine",
-            work as f64, WORK_LIMIT as f64
-        )));
+}
+
+/// Route length per packet copy, averaged over every `stride`-th (send, destination) pair
+/// weighted by its packets (deterministic).
+fn mean_hops(s: &Schedule, topo: &Topology, routing: &Routing, stride: u64) -> f64 {
+    let switch = |rank: u32| topo.endpoint_switch(s.placement()[rank as usize] as usize);
+    let (mut k, mut weight, mut sum) = (0u64, 0f64, 0f64);
+    for_each_send(s, |src, (a, b), dests| {
+        for &d in dests {
+            if k % stride == 0 {
+                let hops = routing.walk(topo, switch(src), switch(d)).count();
+                weight += (b - a) as f64;
+                sum += (b - a) as f64 * hops as f64;
+            }
+            k += 1;
+        }
+    });
+    if weight > 0.0 {
+        sum / weight
+    } else {
+        0.0
     }
-    Ok(())
 }
 
 impl<'a> Run<'a> {
@@ -195,7 +279,7 @@ impl<'a> Run<'a> {
         let mut waiting = vec![0u32; n];
         let mut dependents = vec![Vec::new(); n];
         let mut missing = vec![0u32; n];
-        let mut recv_index: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+        let mut recvs = Vec::new();
         for g in 0..n {
             let at = s.op_ref(g);
             let op = s.op(at);
@@ -206,26 +290,34 @@ impl<'a> Run<'a> {
             if let OpKind::Recv { msg, packets } = op.kind {
                 let (a, b) = packets.resolve(s.message(msg).packets);
                 missing[g] = b - a;
-                recv_index.entry((msg, at.rank)).or_default().push(g);
+                recvs.push((
+                    msg,
+                    Recv {
+                        rank: at.rank,
+                        g,
+                        a,
+                        b,
+                    },
+                ));
             }
         }
         Run {
             s,
-            topo,
-            routing,
-            ports,
             timing,
-            done: vec![None; n],
+            done: Done {
+                at: vec![None; n],
+                count: 0,
+                newly: Vec::new(),
+            },
             waiting,
             dep_time: vec![0; n],
             dependents,
             missing,
             arrived_at: vec![0; n],
-            recv_index,
+            recvs: RecvIndex::new(s.messages().len(), recvs),
             unsent: vec![0; n],
-            flights: Vec::new(),
-            active: Vec::new(),
-            newly_done: Vec::new(),
+            created: 0,
+            net: Queues::new(s, topo, routing, ports),
         }
     }
 
@@ -244,10 +336,10 @@ impl<'a> Run<'a> {
         let op = self.s.op(at);
         let t = self.dep_time[g];
         match op.kind {
-            OpKind::Compute { .. } => self.complete(g, t),
+            OpKind::Compute { .. } => self.done.complete(g, t),
             OpKind::Recv { .. } => {
                 if self.missing[g] == 0 {
-                    self.complete(g, t.max(self.arrived_at[g]));
+                    self.done.complete(g, t.max(self.arrived_at[g]));
                 }
             }
             OpKind::Send { msg, packets } => {
@@ -257,46 +349,22 @@ impl<'a> Run<'a> {
                 if let (Timing::Steps, Some(st)) = (self.timing, op.step) {
                     ready = ready.max(st + 1);
                 }
-                let from = self.switch_of(m.src);
-                for packet in a..b {
-                    for &d in self.s.dests(m) {
-                        self.active.push(self.flights.len());
-                        self.flights.push(Flight {
-                            send: g,
-                            msg,
-                            packet,
-                            dest_rank: d,
-                            at: from,
-                            dest: self.switch_of(d),
-                            state: 0,
-                            ready,
-                            injected: false,
-                        });
-                        self.unsent[g] += 1;
-                    }
+                let copies = (b - a) as u64 * self.s.dests(m).len() as u64;
+                if copies == 0 {
+                    self.done.complete(g, t);
+                    return;
                 }
-                if self.unsent[g] == 0 {
-                    self.complete(g, t);
-                }
+                self.net
+                    .add_send(g as u32, msg, (a, b), self.created, ready);
+                self.created += copies;
+                self.unsent[g] = copies;
             }
-        }
-    }
-
-    fn switch_of(&self, rank: u32) -> u32 {
-        self.topo
-            .endpoint_switch(self.s.placement()[rank as usize] as usize) as u32
-    }
-
-    fn complete(&mut self, g: usize, t: u32) {
-        if self.done[g].is_none() {
-            self.done[g] = Some(t);
-            self.newly_done.push((g, t));
         }
     }
 
     /// Propagates completions to dependents until nothing changes.
     fn settle(&mut self) {
-        while let Some((g, t)) = self.newly_done.pop() {
+        while let Some((g, t)) = self.done.newly.pop() {
             for i in 0..self.dependents[g].len() {
                 let h = self.dependents[g][i];
                 self.dep_time[h] = self.dep_time[h].max(t);
@@ -308,101 +376,24 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Moves every packet that can move in `step`; returns the number of transmissions.
-    fn step(&mut self, step: u32, res: &mut SchedResult) -> u64 {
-        let mut order: Vec<usize> = self
-            .active
-            .iter()
-            .copied()
-            .filter(|&f| self.flights[f].ready <= step)
-            .collect();
-        order.sort_by_key(|&f| (self.flights[f].ready, f));
-        let mut busy: HashMap<u32, ()> = HashMap::new();
-        let mut injected: HashMap<u32, ()> = HashMap::new();
-        let mut moved = 0u64;
-        let mut finished = Vec::new();
-        for f in order {
-            let fl = &self.flights[f];
-            let src_rank = self.s.message(fl.msg).src;
-            if !fl.injected && self.ports == PortModel::OnePort && injected.contains_key(&src_rank)
-            {
-                continue;
-            }
-            let next = self
-                .routing
-                .next(self.topo, fl.at as usize, fl.dest as usize, fl.state);
-            let (to, state) = match next {
-                None => (fl.at, fl.state),
-                Some(st) => {
-                    let Some(ch) = self.free_channel(fl.at, st.via.switch, st.via.link, &busy)
-                    else {
-                        continue;
-                    };
-                    busy.insert(ch, ());
-                    res.link_use[ch as usize] += 1;
-                    res.hops += 1;
-                    moved += 1;
-                    (st.via.switch, st.state)
-                }
-            };
-            let first = !fl.injected;
-            let fl = &mut self.flights[f];
-            fl.at = to;
-            fl.state = state;
-            fl.ready = step + 1;
-            fl.injected = true;
-            if first {
-                injected.insert(src_rank, ());
-                let g = fl.send;
-                self.unsent[g] -= 1;
-                if self.unsent[g] == 0 {
-                    let t = self.dep_time[g].max(step);
-                    self.complete(g, t.max(step));
-                }
-            }
-            if to == self.flights[f].dest {
-                finished.push(f);
+    /// Books what step `step` moved: sends whose last copy left, then arrivals (both in the
+    /// order the copies moved, which fixes the order of later creations).
+    fn account(&mut self, step: u32, out: &StepOut) {
+        for &g in &out.injected {
+            let g = g as usize;
+            self.unsent[g] -= 1;
+            if self.unsent[g] == 0 {
+                let t = self.dep_time[g].max(step);
+                self.done.complete(g, t);
             }
         }
-        if !finished.is_empty() {
-            let done: std::collections::HashSet<usize> = finished.iter().copied().collect();
-            self.active.retain(|a| !done.contains(a));
-        }
-        for f in finished {
-            let (msg, packet, rank) = (
-                self.flights[f].msg,
-                self.flights[f].packet,
-                self.flights[f].dest_rank,
-            );
+        for &(msg, packet, rank) in &out.arrived {
             self.arrive(msg, packet, rank, step);
         }
-        moved
-    }
-
-    /// The routed link's channel if free this step, else a free parallel link to the same
-    /// switch (parallel links form one trunk), else none.
-    fn free_channel(&self, at: u32, to: u32, link: u32, busy: &HashMap<u32, ()>) -> Option<u32> {
-        let ch = self.topo.channel(link, at);
-        if !busy.contains_key(&ch) {
-            return Some(ch);
-        }
-        self.topo
-            .neighbours(at as usize)
-            .iter()
-            .filter(|nb| nb.switch == to)
-            .map(|nb| self.topo.channel(nb.link, at))
-            .find(|c| !busy.contains_key(c))
     }
 
     fn arrive(&mut self, msg: u32, packet: u32, rank: u32, step: u32) {
-        let Some(list) = self.recv_index.get(&(msg, rank)) else {
-            return;
-        };
-        for &g in list.clone().iter() {
-            let OpKind::Recv { packets, .. } = self.s.op(self.s.op_ref(g)).kind else {
-                continue;
-            };
-            let (a, b) = packets.resolve(self.s.message(msg).packets);
+        for &Recv { g, a, b, .. } in self.recvs.of(msg, rank) {
             if packet < a || packet >= b {
                 continue;
             }
@@ -410,7 +401,7 @@ impl<'a> Run<'a> {
             self.arrived_at[g] = self.arrived_at[g].max(step);
             if self.missing[g] == 0 && self.waiting[g] == 0 {
                 let t = self.dep_time[g].max(step);
-                self.complete(g, t);
+                self.done.complete(g, t);
             }
         }
     }

@@ -18,6 +18,9 @@ mod knowledge;
 mod matching;
 mod order;
 mod post;
+mod stream;
+
+pub use stream::StreamVerifier;
 
 use serde::{Deserialize, Serialize};
 

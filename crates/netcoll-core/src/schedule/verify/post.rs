@@ -83,15 +83,18 @@ fn check_reduced(s: &Schedule, r: u32, know: &Knowledge) -> Result<(), Diagnosis
         if know.holds_full(j, &full) {
             continue;
         }
-        let best = know.best_reduced(j);
-        let mut missing = full.clone();
-        missing.difference_with(&best);
-        return Err(format!(
-            "rank {r} ends with block index {j} reduced over {} of {} contributors (missing {})",
-            best.len(),
-            c.p,
-            describe_ranks(&missing)
-        ));
+        return Err(short_reduction(r, j, &know.best_reduced(j), c.p));
     }
     Ok(())
+}
+
+/// Rank `r` ends with index `j` reduced over `best` only, of `p` contributors.
+pub(super) fn short_reduction(r: u32, j: u32, best: &RangeSet, p: u32) -> Diagnosis {
+    let mut missing = RangeSet::full(p);
+    missing.difference_with(best);
+    format!(
+        "rank {r} ends with block index {j} reduced over {} of {p} contributors (missing {})",
+        best.len(),
+        describe_ranks(&missing)
+    )
 }
