@@ -6,7 +6,7 @@ use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::{self as registry, AlgoRequest};
-use netcoll_core::engines::analytic::{analyze as analyze_schedule, Analysis, Machine};
+use netcoll_core::engines::analytic::{analyze_sized, Analysis, Depth, Machine};
 use netcoll_core::models::{LogGP, MultisendParams};
 use netcoll_core::plan::figures::tagged;
 use netcoll_core::plan::schedule::schedule_by;
@@ -71,8 +71,8 @@ impl Opts {
     }
 }
 
-pub(crate) fn figures(a: &Analysis) -> serde_json::Value {
-    tagged(a, "schedule", "schedule", serde_json::Value::Bool(true))
+pub(crate) fn figures(a: &Analysis, depth: Depth) -> serde_json::Value {
+    tagged(a, depth.method(), "schedule", serde_json::Value::Bool(true))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -152,13 +152,13 @@ fn schedule_figures(
             );
         }
         let s = registry::build(&algo, &req)?;
-        let a = analyze_schedule(&s, &t, &r, &m)?;
+        let (a, depth) = analyze_sized(&s, &t, &r, &m)?;
         let text = if with_json {
             s.to_json()
         } else {
             String::new()
         };
-        Ok((figures(&a), text))
+        Ok((figures(&a, depth), text))
     })?;
     Ok((to_py(py, &v)?, json))
 }

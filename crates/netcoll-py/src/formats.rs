@@ -5,7 +5,7 @@ use crate::schedule::PySchedule;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::parse_collective;
-use netcoll_core::engines::analytic::analyze as analyze_schedule;
+use netcoll_core::engines::analytic::analyze_sized;
 use netcoll_core::engines::loggops::{self, LogGops};
 use netcoll_core::plan::tune::routing_for;
 use netcoll_core::schedule::formats::{self, Format, ReadOptions};
@@ -158,8 +158,8 @@ fn analyze_loaded(
     let v = guarded(py, move || {
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
-        let a = analyze_schedule(&s, &t, &r, &m)?;
-        let mut fig = analytic::figures(&a);
+        let (a, depth) = analyze_sized(&s, &t, &r, &m)?;
+        let mut fig = analytic::figures(&a, depth);
         fig["verified"] = serde_json::Value::Bool(s.is_correct());
         Ok(fig)
     })?;

@@ -22,6 +22,9 @@ mod deliver;
 mod grid;
 mod hops;
 mod many;
+mod many_build;
+mod many_layout;
+mod many_raw;
 #[cfg(test)]
 mod phase_tests;
 mod plan;

@@ -21,77 +21,16 @@
 //!   (a receive ends no earlier than the previous one plus its own transfer time). If issue order contradicts the dependencies,
 //!   ports serve ops in dependency order instead (reported as `issue_order: false`).
 
+pub use super::analysis::{check_machine, Analysis, Machine, Times};
+use super::analysis::{combine_bytes, msg_bytes};
+use super::list_schedule::{dest_positions, list_time, ListInputs, Model};
+#[cfg(test)]
+use super::list_schedule::{multisend_packets, PACKET_LOOP_MAX};
+use super::op_graph::{Graph, Paths};
 use crate::error::Result;
-use crate::models::{LogGP, MultisendParams};
 use crate::routing::Routing;
-use crate::schedule::{ComputeOp, Counts, OpKind, Schedule};
+use crate::schedule::{Counts, OpKind, Schedule};
 use crate::topology::Topology;
-use serde::Serialize;
-
-/// Machine parameters of the four models. Times: seconds for Hockney and LogGP, units of one
-/// packet send for the postal model, microseconds for the multi-send model (as its paper).
-#[derive(Clone, Debug)]
-pub struct Machine {
-    /// Start-up per message, seconds.
-    pub alpha: f64,
-    /// Seconds per byte.
-    pub beta: f64,
-    /// Seconds per byte combined (reduce, XOR).
-    pub gamma: f64,
-    /// Postal latency lambda, in units of one packet send (>= 1).
-    pub lambda: f64,
-    pub multisend: MultisendParams,
-    pub loggp: LogGP,
-}
-
-impl Default for Machine {
-    /// Illustrative figures: 1 us start-up, 1 GB/s, 0.1 ns/B combine; postal lambda 2; the
-    /// multi-send coefficients measured in seed 002; LogGP L = 1 us, o = g = 0.2 us, G = 1 ns/B.
-    fn default() -> Self {
-        Machine {
-            alpha: 1e-6,
-            beta: 1e-9,
-            gamma: 1e-10,
-            lambda: 2.0,
-            multisend: MultisendParams::paper(),
-            loggp: LogGP::new(1e-6, 2e-7, 2e-7, 1e-9, 1).expect("valid defaults"),
-        }
-    }
-}
-
-/// Model times of a schedule.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Times {
-    /// InterCom's round rule, seconds.
-    pub hockney_rounds: f64,
-    /// Hockney list schedule with conflict factors, seconds.
-    pub hockney: f64,
-    /// Postal model, units of one packet send.
-    pub postal: f64,
-    /// Seed 002 multi-send timing model, microseconds.
-    pub multisend_us: f64,
-    /// LogGP, seconds.
-    pub loggp: f64,
-}
-
-/// What the analytic engine reports.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Analysis {
-    pub ranks: u32,
-    pub messages: u64,
-    pub ni_messages: u64,
-    pub packets: u64,
-    pub bytes: u64,
-    pub aggregate_hops: u64,
-    pub max_hops: u32,
-    pub steps: u32,
-    /// Whether rounds come from the schedule's steps (else from its dependencies).
-    pub steps_from_schedule: bool,
-    pub max_conflict: u32,
-    /// Whether ports served ops in issue order (see the module docs).
-    pub issue_order: bool,
-    pub times: Times,
-}
 
 /// Analyses `s` on `topo` routed by `routing` with machine `m`.
 pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) -> Result<Analysis> {
@@ -140,226 +79,48 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
     })
 }
 
-/// Checks the machine parameters (finite, non-negative; lambda >= 1).
-pub fn check_machine(m: &Machine) -> Result<()> {
-    for (name, v) in [("alpha", m.alpha), ("beta", m.beta), ("gamma", m.gamma)] {
-        if !(v.is_finite() && v >= 0.0) {
-            return crate::spec_err!("{name} = {v} must be a finite number >= 0");
-        }
-    }
-    if !(m.lambda.is_finite() && m.lambda >= 1.0) {
-        return crate::spec_err!("lambda = {} must be a finite number >= 1", m.lambda);
-    }
-    Ok(())
+/// Ops above which [`analyze_sized`] leaves out the list-scheduled times. Their dependency
+/// graph, port orders and per-op times cost about a minute and twice the schedule's memory
+/// at 33 M ops (an all-to-all broadcast on 4,096 ranks), and at 2 M ops (the same on 1,024
+/// ranks) 1.5-1.9 s, more than building and verifying the schedule (the per-step figures:
+/// 0.2 s).
+pub const LIST_SCHEDULED_OPS: usize = 1 << 20;
+
+/// How [`analyze_sized`] analysed a schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Every figure, the four list-scheduled times included ([`analyze`]).
+    Full,
+    /// Round by round from the ops' steps, list-scheduled times NaN
+    /// (`engines::schedule_rounds`).
+    Steps,
 }
 
-/// Routed paths of every (message, destination) pair, flat: path `i` of message `msg` is
-/// `first[msg] + i`, its channels `chan[cstart[path]..cstart[path+1]]`.
-struct Paths {
-    first: Vec<u32>,
-    hops: Vec<u32>,
-    cstart: Vec<u32>,
-    chan: Vec<u32>,
-}
-
-impl Paths {
-    fn new(s: &Schedule, topo: &Topology, routing: &Routing) -> Result<Paths> {
-        let mut p = Paths {
-            first: Vec::with_capacity(s.messages().len() + 1),
-            hops: Vec::new(),
-            cstart: vec![0],
-            chan: Vec::new(),
-        };
-        let place = s.placement();
-        for msg in s.messages() {
-            p.first.push(p.hops.len() as u32);
-            let src = place[msg.src as usize] as usize;
-            for &d in s.dests(msg) {
-                let route = routing.route_endpoints(topo, src, place[d as usize] as usize)?;
-                p.hops.push(route.len() as u32);
-                p.chan.extend(route.iter().map(|h| h.channel));
-                p.cstart.push(p.chan.len() as u32);
-            }
+impl Depth {
+    /// The `method` an analysis reports: `schedule`, or `schedule-per-step`.
+    pub fn method(self) -> &'static str {
+        match self {
+            Depth::Full => "schedule",
+            Depth::Steps => "schedule-per-step",
         }
-        p.first.push(p.hops.len() as u32);
-        Ok(p)
-    }
-
-    fn of(&self, msg: u32) -> std::ops::Range<usize> {
-        self.first[msg as usize] as usize..self.first[msg as usize + 1] as usize
-    }
-
-    fn channels(&self, path: usize) -> &[u32] {
-        &self.chan[self.cstart[path] as usize..self.cstart[path + 1] as usize]
-    }
-
-    /// Conflict factor of every path: the largest number of paths of the same round sharing
-    /// a directed channel of it (1 for a path alone or of no hops).
-    fn conflicts(&self, msg_round: &[u32], links: usize) -> Vec<u32> {
-        let mut by_round: Vec<(u32, u32)> = Vec::with_capacity(self.hops.len());
-        for (msg, &r) in msg_round.iter().enumerate() {
-            by_round.extend(self.of(msg as u32).map(|p| (r, p as u32)));
-        }
-        by_round.sort_unstable();
-        let mut load = vec![0u32; 2 * links];
-        let mut out = vec![1u32; self.hops.len()];
-        for group in by_round.chunk_by(|a, b| a.0 == b.0) {
-            for &(_, p) in group {
-                self.channels(p as usize)
-                    .iter()
-                    .for_each(|&c| load[c as usize] += 1);
-            }
-            for &(_, p) in group {
-                let c = self
-                    .channels(p as usize)
-                    .iter()
-                    .map(|&c| load[c as usize])
-                    .max();
-                out[p as usize] = c.unwrap_or(1).max(1);
-            }
-            for &(_, p) in group {
-                self.channels(p as usize)
-                    .iter()
-                    .for_each(|&c| load[c as usize] -= 1);
-            }
-        }
-        out
     }
 }
 
-/// Predecessors of every op (global index): dependencies, the sends a receive waits for.
-struct Graph {
-    start: Vec<u32>,
-    preds: Vec<u32>,
-    /// Send ops of every message (global indices), flat by message.
-    sends_start: Vec<u32>,
-    sends: Vec<u32>,
-}
-
-impl Graph {
-    fn new(s: &Schedule) -> Graph {
-        let nm = s.messages().len();
-        let mut count = vec![0u32; nm + 1];
-        for op in &s.ops {
-            if let OpKind::Send { msg, .. } = op.kind {
-                count[msg as usize + 1] += 1;
-            }
+/// [`analyze`] up to [`LIST_SCHEDULED_OPS`] ops; above, the figures of
+/// [`super::schedule_rounds::analyze_steps`] when every send and compute op has a step (else
+/// [`analyze`] still).
+pub fn analyze_sized(
+    s: &Schedule,
+    topo: &Topology,
+    routing: &Routing,
+    m: &Machine,
+) -> Result<(Analysis, Depth)> {
+    if s.num_ops() > LIST_SCHEDULED_OPS {
+        if let Some(a) = super::schedule_rounds::analyze_steps(s, topo, routing, m)? {
+            return Ok((a, Depth::Steps));
         }
-        for i in 0..nm {
-            count[i + 1] += count[i];
-        }
-        let sends_start = count.clone();
-        let mut fill = count;
-        let mut sends = vec![0u32; sends_start[nm] as usize];
-        for (g, op) in s.ops.iter().enumerate() {
-            if let OpKind::Send { msg, .. } = op.kind {
-                sends[fill[msg as usize] as usize] = g as u32;
-                fill[msg as usize] += 1;
-            }
-        }
-        let mut g = Graph {
-            start: vec![0],
-            preds: Vec::new(),
-            sends_start,
-            sends,
-        };
-        for op in &s.ops {
-            g.preds
-                .extend(s.deps(op).iter().map(|d| s.global(*d) as u32));
-            if let OpKind::Recv { msg, packets } = op.kind {
-                let (a, b) = packets.resolve(s.message(msg).packets);
-                let range =
-                    g.sends_start[msg as usize] as usize..g.sends_start[msg as usize + 1] as usize;
-                for &x in &g.sends[range] {
-                    if overlaps(s, x as usize, a, b) {
-                        g.preds.push(x);
-                    }
-                }
-            }
-            g.start.push(g.preds.len() as u32);
-        }
-        g
     }
-
-    fn preds(&self, g: usize) -> &[u32] {
-        &self.preds[self.start[g] as usize..self.start[g + 1] as usize]
-    }
-
-    fn sends_of(&self, msg: u32) -> &[u32] {
-        &self.sends
-            [self.sends_start[msg as usize] as usize..self.sends_start[msg as usize + 1] as usize]
-    }
-
-    /// A topological order of the ops; with `ports`, each rank's ops of one class (send,
-    /// receive, compute) also follow their issue order. None if that is impossible.
-    fn order(&self, s: &Schedule, ports: bool) -> Option<Vec<u32>> {
-        let n = s.num_ops();
-        let mut indeg = vec![0u32; n];
-        let mut succ_start = vec![0u32; n + 1];
-        let mut edges: Vec<(u32, u32)> = Vec::with_capacity(self.preds.len() + n);
-        for v in 0..n {
-            edges.extend(self.preds(v).iter().map(|&u| (u, v as u32)));
-        }
-        if ports {
-            for r in 0..s.p() {
-                let base = s.rank_start[r as usize];
-                let mut last = [None::<u32>; 3];
-                for (i, op) in s.ops(r).iter().enumerate() {
-                    let g = base + i as u32;
-                    let class = class_of(&op.kind);
-                    if let Some(prev) = last[class] {
-                        edges.push((prev, g));
-                    }
-                    last[class] = Some(g);
-                }
-            }
-        }
-        for &(u, v) in &edges {
-            indeg[v as usize] += 1;
-            succ_start[u as usize + 1] += 1;
-        }
-        for i in 0..n {
-            succ_start[i + 1] += succ_start[i];
-        }
-        let mut succ = vec![0u32; edges.len()];
-        let mut fill = succ_start.clone();
-        for &(u, v) in &edges {
-            succ[fill[u as usize] as usize] = v;
-            fill[u as usize] += 1;
-        }
-        let mut order: Vec<u32> = (0..n as u32).filter(|&v| indeg[v as usize] == 0).collect();
-        let mut head = 0;
-        while head < order.len() {
-            let u = order[head] as usize;
-            head += 1;
-            for &v in &succ[succ_start[u] as usize..succ_start[u + 1] as usize] {
-                indeg[v as usize] -= 1;
-                if indeg[v as usize] == 0 {
-                    order.push(v);
-                }
-            }
-        }
-        (order.len() == n).then_some(order)
-    }
-}
-
-fn class_of(kind: &OpKind) -> usize {
-    match kind {
-        OpKind::Send { .. } => 0,
-        OpKind::Recv { .. } => 1,
-        OpKind::Compute { .. } => 2,
-    }
-}
-
-/// Whether send op `x` injects some of packets `a..b`.
-fn overlaps(s: &Schedule, x: usize, a: u32, b: u32) -> bool {
-    match s.ops[x].kind {
-        OpKind::Send { msg, packets } => {
-            let (c, d) = packets.resolve(s.message(msg).packets);
-            c < b && a < d
-        }
-        _ => false,
-    }
+    Ok((analyze(s, topo, routing, m)?, Depth::Full))
 }
 
 /// Rounds of messages and compute ops.
@@ -426,53 +187,6 @@ impl Rounds {
     }
 }
 
-/// Bytes a compute op combines: one block per input piece beyond the output (copies: 0).
-/// Packets above which the multi-send NIC recurrence is taken in closed form: a message of
-/// 10^12 bytes has 6.5e8 FM packets, and one loop step per packet would take minutes.
-const PACKET_LOOP_MAX: u64 = 1 << 16;
-
-/// The host hands `q` packets to the NIC, one per `ts` from `t`; the NIC sends each to its
-/// destinations in `c`. Returns when the NIC took the last packet, and advances `nic`.
-fn multisend_packets(t: f64, nic: &mut f64, q: u64, ts: f64, c: f64) -> f64 {
-    if q <= PACKET_LOOP_MAX {
-        let mut base = t;
-        for j in 0..q {
-            base = (t + (j + 1) as f64 * ts).max(*nic);
-            *nic = base + c;
-        }
-        return base;
-    }
-    // nic_j = max(nic_0 + (j+1) c, max_i (t + (i+1) ts + (j-i+1) c)); the inner maximum is
-    // linear in i, so it sits at i = j when ts >= c and at i = 0 otherwise.
-    let qf = q as f64;
-    let host_bound = if ts >= c {
-        t + qf * ts + c
-    } else {
-        t + ts + qf * c
-    };
-    *nic = (*nic + qf * c).max(host_bound);
-    *nic - c
-}
-
-fn combine_bytes(s: &Schedule, g: usize) -> u64 {
-    let op = &s.ops[g];
-    match op.kind {
-        OpKind::Compute {
-            op: ComputeOp::Copy,
-            ..
-        } => 0,
-        OpKind::Compute { .. } => {
-            let extra = s.inputs(op).len().saturating_sub(s.value(op).len());
-            extra as u64 * s.bytes_per_block()
-        }
-        _ => 0,
-    }
-}
-
-fn msg_bytes(s: &Schedule, msg: u32) -> u64 {
-    s.payload(s.message(msg)).len() as u64 * s.bytes_per_block()
-}
-
 /// InterCom's round rule (see the module docs).
 fn hockney_rounds(
     s: &Schedule,
@@ -519,236 +233,6 @@ fn hockney_rounds(
         comb[r] = comb[r].max(total);
     }
     (0..n).map(|r| bw[r] + comb[r] as f64 * m.gamma).sum()
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Model {
-    Hockney,
-    Postal,
-    Multisend,
-    LogGP,
-}
-
-/// Completion time of the list schedule under `model` (see the module docs).
-/// What the four list schedules share.
-struct ListInputs<'a> {
-    graph: &'a Graph,
-    order: &'a [u32],
-    paths: &'a Paths,
-    conflict: &'a [u32],
-    /// Per receive op, the position of its rank among its message's destinations.
-    dest_at: Vec<u32>,
-}
-
-fn list_time(s: &Schedule, li: &ListInputs, model: Model, m: &Machine) -> f64 {
-    let (graph, order, paths, conflict) = (li.graph, li.order, li.paths, li.conflict);
-    let n = s.num_ops();
-    let p = s.p() as usize;
-    let mut done = vec![0f64; n];
-    // Arrival of each send op's packets at each destination of its message.
-    let mut arr_off = vec![0u32; n + 1];
-    for (g, op) in s.ops.iter().enumerate() {
-        let k = match op.kind {
-            OpKind::Send { msg, .. } => s.dests(s.message(msg)).len() as u32,
-            _ => 0,
-        };
-        arr_off[g + 1] = arr_off[g] + k;
-    }
-    let mut arrive = vec![0f64; arr_off[n] as usize];
-    let mut port = vec![[0f64; 3]; p];
-    let mut nic = vec![0f64; p];
-    let mut rank_of = vec![0u32; n];
-    for r in 0..s.p() {
-        let base = s.rank_start[r as usize] as usize;
-        rank_of[base..base + s.ops(r).len()].fill(r);
-    }
-    let mut end = 0f64;
-    for &g in order {
-        let g = g as usize;
-        let r = rank_of[g] as usize;
-        let op = &s.ops[g];
-        let mut ready = 0f64;
-        for &u in s.deps(op) {
-            ready = ready.max(done[s.global(u)]);
-        }
-        match op.kind {
-            OpKind::Send { msg, packets } => {
-                let start = ready.max(port[r][0]);
-                let out = &mut arrive[arr_off[g] as usize..arr_off[g + 1] as usize];
-                let busy = send(
-                    s,
-                    msg,
-                    packets,
-                    start,
-                    paths,
-                    conflict,
-                    model,
-                    m,
-                    out,
-                    &mut nic[r],
-                );
-                port[r][0] = busy;
-                done[g] = busy;
-            }
-            OpKind::Recv { msg, packets } => {
-                let i = li.dest_at[g] as usize;
-                let (a, b) = packets.resolve(s.message(msg).packets);
-                for &x in graph.sends_of(msg) {
-                    if overlaps(s, x as usize, a, b) {
-                        ready = ready.max(arrive[arr_off[x as usize] as usize + i]);
-                    }
-                }
-                let overhead = if model == Model::LogGP {
-                    m.loggp.overhead()
-                } else {
-                    0.0
-                };
-                // One message at a time: its transfer cannot overlap the previous receive's.
-                let path = paths.of(msg).start + i;
-                let take = transfer(s, msg, packets, conflict[path], model, m);
-                done[g] = ready.max(port[r][1] + take) + overhead;
-                port[r][1] = done[g];
-            }
-            OpKind::Compute { .. } => {
-                let work = if model == Model::Hockney {
-                    combine_bytes(s, g) as f64 * m.gamma
-                } else {
-                    0.0
-                };
-                let start = ready.max(port[r][2]);
-                done[g] = start + work;
-                port[r][2] = done[g];
-            }
-        }
-        end = end.max(done[g]);
-    }
-    end
-}
-
-/// Position of `rank` among the destinations of `msg`.
-/// Per op, the position of a receive's rank among its message's destinations (0 for other
-/// ops). Long destination lists are indexed once, not searched per receive (a multi-send to
-/// 65,535 ranks made that 4e9 comparisons); short ones are searched.
-fn dest_positions(s: &Schedule) -> Vec<u32> {
-    const SEARCHED: usize = 16;
-    let mut at = std::collections::HashMap::new();
-    for msg in 0..s.messages.len() as u32 {
-        let dests = s.dests(s.message(msg));
-        if dests.len() > SEARCHED {
-            for (i, &d) in dests.iter().enumerate() {
-                at.entry((msg, d)).or_insert(i as u32);
-            }
-        }
-    }
-    let mut out = vec![0u32; s.num_ops()];
-    for r in 0..s.p() {
-        let base = s.rank_start[r as usize] as usize;
-        for (k, op) in s.ops(r).iter().enumerate() {
-            let OpKind::Recv { msg, .. } = op.kind else {
-                continue;
-            };
-            let dests = s.dests(s.message(msg));
-            out[base + k] = if dests.len() > SEARCHED {
-                at.get(&(msg, r)).copied().unwrap_or(0)
-            } else {
-                dests.iter().position(|&d| d == r).unwrap_or(0) as u32
-            };
-        }
-    }
-    out
-}
-
-/// Times one send op under `model`; records the arrival at its `i`-th destination in
-/// `arrive[i]`; returns when the
-/// sender's port is free again.
-#[allow(clippy::too_many_arguments)]
-fn send(
-    s: &Schedule,
-    msg: u32,
-    packets: crate::schedule::PacketRange,
-    start: f64,
-    paths: &Paths,
-    conflict: &[u32],
-    model: Model,
-    m: &Machine,
-    arrive: &mut [f64],
-    nic: &mut f64,
-) -> f64 {
-    let message = s.message(msg);
-    let total = message.packets.max(1);
-    let (a, b) = packets.resolve(total);
-    let npk = b.saturating_sub(a).max(1) as u64;
-    let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
-    let range = paths.of(msg);
-    let k = range.len();
-    let mut t = start;
-    match model {
-        Model::Hockney => {
-            for (i, path) in range.enumerate() {
-                t += m.alpha + conflict[path] as f64 * bytes as f64 * m.beta;
-                arrive[i] = t;
-            }
-            t
-        }
-        Model::Postal => {
-            // One unit per packet per destination; the last packet lands lambda after it began.
-            for a in arrive.iter_mut().take(k) {
-                t += npk as f64;
-                *a = t - 1.0 + m.lambda;
-            }
-            t
-        }
-        Model::LogGP => {
-            let l = &m.loggp;
-            let inject = l.overhead() + bytes.saturating_sub(1) as f64 * l.gap_per_byte();
-            for a in arrive.iter_mut().take(k) {
-                *a = t + inject + l.latency();
-                t += inject.max(l.gap());
-            }
-            t
-        }
-        Model::Multisend => {
-            let ms = &m.multisend;
-            // Packets no larger than the model's packet (FM: 1,536 bytes).
-            let q = npk.max(bytes.div_ceil(ms.max_packet_bytes.max(1)));
-            let pb = bytes.div_ceil(q).max(1);
-            let (ts, tx, tr) = (ms.send.at(pb), ms.xmit.at(pb), ms.recv.at(pb));
-            let base = multisend_packets(t, nic, q, ts, k as f64 * tx);
-            for (i, a) in arrive.iter_mut().take(k).enumerate() {
-                *a = base + i as f64 * tx + tr;
-            }
-            t + q as f64 * ts
-        }
-    }
-}
-
-/// How long packets `packets` of `msg` occupy a receiver under `model` (conflict factor `c`).
-fn transfer(
-    s: &Schedule,
-    msg: u32,
-    packets: crate::schedule::PacketRange,
-    c: u32,
-    model: Model,
-    m: &Machine,
-) -> f64 {
-    let total = s.message(msg).packets.max(1);
-    let (a, b) = packets.resolve(total);
-    let npk = b.saturating_sub(a).max(1) as u64;
-    let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
-    match model {
-        Model::Hockney => m.alpha + c as f64 * bytes as f64 * m.beta,
-        Model::Postal => npk as f64,
-        Model::LogGP => {
-            let l = &m.loggp;
-            l.gap()
-                .max(bytes.saturating_sub(1) as f64 * l.gap_per_byte())
-        }
-        Model::Multisend => {
-            let ms = &m.multisend;
-            let q = npk.max(bytes.div_ceil(ms.max_packet_bytes.max(1)));
-            q as f64 * ms.xmit.at(bytes.div_ceil(q).max(1))
-        }
-    }
 }
 
 #[cfg(test)]

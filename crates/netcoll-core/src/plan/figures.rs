@@ -2,12 +2,14 @@
 //! aggregate of the algorithm's rounds, or the built and verified schedule. Like the tuner,
 //! this plans over the algorithm registry.
 //!
-//! Every result says which path it took in `method`: `closed-form`, `per-step` or
-//! `schedule` (and, as before, `source`: `closed_form` or `schedule`, `per_step`).
+//! Every result says which path it took in `method`: `closed-form`, `per-step`, `schedule`
+//! or `schedule-per-step` (a schedule above `engines::analytic::LIST_SCHEDULED_OPS` ops,
+//! built and verified, its figures taken per step without the list-scheduled times), and,
+//! as before, `source`: `closed_form`, `per_step` or `schedule`.
 
 use crate::algorithms::{self as registry, AlgoRequest};
 use crate::engines::aggregate::analyze_rounds;
-use crate::engines::analytic::{analyze, Analysis, Machine};
+use crate::engines::analytic::{analyze_sized, Analysis, Machine};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::schedule::RoundPlan;
@@ -54,8 +56,8 @@ pub fn analyze_by(
     }
     if want("schedule") {
         let s = registry::build(algo, req)?;
-        let a = analyze(&s, topo, routing, m)?;
-        return Ok(tagged(&a, "schedule", "schedule", Value::Bool(true)));
+        let (a, depth) = analyze_sized(&s, topo, routing, m)?;
+        return Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)));
     }
     spec_err!(
         "{algo} has no {method} analysis for {}: use method auto",

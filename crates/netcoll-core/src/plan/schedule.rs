@@ -8,7 +8,7 @@
 
 use super::figures::{check_method, is_small, tagged, SMALL_SCHEDULE};
 use crate::algorithms::{self as registry, AlgoRequest};
-use crate::engines::analytic::{analyze, Machine};
+use crate::engines::analytic::{analyze_sized, Machine};
 use crate::engines::stream::StreamFigures;
 use crate::error::{Error, Result};
 use crate::routing::{Routing, RoutingKind};
@@ -41,8 +41,9 @@ pub fn schedule_by(
     };
     if !stream {
         let s = registry::build(algo, req)?;
-        let a = analyze(&s, topo, routing, m)?;
-        return Ok(tagged(&a, "schedule", "schedule", Value::Bool(true)));
+        // Above `LIST_SCHEDULED_OPS` ops, per-step figures (method `schedule-per-step`).
+        let (a, depth) = analyze_sized(&s, topo, routing, m)?;
+        return Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)));
     }
     if !streams {
         return spec_err!(

@@ -24,18 +24,17 @@
 //! the binomial tree (`tree-multicast`) or by unicasts (`all-at-once`).
 //!
 //! `count` gives the same figures as the built schedule without building it (tested equal):
-//! per-multicast closed forms of closed.rs plus a loop over the (f) unicasts.
+//! per-multicast closed forms of closed.rs plus the (f) unicasts (`many_raw.rs`). The
+//! schedule is built in `many_build.rs`.
 
-use super::build::{Builder, Holds};
-use super::closed::{valid_shapes, Calc, Fig, Pack};
-use super::grid::{Net, Region};
-use super::pack;
+use super::closed::{valid_shapes, Calc, Fig};
+use super::grid::Region;
+use super::many_layout::{Layout, Setup};
+use super::many_raw::raw_count;
 use super::plan::{self, Base, Choice, Encode, Level, Mode, Opts, Receiver, Request, StepE};
 use crate::algorithms::{AlgoRequest, Algorithm, ParamDoc};
 use crate::error::Result;
-use crate::schedule::{
-    Collective, CollectiveKind, OpRef, Piece, RangeSet, Schedule, ScheduleBuilder,
-};
+use crate::schedule::{CollectiveKind, Schedule};
 use crate::spec_err;
 
 const M2A: &[CollectiveKind] = &[CollectiveKind::ManyToAll];
@@ -84,73 +83,7 @@ pub fn algorithms() -> Vec<Algorithm> {
     ]
 }
 
-/// The network, which node holds which rank, and where the sources sit.
-struct Setup {
-    net: Net,
-    region: Region,
-    /// Whether the rank on node i (whole-region index) is a source.
-    is_src: Vec<bool>,
-    /// Positions of every node, flat (node i at `i * dims ..`), for hop counts.
-    coords: Vec<usize>,
-    pack: Pack,
-}
-
-impl Setup {
-    fn of(req: &AlgoRequest) -> Result<Setup> {
-        let n = req.topo.num_switches();
-        Net::of(req.topo)?;
-        if req.p as usize != n || req.placement.len() != n {
-            return spec_err!(
-                "a many-to-all multicast here reaches every node: use {n} ranks on {} (not {})",
-                req.topo.name(),
-                req.p
-            );
-        }
-        crate::schedule::check_sources(&req.sources, req.p)?;
-        let net = Net::with_ranks(req.topo, &req.placement)?;
-        let mut is_src = vec![false; n];
-        for &s in &req.sources {
-            is_src[req.topo.endpoint_switch(req.placement[s as usize] as usize)] = true;
-        }
-        let region = net.region();
-        let coords = (0..n).flat_map(|i| region.pos(i)).collect();
-        Ok(Setup {
-            region,
-            coords,
-            net,
-            is_src,
-            pack: pack(req),
-        })
-    }
-
-    fn builder(&self, req: &AlgoRequest, opts: Opts) -> Builder<'_> {
-        let mut c = Collective::new(CollectiveKind::ManyToAll, req.p, 0);
-        c.sources = req.sources.clone();
-        let sb = ScheduleBuilder::from_collective(c)
-            .placement(req.placement.clone())
-            .packetization(self.pack.bytes, self.pack.packet_bytes);
-        Builder::new(sb, &self.net, opts)
-    }
-
-    /// DOR hops between nodes a and b.
-    fn hops(&self, a: usize, b: usize) -> u64 {
-        let k = self.region.lines.len();
-        let (pa, pb) = (
-            &self.coords[a * k..(a + 1) * k],
-            &self.coords[b * k..(b + 1) * k],
-        );
-        (self.region.lines.iter().enumerate())
-            .map(|(i, l)| l.dist(pa[i], pb[i]))
-            .sum()
-    }
-
-    /// Whole-region indices of the sources, in node order.
-    fn source_nodes(&self) -> Vec<usize> {
-        (0..self.is_src.len()).filter(|&i| self.is_src[i]).collect()
-    }
-}
-
-fn opts(base: Base, receiver: Receiver) -> Opts {
+pub(super) fn opts(base: Base, receiver: Receiver) -> Opts {
     Opts {
         base,
         receiver,
@@ -230,84 +163,8 @@ fn aao_count(req: &AlgoRequest) -> Result<serde_json::Value> {
     baseline_count(req, Base::AllAtOnce)
 }
 
-// ------------------------------------------------------------------ HNC: the layout
-
-/// One level of groups with the sources of each.
-struct Layout {
-    groups: Vec<Region>,
-    grid: Region,
-    /// Whole-region index of member j of group g.
-    at: Vec<Vec<usize>>,
-    /// Member indices of the sources of group g, increasing.
-    srcs: Vec<Vec<usize>>,
-    /// Member index of the intermediate node.
-    q: usize,
-    m: usize,
-}
-
-impl Layout {
-    fn new(setup: &Setup, level: &Level) -> Layout {
-        let region = &setup.region;
-        let (groups, _) = region.groups(&level.shape);
-        let grid = region.blocks(&level.shape, &level.place);
-        let m = groups[0].size();
-        let at: Vec<Vec<usize>> = groups
-            .iter()
-            .map(|g| (0..m).map(|j| region.index(&g.coords(&g.pos(j)))).collect())
-            .collect();
-        let srcs = at
-            .iter()
-            .map(|nodes| (0..m).filter(|&j| setup.is_src[nodes[j]]).collect())
-            .collect();
-        Layout {
-            q: groups[0].index(&level.place),
-            groups,
-            grid,
-            at,
-            srcs,
-            m,
-        }
-    }
-
-    fn ng(&self) -> usize {
-        self.groups.len()
-    }
-
-    /// Pieces group g's intermediate sends in (d) and delivers in (e).
-    fn chain_len(&self, g: usize) -> usize {
-        self.srcs[g].len().saturating_sub(1)
-    }
-
-    /// Pieces delivered in (e) for group g: the chain, plus the raw block with
-    /// `receiver=intermediate`.
-    fn delivered(&self, g: usize, receiver: Receiver) -> usize {
-        let raw = receiver == Receiver::Intermediate && !self.srcs[g].is_empty();
-        self.chain_len(g) + usize::from(raw)
-    }
-
-    /// The source member of group g whose raw block node y of group d receives in (f).
-    fn raw_source(&self, setup: &Setup, g: usize, d: usize, y: usize) -> usize {
-        let srcs = &self.srcs[g];
-        if srcs.binary_search(&y).is_ok() {
-            return y;
-        }
-        let to = self.at[d][y];
-        let hops = |x: usize| setup.hops(self.at[g][x], to);
-        *srcs
-            .iter()
-            .min_by_key(|&&x| (hops(x), x))
-            .expect("a source")
-    }
-
-    /// Every ordered pair of distinct groups (source g, destination d).
-    fn pairs(&self) -> impl Iterator<Item = (usize, usize)> {
-        let ng = self.ng();
-        (0..ng).flat_map(move |g| (0..ng).filter(move |&d| d != g).map(move |d| (g, d)))
-    }
-}
-
 /// The resolved level: a fixed shape is checked, `auto` tries every shape by [`count`].
-fn plan(req: &AlgoRequest, setup: &Setup) -> Result<(Request, Level)> {
+pub(super) fn plan(req: &AlgoRequest, setup: &Setup) -> Result<(Request, Level)> {
     let request = Request::parse(&req.params, setup.region.lines.len())?;
     let mut calc = Calc::new(setup.pack, request.opts);
     let shapes = match &request.group {
@@ -356,7 +213,7 @@ fn total(phases: &[(&'static str, Fig)]) -> Fig {
 // ------------------------------------------------------------------ HNC: the count
 
 /// The figures of every phase that carries anything, in the order they run.
-fn count(setup: &Setup, level: &Level, calc: &mut Calc) -> Vec<(&'static str, Fig)> {
+pub(super) fn count(setup: &Setup, level: &Level, calc: &mut Calc) -> Vec<(&'static str, Fig)> {
     let lay = Layout::new(setup, level);
     let (base, receiver) = (calc.opts.base, calc.opts.receiver);
     let group = lay.groups[0].clone();
@@ -410,26 +267,6 @@ fn push(out: &mut Vec<(&'static str, Fig)>, name: &'static str, mut fig: Fig, st
     }
 }
 
-/// (f) with `receiver=corresponding`: one unicast per (group with sources, node elsewhere).
-fn raw_count(setup: &Setup, lay: &Layout, pack: Pack) -> Fig {
-    let mut fig = Fig::default();
-    let per = pack.per(1);
-    // Groups with sources first: a network of many small groups has few of them.
-    let senders = (0..lay.ng()).filter(|&g| !lay.srcs[g].is_empty());
-    for (g, d) in senders.flat_map(|g| (0..lay.ng()).filter(move |&d| d != g).map(move |d| (g, d)))
-    {
-        for y in 0..lay.m {
-            let x = lay.raw_source(setup, g, d, y);
-            let hops = setup.hops(lay.at[g][x], lay.at[d][y]);
-            fig.messages += 1;
-            fig.hops += hops;
-            fig.packets += per;
-            fig.packet_hops += hops * per;
-        }
-    }
-    fig
-}
-
 fn hnc_count(req: &AlgoRequest) -> Result<serde_json::Value> {
     let setup = Setup::of(req)?;
     let (request, level) = plan(req, &setup)?;
@@ -454,8 +291,6 @@ fn hnc_count(req: &AlgoRequest) -> Result<serde_json::Value> {
     Ok(out)
 }
 
-// ------------------------------------------------------------------ HNC: the schedule
-
 fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
     let setup = Setup::of(req)?;
     let (request, level) = plan(req, &setup)?;
@@ -465,185 +300,6 @@ fn hnc_build(req: &AlgoRequest) -> Result<Schedule> {
     let mut b = setup.builder(req, request.opts);
     b.many_to_all(&setup, &lay, &phases);
     b.b.build()
-}
-
-/// Ops after which a node holds something (empty: from the start).
-type Ops = Vec<OpRef>;
-
-/// Per (destination group d, source group g, member y): ops.
-type PerNode = Vec<Vec<Vec<Ops>>>;
-
-impl Builder<'_> {
-    fn many_to_all(&mut self, setup: &Setup, lay: &Layout, phases: &[(&str, Fig)]) {
-        let steps = |name: &str| -> u32 {
-            let fig = phases.iter().find(|(n, _)| *n == name);
-            fig.map_or(0, |(_, f)| f.steps)
-        };
-        let ranks: Vec<Vec<u32>> = lay.groups.iter().map(|g| self.ranks(g)).collect();
-        let blocks: Vec<Vec<Option<Piece>>> = (0..lay.ng())
-            .map(|g| {
-                let mut v = vec![None; lay.m];
-                for &x in &lay.srcs[g] {
-                    v[x] = Some(self.block(ranks[g][x]));
-                }
-                v
-            })
-            .collect();
-        let held = self.intra(lay, &ranks, &blocks);
-        if lay.ng() == 1 {
-            return;
-        }
-        let mut step = steps("b");
-        let chains: Vec<Vec<Piece>> = (0..lay.ng()).map(|g| chain(lay, &blocks, g)).collect();
-        let enc_ops = self.encode_chains(lay, &ranks, &blocks, &held);
-        let grid_ranks = self.ranks(&lay.grid);
-        let got: Vec<Option<Holds>> = (0..lay.ng())
-            .map(|g| {
-                (lay.chain_len(g) > 0).then(|| {
-                    self.multicast(&lay.grid, &grid_ranks, g, &chains[g], &enc_ops[g], step)
-                })
-            })
-            .collect();
-        step += steps("d");
-        let ng = lay.ng();
-        let mut direct: Vec<Vec<Option<OpRef>>> = vec![vec![None; ng]; ng];
-        if self.opts.receiver == Receiver::Intermediate {
-            for (g, d) in lay.pairs().filter(|&(g, _)| !lay.srcs[g].is_empty()) {
-                let x0 = lay.srcs[g][0];
-                let data = [blocks[g][x0].clone().expect("a source")];
-                let deps: Ops = held[g][x0][lay.q].into_iter().collect();
-                let to = grid_ranks[d];
-                direct[d][g] = Some(self.unicast(grid_ranks[g], to, &data, &deps, step));
-            }
-            step += steps("f");
-        }
-        let mut what: PerNode = vec![vec![vec![Vec::new(); lay.m]; ng]; ng];
-        let mut raw: PerNode = what.clone();
-        for (g, d) in lay.pairs() {
-            let mut payload = chains[g].clone();
-            let mut deps: Ops = got[g].as_ref().and_then(|h| h[d]).into_iter().collect();
-            if let Some(op) = direct[d][g] {
-                payload.push(blocks[g][lay.srcs[g][0]].clone().expect("a source"));
-                deps.push(op);
-            }
-            if payload.is_empty() {
-                continue;
-            }
-            let have = self.multicast(&lay.groups[d], &ranks[d], lay.q, &payload, &deps, step);
-            for (y, h) in have.into_iter().enumerate() {
-                let ops = h.map_or(deps.clone(), |op| vec![op]);
-                if direct[d][g].is_some() {
-                    raw[d][g][y] = ops.clone();
-                }
-                what[d][g][y] = ops;
-            }
-        }
-        step += steps("e");
-        let mut known = vec![vec![vec![0usize; lay.m]; ng]; ng];
-        for (g, d) in lay.pairs().filter(|&(g, _)| !lay.srcs[g].is_empty()) {
-            for y in 0..lay.m {
-                known[d][g][y] = match self.opts.receiver {
-                    Receiver::Intermediate => lay.srcs[g][0],
-                    Receiver::Corresponding => {
-                        let x = lay.raw_source(setup, g, d, y);
-                        let data = [blocks[g][x].clone().expect("a source")];
-                        let r = self.unicast(ranks[g][x], ranks[d][y], &data, &[], step);
-                        raw[d][g][y].push(r);
-                        x
-                    }
-                };
-            }
-        }
-        self.decode_chains(lay, &ranks, &blocks, &chains, &what, &raw, &known);
-    }
-
-    /// (b) every source multicasts inside its group: `held[g][x][y]` is the op at which
-    /// member y of group g holds source member x's block.
-    fn intra(
-        &mut self,
-        lay: &Layout,
-        ranks: &[Vec<u32>],
-        blocks: &[Vec<Option<Piece>>],
-    ) -> Vec<Vec<Holds>> {
-        (0..lay.ng())
-            .map(|g| {
-                let mut per = vec![Vec::new(); lay.m];
-                for &x in &lay.srcs[g] {
-                    let data = [blocks[g][x].clone().expect("a source")];
-                    per[x] = self.multicast(&lay.groups[g], &ranks[g], x, &data, &[], 0);
-                }
-                per
-            })
-            .collect()
-    }
-
-    /// (c) the intermediate of every group with two or more sources XORs neighbours of the
-    /// source list.
-    fn encode_chains(
-        &mut self,
-        lay: &Layout,
-        ranks: &[Vec<u32>],
-        blocks: &[Vec<Option<Piece>>],
-        held: &[Vec<Holds>],
-    ) -> Vec<Ops> {
-        (0..lay.ng())
-            .map(|g| {
-                let srcs = &lay.srcs[g];
-                (0..lay.chain_len(g))
-                    .map(|i| {
-                        let (a, c) = (srcs[i], srcs[i + 1]);
-                        let deps: Ops = [held[g][a][lay.q], held[g][c][lay.q]]
-                            .into_iter()
-                            .flatten()
-                            .collect();
-                        let inputs =
-                            [blocks[g][a].clone(), blocks[g][c].clone()].map(Option::unwrap);
-                        self.b.xor(ranks[g][lay.q], &inputs, &deps)
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// (g) every node decodes every other group with a chain from it and its raw block.
-    #[allow(clippy::too_many_arguments)]
-    fn decode_chains(
-        &mut self,
-        lay: &Layout,
-        ranks: &[Vec<u32>],
-        blocks: &[Vec<Option<Piece>>],
-        chains: &[Vec<Piece>],
-        what: &PerNode,
-        raw: &PerNode,
-        known: &[Vec<Vec<usize>>],
-    ) {
-        for (g, d) in lay.pairs().filter(|&(g, _)| lay.chain_len(g) > 0) {
-            for y in 0..lay.m {
-                let k = known[d][g][y];
-                let mut inputs = chains[g].clone();
-                inputs.push(blocks[g][k].clone().expect("a source"));
-                let output: Vec<Piece> = (lay.srcs[g].iter())
-                    .filter(|&&x| x != k)
-                    .map(|&x| blocks[g][x].clone().expect("a source"))
-                    .collect();
-                let mut deps = what[d][g][y].clone();
-                deps.extend(raw[d][g][y].iter().copied());
-                self.b.decode(ranks[d][y], &inputs, &output, &deps);
-            }
-        }
-    }
-}
-
-/// The XOR chain of group g's sources: x_0^x_1, x_1^x_2, ...
-fn chain(lay: &Layout, blocks: &[Vec<Option<Piece>>], g: usize) -> Vec<Piece> {
-    let id = |x: usize| match blocks[g][x] {
-        Some(Piece::Block(id)) => id,
-        _ => unreachable!("sources own original blocks"),
-    };
-    lay.srcs[g]
-        .windows(2)
-        .map(|w| Piece::xor(RangeSet::from_iter([id(w[0]), id(w[1])])).expect("two blocks"))
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,106 @@
+//! What the analytic engine reports and the machine it assumes (`engines::analytic`'s
+//! semantics), shared by its full analysis, its list schedules and its per-step paths.
+
+use crate::error::Result;
+use crate::models::{LogGP, MultisendParams};
+use crate::schedule::{ComputeOp, OpKind, Schedule};
+use serde::Serialize;
+
+/// Machine parameters of the four models. Times: seconds for Hockney and LogGP, units of one
+/// packet send for the postal model, microseconds for the multi-send model (as its paper).
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// Start-up per message, seconds.
+    pub alpha: f64,
+    /// Seconds per byte.
+    pub beta: f64,
+    /// Seconds per byte combined (reduce, XOR).
+    pub gamma: f64,
+    /// Postal latency lambda, in units of one packet send (>= 1).
+    pub lambda: f64,
+    pub multisend: MultisendParams,
+    pub loggp: LogGP,
+}
+
+impl Default for Machine {
+    /// Illustrative figures: 1 us start-up, 1 GB/s, 0.1 ns/B combine; postal lambda 2; the
+    /// multi-send coefficients measured in seed 002; LogGP L = 1 us, o = g = 0.2 us, G = 1 ns/B.
+    fn default() -> Self {
+        Machine {
+            alpha: 1e-6,
+            beta: 1e-9,
+            gamma: 1e-10,
+            lambda: 2.0,
+            multisend: MultisendParams::paper(),
+            loggp: LogGP::new(1e-6, 2e-7, 2e-7, 1e-9, 1).expect("valid defaults"),
+        }
+    }
+}
+
+/// Model times of a schedule.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Times {
+    /// InterCom's round rule, seconds.
+    pub hockney_rounds: f64,
+    /// Hockney list schedule with conflict factors, seconds.
+    pub hockney: f64,
+    /// Postal model, units of one packet send.
+    pub postal: f64,
+    /// Seed 002 multi-send timing model, microseconds.
+    pub multisend_us: f64,
+    /// LogGP, seconds.
+    pub loggp: f64,
+}
+
+/// What the analytic engine reports.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Analysis {
+    pub ranks: u32,
+    pub messages: u64,
+    pub ni_messages: u64,
+    pub packets: u64,
+    pub bytes: u64,
+    pub aggregate_hops: u64,
+    pub max_hops: u32,
+    pub steps: u32,
+    /// Whether rounds come from the schedule's steps (else from its dependencies).
+    pub steps_from_schedule: bool,
+    pub max_conflict: u32,
+    /// Whether ports served ops in issue order (see the module docs).
+    pub issue_order: bool,
+    pub times: Times,
+}
+
+/// Checks the machine parameters (finite, non-negative; lambda >= 1).
+pub fn check_machine(m: &Machine) -> Result<()> {
+    for (name, v) in [("alpha", m.alpha), ("beta", m.beta), ("gamma", m.gamma)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return crate::spec_err!("{name} = {v} must be a finite number >= 0");
+        }
+    }
+    if !(m.lambda.is_finite() && m.lambda >= 1.0) {
+        return crate::spec_err!("lambda = {} must be a finite number >= 1", m.lambda);
+    }
+    Ok(())
+}
+
+/// Bytes a compute op combines: one block per input piece beyond the output (copies: 0).
+pub(super) fn combine_bytes(s: &Schedule, g: usize) -> u64 {
+    let op = &s.ops[g];
+    match op.kind {
+        OpKind::Compute {
+            op: ComputeOp::Copy,
+            ..
+        } => 0,
+        OpKind::Compute { .. } => {
+            let extra = s.inputs(op).len().saturating_sub(s.value(op).len());
+            extra as u64 * s.bytes_per_block()
+        }
+        _ => 0,
+    }
+}
+
+/// Bytes of message `msg`'s payload.
+pub(super) fn msg_bytes(s: &Schedule, msg: u32) -> u64 {
+    s.payload(s.message(msg)).len() as u64 * s.bytes_per_block()
+}
