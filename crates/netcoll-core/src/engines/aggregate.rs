@@ -42,7 +42,6 @@ impl Totals {
     /// The analysis of `p` ranks these totals make (list-scheduled times: NaN).
     pub(super) fn analysis(&self, p: u32) -> Analysis {
         let acc = self;
-        let nan = f64::NAN;
         Analysis {
             ranks: p,
             messages: acc.messages,
@@ -55,13 +54,7 @@ impl Totals {
             steps_from_schedule: true,
             max_conflict: acc.max_conflict,
             issue_order: true,
-            times: Times {
-                hockney_rounds: acc.time,
-                hockney: nan,
-                postal: nan,
-                multisend_us: nan,
-                loggp: nan,
-            },
+            times: Times::round_rule_only(acc.time),
         }
     }
 }

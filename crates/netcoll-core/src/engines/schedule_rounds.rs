@@ -79,7 +79,6 @@ fn figures_by_steps(
     }
     figures.hops = walker.hops;
     figures.max_hops = walker.max_hops;
-    let nan = f64::NAN;
     Ok(Some(Analysis {
         ranks: s.p(),
         messages: counts.messages,
@@ -92,13 +91,7 @@ fn figures_by_steps(
         steps_from_schedule: true,
         max_conflict: figures.max_conflict,
         issue_order: true,
-        times: Times {
-            hockney_rounds: time,
-            hockney: nan,
-            postal: nan,
-            multisend_us: nan,
-            loggp: nan,
-        },
+        times: Times::round_rule_only(time),
     }))
 }
 

@@ -55,9 +55,7 @@ pub fn analyze_by(
         }
     }
     if want("schedule") {
-        let s = registry::build(algo, req)?;
-        let (a, depth) = analyze_sized(&s, topo, routing, m)?;
-        return Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)));
+        return built_figures(algo, req, topo, routing, m);
     }
     spec_err!(
         "{algo} has no {method} analysis for {}: use method auto",
@@ -90,17 +88,33 @@ fn closed_form(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<Optio
     let a = registry::find(req.kind, algo)?;
     let mut v = match a.closed_form {
         Some(cf) => cf(req)?,
-        None => {
-            let minimal = matches!(routing.kind(), RoutingKind::Dor | RoutingKind::Shortest);
-            match registry::classic_closed_form(algo, req, minimal) {
-                Some(v) => v,
-                None => return Ok(None),
-            }
-        }
+        None => match registry::classic_closed_form(algo, req, is_minimal(routing)) {
+            Some(v) => v,
+            None => return Ok(None),
+        },
     };
     v["source"] = "closed_form".into();
     v["method"] = "closed-form".into();
     Ok(Some(v))
+}
+
+/// Builds and verifies `algo`'s schedule for `req`, and analyses it: with every model, or
+/// per step above `LIST_SCHEDULED_OPS` ops (method `schedule-per-step`).
+pub(crate) fn built_figures(
+    algo: &str,
+    req: &AlgoRequest,
+    topo: &Topology,
+    routing: &Routing,
+    m: &Machine,
+) -> Result<Value> {
+    let s = registry::build(algo, req)?;
+    let (a, depth) = analyze_sized(&s, topo, routing, m)?;
+    Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)))
+}
+
+/// Whether `routing` takes minimal routes, so that the classic closed forms' hop counts hold.
+pub(crate) fn is_minimal(routing: &Routing) -> bool {
+    matches!(routing.kind(), RoutingKind::Dor | RoutingKind::Shortest)
 }
 
 /// An analysis as JSON with the path it came from.

@@ -6,12 +6,12 @@
 //! messages, none kept); it gives every figure but the four list-scheduled times, which need
 //! every op's dependencies (`null`, as on the per-step path).
 
-use super::figures::{check_method, is_small, tagged, SMALL_SCHEDULE};
+use super::figures::{built_figures, check_method, is_minimal, is_small, tagged, SMALL_SCHEDULE};
 use crate::algorithms::{self as registry, AlgoRequest};
-use crate::engines::analytic::{analyze_sized, Machine};
+use crate::engines::analytic::Machine;
 use crate::engines::stream::StreamFigures;
 use crate::error::{Error, Result};
-use crate::routing::{Routing, RoutingKind};
+use crate::routing::Routing;
 use crate::schedule::{RangeSet, StreamVerifier, Tee, BYTES_PER_PIECE};
 use crate::spec_err;
 use crate::topology::Topology;
@@ -40,10 +40,7 @@ pub fn schedule_by(
         _ => streams && is_large(algo, req, routing)?,
     };
     if !stream {
-        let s = registry::build(algo, req)?;
-        // Above `LIST_SCHEDULED_OPS` ops, per-step figures (method `schedule-per-step`).
-        let (a, depth) = analyze_sized(&s, topo, routing, m)?;
-        return Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)));
+        return built_figures(algo, req, topo, routing, m);
     }
     if !streams {
         return spec_err!(
@@ -61,8 +58,7 @@ fn is_large(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<bool> {
     if let Some(plan) = registry::round_plan(algo, req)? {
         return Ok(!is_small(&plan));
     }
-    let minimal = matches!(routing.kind(), RoutingKind::Dor | RoutingKind::Shortest);
-    let messages = registry::classic_closed_form(algo, req, minimal)
+    let messages = registry::classic_closed_form(algo, req, is_minimal(routing))
         .and_then(|v| v["messages"].as_u64())
         .unwrap_or(0);
     Ok(messages > SMALL_SCHEDULE)
