@@ -19,7 +19,7 @@
 //! that sends one is refused with a diagnosis (the schedule verifier serves those).
 
 use super::super::collective::Collective;
-use super::super::payload::Piece;
+use super::super::payload::{reduce_pieces, Piece, ReduceError};
 use super::super::rangeset::RangeSet;
 use super::super::sink::{RoundSink, Transfer};
 use super::post::short_reduction;
@@ -273,47 +273,29 @@ impl RoundSink for StreamVerifier {
                 });
             }
         }
-        let out = match combine(inputs) {
+        // The DAG verifier's rule (payload::reduce_pieces): contributors of one index disjoint.
+        let out = match reduce_pieces(inputs) {
             Ok(out) => out,
-            Err((j, k)) => {
+            Err(ReduceError::DoubleCount { index: j, rank: k }) => {
                 return self.fail(|| {
                     format!(
                         "rank {at} reduces block index {j} after round {step} counting contributor {k} twice"
                     )
                 })
             }
+            // Refused above with the piece named; kept as a failure, never a panic.
+            Err(ReduceError::NotReduction(i)) => {
+                return self.fail(|| format!("rank {at} reduces input {i}, not a partial reduction"))
+            }
         };
         self.pending[at as usize].use_up(inputs);
         let b = self.blocks();
-        for (j, set) in out {
-            self.latest[at as usize * b + j as usize] = set;
-        }
-    }
-}
-
-/// One output per block index of a reduce: the union of its inputs, which must be disjoint
-/// (else `(index, contributor counted twice)`).
-fn combine(inputs: &[Piece]) -> Result<Vec<(u32, RangeSet)>, (u32, u32)> {
-    let mut by: Vec<(u32, &RangeSet)> = inputs
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Reduced { index, over } => Some((*index, over)),
-            _ => None,
-        })
-        .collect();
-    by.sort_by_key(|x| x.0);
-    let mut out = Vec::new();
-    for group in by.chunk_by(|a, b| a.0 == b.0) {
-        let mut acc = group[0].1.clone();
-        for (j, over) in &group[1..] {
-            if let Some(k) = acc.first_common(over) {
-                return Err((*j, k));
+        for piece in out {
+            if let Piece::Reduced { index, over } = piece {
+                self.latest[at as usize * b + index as usize] = over;
             }
-            acc.union_with(over);
         }
-        out.push((group[0].0, acc));
     }
-    Ok(out)
 }
 
 /// Partials a rank received and has not combined yet, sorted by index on demand (a recursive
