@@ -10,7 +10,10 @@
 //! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
 //! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
 //! (wait-for cycles), `sim` (measurement), `par` (threads: partitions and the two-phase
-//! cycle), `crew` (the partitions' threads and their exchange).
+//! cycle), `crew` (the partitions' threads and their exchange), `schedule` and `exec/` (the
+//! schedule executor: `exec/mod.rs` an instance's ops and events, `exec/build.rs` its
+//! messages as network packets and tags, `exec/ni_model.rs` packets through the sending and
+//! receiving NIs, `exec/barrier.rs` the step barrier).
 
 mod allocator;
 mod anynet;
