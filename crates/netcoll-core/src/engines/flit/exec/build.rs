@@ -2,9 +2,9 @@
 //! network packets (the NI's packetisation, header flits, worm packets) and packet tags,
 //! the packet ranges receives listen to, and FPFS forwarding.
 
-use super::super::network::NONE;
-use super::super::params::ScheduleParams;
 use super::{Barrier, Exec};
+use crate::engines::flit::network::NONE;
+use crate::engines::flit::params::ScheduleParams;
 use crate::error::Result;
 use crate::schedule::{OpKind, Schedule};
 use crate::{invalid, spec_err};

@@ -1,8 +1,8 @@
 //! A send's packets through its NI into the network, and an arriving packet through the
 //! receiving NI to the receives listening for it (serial NIs, FPFS forwarding, NI copies).
 
-use super::super::network::{Network, NONE};
 use super::{Due, Exec, Shared};
+use crate::engines::flit::network::{Network, NONE};
 use crate::schedule::{OpKind, Schedule};
 use std::ops::Deref;
 
