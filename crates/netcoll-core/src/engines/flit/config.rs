@@ -8,7 +8,6 @@ use super::booksim_keys::booksim_only_keys;
 pub use super::config_enums::{
     FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
-pub use super::config_keys::KEYS;
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
@@ -187,6 +186,58 @@ impl FlitConfig {
         }
     }
 }
+
+/// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
+pub const KEYS: &[&str] = &[
+    "topology",
+    "k",
+    "n",
+    "netcoll_topology",
+    "routing_function",
+    "dateline",
+    "torus_routing",
+    "num_vcs",
+    "vc_buf_size",
+    "flow_control",
+    "routing_delay",
+    "vc_alloc_delay",
+    "sw_alloc_delay",
+    "st_final_delay",
+    "credit_delay",
+    "speculative",
+    "channel_latency",
+    "use_noc_latency",
+    "network_file",
+    "injection_latency",
+    "ejection_latency",
+    "ni_read_delay",
+    "chunk_flits",
+    "traffic",
+    "packet_size",
+    "injection_rate",
+    "injection_rate_uses_flits",
+    "sim_type",
+    "sample_period",
+    "warmup_periods",
+    "max_samples",
+    "latency_thres",
+    "warmup_thres",
+    "stopping_thres",
+    "acc_stopping_thres",
+    "batch_size",
+    "sim_cycles",
+    "warmup_cycles",
+    "seed",
+    "threads",
+    "deadlock_cycles",
+    "max_cycles",
+    "sw_allocator",
+    "vc_allocator",
+    "alloc_iters",
+    "multicast_dests",
+    "multicast_scheme",
+    "multicast_packets",
+];
 
 /// The most threads one run may ask for.
 pub const MAX_THREADS: usize = 1024;

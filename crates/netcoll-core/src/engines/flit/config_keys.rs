@@ -2,64 +2,12 @@
 //! spellings; BookSim-only keys go to booksim_keys.rs).
 
 use super::booksim_keys::{booksim_only, BooksimOnly};
-use super::config::FlitConfig;
+use super::config::{FlitConfig, KEYS};
 use super::config_enums::{FlowControl, McScheme, SimType, SwAllocator, TorusRouting, VcAllocator};
 use super::config_values::{flag, num, parse_pattern, unquote};
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
-
-/// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
-pub const KEYS: &[&str] = &[
-    "topology",
-    "k",
-    "n",
-    "netcoll_topology",
-    "routing_function",
-    "dateline",
-    "torus_routing",
-    "num_vcs",
-    "vc_buf_size",
-    "flow_control",
-    "routing_delay",
-    "vc_alloc_delay",
-    "sw_alloc_delay",
-    "st_final_delay",
-    "credit_delay",
-    "speculative",
-    "channel_latency",
-    "use_noc_latency",
-    "network_file",
-    "injection_latency",
-    "ejection_latency",
-    "ni_read_delay",
-    "chunk_flits",
-    "traffic",
-    "packet_size",
-    "injection_rate",
-    "injection_rate_uses_flits",
-    "sim_type",
-    "sample_period",
-    "warmup_periods",
-    "max_samples",
-    "latency_thres",
-    "warmup_thres",
-    "stopping_thres",
-    "acc_stopping_thres",
-    "batch_size",
-    "sim_cycles",
-    "warmup_cycles",
-    "seed",
-    "threads",
-    "deadlock_cycles",
-    "max_cycles",
-    "sw_allocator",
-    "vc_allocator",
-    "alloc_iters",
-    "multicast_dests",
-    "multicast_scheme",
-    "multicast_packets",
-];
 
 impl FlitConfig {
     /// Sets one key from its text value as written in a BookSim configuration file.
