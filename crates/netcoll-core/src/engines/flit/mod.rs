@@ -31,6 +31,7 @@ pub mod deadlock;
 mod dest_draw;
 mod exec;
 mod footprint;
+mod gen_wheel;
 pub mod mcload;
 pub mod multicast;
 mod network;

@@ -62,7 +62,6 @@ pub struct Ni {
     pub cur_idx: u16,
     pub cur_vc: u8,
     pub vc_rr: u8,
-    pub next_gen: u64,
     pub generated: u64,
 }
 
@@ -315,7 +314,6 @@ impl<'t> Network<'t> {
             nis: (0..eps)
                 .map(|_| Ni {
                     cur: NONE,
-                    next_gen: u64::MAX,
                     ..Ni::default()
                 })
                 .collect(),

@@ -16,6 +16,7 @@
 
 use super::config::{FlitConfig, SimType};
 use super::deadlock::Deadlock;
+use super::gen_wheel::GenWheel;
 use super::multicast::{Multicast, MulticastResult};
 use super::network::Network;
 use super::params::ScheduleParams;
@@ -26,8 +27,6 @@ use crate::error::Result;
 use crate::topology::Topology;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Why a stretch of cycles ended early.
 enum Stop {
@@ -53,9 +52,10 @@ pub struct Sim<'t> {
     mc: Option<Multicast>,
     /// Fixed runs: multicasts created from now on count in the multicast latency.
     mc_counting: bool,
-    /// The next generation cycle of every node that will generate again, earliest first
-    /// and by node within a cycle (the order the shared random stream is drawn in).
-    gen_queue: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The next generation cycle of every node that will generate again (gen_wheel.rs),
+    /// and the nodes due this cycle, by node (the order the shared random stream is drawn in).
+    gen: GenWheel,
+    due: Vec<u32>,
 }
 
 impl<'t> Sim<'t> {
@@ -104,34 +104,25 @@ impl<'t> Sim<'t> {
             measure_start: 0,
             mc,
             mc_counting: cfg.sim_type == SimType::Batch,
-            gen_queue: BinaryHeap::new(),
+            gen: GenWheel::new(topo.num_endpoints()),
+            due: Vec::new(),
         };
         for ep in 0..topo.num_endpoints() {
-            sim.net.nis[ep].next_gen = match sim.traffic.gap(&mut sim.rng) {
+            let at = match sim.traffic.gap(&mut sim.rng) {
                 Some(g) if sim.quota > 0 => g - 1,
                 _ => u64::MAX,
             };
-            sim.queue_generation(ep);
+            sim.gen.schedule(ep, at);
         }
         Ok(sim)
-    }
-
-    fn queue_generation(&mut self, ep: usize) {
-        let at = self.net.nis[ep].next_gen;
-        if at != u64::MAX {
-            self.gen_queue.push(Reverse((at, ep as u32)));
-        }
     }
 
     /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
     fn generate(&mut self) {
         let now = self.net.now;
-        while let Some(&Reverse((at, ep))) = self.gen_queue.peek() {
-            if at != now {
-                debug_assert!(at > now, "a generation cycle was skipped");
-                break;
-            }
-            self.gen_queue.pop();
+        let mut due = std::mem::take(&mut self.due);
+        self.gen.take_due(now, &mut due);
+        for &ep in &due {
             let ep = ep as usize;
             if let Some(mc) = self.mc.as_mut() {
                 let counted = self.mc_counting || self.net.measuring;
@@ -140,13 +131,13 @@ impl<'t> Sim<'t> {
                 let dst = self.traffic.dest(ep, &mut self.rng);
                 self.net.create_packet(ep, dst, self.size);
             }
-            let ni = &mut self.net.nis[ep];
-            ni.next_gen = match self.traffic.gap(&mut self.rng) {
-                Some(g) if ni.generated < self.quota => now + g,
+            let at = match self.traffic.gap(&mut self.rng) {
+                Some(g) if self.net.nis[ep].generated < self.quota => now + g,
                 _ => u64::MAX,
             };
-            self.queue_generation(ep);
+            self.gen.schedule(ep, at);
         }
+        self.due = due;
     }
 
     /// Runs up to `cycles` cycles, or until `done` holds; stops early on deadlock or at the
