@@ -44,7 +44,7 @@ impl Network<'_> {
             ni.cur = pkt;
             ni.cur_idx = 0;
             ni.cur_vc = v as u8;
-            ni.vc_rr = ((v + 1) % nv) as u8;
+            ni.vc_rr = if v + 1 == nv { 0 } else { v as u8 + 1 };
             self.ni_busy[base + v] = true;
             self.packets[pkt as usize].itime = self.now;
         }
@@ -110,17 +110,11 @@ impl Network<'_> {
         if self.log_latency {
             self.arrival_lat.push((lat, net));
         }
-        for w in in_period
-            .then_some(&mut self.period)
-            .into_iter()
-            .chain(p.measured.then_some(&mut self.measured))
-        {
-            w.packet.add(lat);
-            w.network.add(net);
-            w.hops += flit.hops as u64;
-            w.packets += 1;
+        if in_period {
+            self.period.packet_arrived(lat, net, flit.hops as u64);
         }
         if p.measured {
+            self.measured.packet_arrived(lat, net, flit.hops as u64);
             self.measured_outstanding -= 1;
         }
         self.free.push(flit.pkt);

@@ -15,10 +15,13 @@ impl Histogram {
     #[inline]
     pub fn add(&mut self, x: u64) {
         let i = x as usize;
-        if i >= self.counts.len() {
-            self.counts.resize((i + 1).next_power_of_two(), 0);
+        match self.counts.get_mut(i) {
+            Some(c) => *c += 1,
+            None => {
+                self.counts.resize((i + 1).next_power_of_two(), 0);
+                self.counts[i] = 1;
+            }
         }
-        self.counts[i] += 1;
         self.n += 1;
         self.sum += x as u128;
     }
@@ -97,6 +100,15 @@ pub struct Window {
 }
 
 impl Window {
+    /// A packet's tail arrived: its packet and network latencies and its hops.
+    #[inline]
+    pub fn packet_arrived(&mut self, latency: u64, network: u64, hops: u64) {
+        self.packet.add(latency);
+        self.network.add(network);
+        self.hops += hops;
+        self.packets += 1;
+    }
+
     pub fn clear(&mut self, now: u64) {
         self.packet.clear();
         self.network.clear();
