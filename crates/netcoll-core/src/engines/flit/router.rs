@@ -167,7 +167,7 @@ impl Network<'_> {
         }
         self.chan_flits[go] += 1;
         if flit.tail {
-            self.vcs[go * nv + ov as usize].owner = NONE;
+            self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
             self.sa_mask[gi] &= !(1 << v);
             if self.vcs[ivc].len > 0 {
