@@ -133,6 +133,8 @@ pub struct Network<'t> {
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
     pub route_table: Vec<u32>,
+    /// Routers per row of `route_table` when the table alone routes, else 0 (router.rs).
+    pub route_n: usize,
     /// Mesh radices when the mesh is too large for `route_table` and routed by DOR
     /// (`router::mesh_dor`), else empty.
     pub mesh_dims: Vec<u32>,
@@ -245,7 +247,7 @@ impl<'t> Network<'t> {
             );
         }
         let va = VaState::new(np, nv, max_ports, &class_lo, &class_hi);
-        Ok(Network {
+        let mut net = Network {
             topo,
             routing,
             cfg: cfg.clone(),
@@ -299,6 +301,7 @@ impl<'t> Network<'t> {
             },
             ep_switch: (0..eps).map(|e| topo.endpoint_switch(e) as u32).collect(),
             route_table,
+            route_n: 0,
             tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
@@ -335,7 +338,9 @@ impl<'t> Network<'t> {
             part: None,
             workers: None,
             crew: None,
-        })
+        };
+        net.set_route_n();
+        Ok(net)
     }
 
     /// Creates a packet from `src` to `dst` at the current cycle and queues it at the NI.

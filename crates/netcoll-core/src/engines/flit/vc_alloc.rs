@@ -33,8 +33,7 @@ impl Network<'_> {
             return;
         }
         match self.cfg.vc_allocator {
-            VcAllocator::Islip if self.mask_router(r) => self.islip_vcs_masks(r),
-            VcAllocator::Islip => self.islip_vcs(r),
+            VcAllocator::Islip => self.islip_vcs_masks(r),
             VcAllocator::Greedy => self.greedy_vcs(r),
             VcAllocator::SeparableInputFirst => self.separable_input_first_vcs(r),
         }
@@ -89,7 +88,7 @@ impl Network<'_> {
     }
 
     /// One iteration of iSLIP over input VCs and output VCs.
-    fn islip_vcs(&mut self, r: usize) {
+    pub(super) fn islip_vcs(&mut self, r: usize) {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
         let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;

@@ -102,12 +102,6 @@ fn next(x: usize, n: usize) -> u16 {
 }
 
 impl Network<'_> {
-    /// Whether router `r`'s VCs fit the mask allocator.
-    #[inline]
-    pub(super) fn mask_router(&self, r: usize) -> bool {
-        (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv <= MASK_VCS
-    }
-
     /// Output VC `ov` of global output port `go` is taken by input VC `ivc` (global).
     #[inline]
     pub(super) fn claim_vc(&mut self, go: usize, ov: usize, ivc: usize) {
@@ -126,9 +120,14 @@ impl Network<'_> {
         }
     }
 
-    /// iSLIP VC allocation at router `r` (of at most 64 VCs) on masks.
+    /// iSLIP VC allocation at router `r`: on masks when its VCs fit, else by the grant
+    /// table (vc_alloc.rs).
     pub(super) fn islip_vcs_masks(&mut self, r: usize) {
         let p0 = self.pstart[r] as usize;
+        let n = (self.pstart[r + 1] as usize - p0) * self.nv;
+        if n > MASK_VCS {
+            return self.islip_vcs(r);
+        }
         let reqs = self.mask_requests(r, p0);
         if reqs == 0 {
             return;
@@ -139,7 +138,7 @@ impl Network<'_> {
             let cand = self.candidates(p0v + i, p0);
             if cand != 0 {
                 let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
-                self.grant_local(r, p0, i, o);
+                self.grant_local(r, p0, n, i, o);
             }
             return;
         }
@@ -181,7 +180,7 @@ impl Network<'_> {
             let grants = self.va.cand[i & 63];
             if grants != 0 {
                 let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
-                self.grant_local(r, p0, i, o);
+                self.grant_local(r, p0, n, i, o);
             }
         }
     }
@@ -215,7 +214,7 @@ impl Network<'_> {
 
     /// The output VCs (router-local numbers) input VC `ivc` requests: the free VCs of its
     /// class on its output port (under virtual cut-through, those with room for the packet).
-    #[inline]
+    #[inline(always)]
     fn candidates(&self, ivc: usize, p0: usize) -> u64 {
         let v = &self.vcs[ivc];
         let go = v.out_port as usize;
@@ -236,10 +235,9 @@ impl Network<'_> {
 
     /// Input VC `i` of router `r` takes output VC `o` (router-local numbers); both iSLIP
     /// pointers move past the match.
-    #[inline]
-    fn grant_local(&mut self, r: usize, p0: usize, i: usize, o: usize) {
+    #[inline(always)]
+    fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
         let nv = self.nv;
-        let n = (self.pstart[r + 1] as usize - p0) * nv;
         let (ivc, og) = (p0 * nv + i, p0 * nv + o);
         let (ip, iv) = self.va.split[i & 63];
         let (op, ov) = self.va.split[o & 63];

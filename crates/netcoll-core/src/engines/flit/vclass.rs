@@ -35,6 +35,7 @@ impl Network<'_> {
         self.class_lo = lo;
         self.class_hi = hi;
         self.step_classes = blocks as u8;
+        self.set_route_n();
         Ok(())
     }
 
