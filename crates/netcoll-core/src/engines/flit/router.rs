@@ -27,7 +27,9 @@ impl Network<'_> {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let r = w * 64 + b;
-                self.prefetch_router(r + PREFETCH_ROUTERS);
+                if self.prefetch {
+                    self.prefetch_router(r + PREFETCH_ROUTERS);
+                }
                 self.router(r);
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << b);
