@@ -51,6 +51,7 @@ mod torus;
 mod traffic;
 mod types;
 mod vc_alloc;
+mod vc_masks;
 mod vclass;
 mod worm_table;
 mod worms;

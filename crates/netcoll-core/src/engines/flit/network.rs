@@ -3,7 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::channel::{Event, Flit, Wheel};
+use super::channel::{Flit, HopDelays, Wheel};
 use super::config::{FlitConfig, FlowControl};
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
@@ -13,6 +13,7 @@ use crate::spec_err;
 use crate::topology::{Peer, Topology};
 
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::vc_masks::VaState;
 use super::worm_table::Replication;
 
 /// Where a router's output port leads.
@@ -116,21 +117,19 @@ pub struct Network<'t> {
     pub active: Vec<u64>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
-    /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
-    /// (router-local VC numbers), and scratch (requesting input VCs, grant per local output
-    /// VC with its round-robin distance, outputs granted this cycle).
-    pub va_gptr: Vec<u16>,
-    pub va_aptr: Vec<u16>,
-    pub va_reqs: Vec<u32>,
-    pub va_grant: Vec<u32>,
-    pub va_grant_d: Vec<u16>,
-    pub va_touched: Vec<u32>,
+    /// The VC allocators' pointers, masks and scratch (vc_masks.rs).
+    pub va: VaState,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
     pub sa_req_vc: Vec<u8>,
     pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
+    /// The delays of a hop's events (from `cfg`, summed once).
+    pub hop: HopDelays,
+    /// Whether the routers and the deliveries prefetch VC records: only when the records
+    /// outgrow a core's L2 cache (on smaller networks the hint costs more than it saves).
+    pub prefetch: bool,
     /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and the draws
     /// each router has made for its random tie-breaks (torus.rs).
     pub torus_dims: Vec<usize>,
@@ -138,6 +137,8 @@ pub struct Network<'t> {
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
     pub route_table: Vec<u32>,
+    /// Routers per row of `route_table` when the table alone routes, else 0 (router.rs).
+    pub route_n: usize,
     /// Mesh radices when the mesh is too large for `route_table` and routed by DOR
     /// (`router::mesh_dor`), else empty.
     pub mesh_dims: Vec<u32>,
@@ -209,8 +210,8 @@ impl<'t> Network<'t> {
                 topo.name()
             );
         }
-        let class_lo = (0..classes).map(|c| (c * nv / classes) as u8).collect();
-        let class_hi = (0..classes)
+        let class_lo: Vec<u8> = (0..classes).map(|c| (c * nv / classes) as u8).collect();
+        let class_hi: Vec<u8> = (0..classes)
             .map(|c| ((c + 1) * nv / classes) as u8)
             .collect();
         let (pstart, port_router) = ports(topo);
@@ -249,7 +250,8 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        Ok(Network {
+        let va = VaState::new(np, nv, max_ports, &class_lo, &class_hi);
+        let mut net = Network {
             topo,
             routing,
             cfg: cfg.clone(),
@@ -278,16 +280,13 @@ impl<'t> Network<'t> {
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
-            va_gptr: vec![0; np * nv],
-            va_aptr: vec![0; np * nv],
-            va_reqs: Vec::new(),
-            va_grant: vec![NONE; max_ports * nv],
-            va_grant_d: vec![0; max_ports * nv],
-            va_touched: Vec::new(),
+            va,
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
-            wheel: Wheel::new(max_delay.max(1)),
+            wheel: Wheel::new(max_delay.max(1), nv),
+            hop: HopDelays::new(cfg),
+            prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
             torus_dims: match topo.family() {
                 crate::topology::Family::Torus { dims }
                     if cfg.routing == crate::routing::RoutingKind::Dor
@@ -308,6 +307,7 @@ impl<'t> Network<'t> {
             },
             ep_switch: (0..eps).map(|e| topo.endpoint_switch(e) as u32).collect(),
             route_table,
+            route_n: 0,
             tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
@@ -343,7 +343,9 @@ impl<'t> Network<'t> {
             part: None,
             workers: None,
             crew: None,
-        })
+        };
+        net.set_route_n();
+        Ok(net)
     }
 
     /// Creates a packet from `src` to `dst` at the current cycle and queues it at the NI.
@@ -416,25 +418,25 @@ impl<'t> Network<'t> {
     /// Applies the events due this cycle.
     pub fn deliver(&mut self) {
         let now = self.now;
-        let events = self.wheel.take(now);
-        for (i, e) in events.iter().enumerate() {
-            if let Some(Event::Flit { port, vc, .. } | Event::Credit { port, vc }) =
-                events.get(i + PREFETCH_EVENTS)
-            {
-                super::types::prefetch(&self.vcs[*port as usize * self.nv + *vc as usize]);
-            }
-            match *e {
-                Event::Flit { port, vc, flit } => self.arrive(port, vc, flit),
-                Event::Credit { port, vc } => {
-                    self.vcs[port as usize * self.nv + vc as usize].credits += 1;
-                }
-                Event::NiCredit { ep, vc } => {
-                    self.ni_credits[ep as usize * self.nv + vc as usize] += 1;
-                }
-                Event::Eject { ep, flit } => self.eject(ep, flit),
-            }
+        let due = self.wheel.take(now);
+        for &c in &due.credits {
+            self.vcs[c as usize].credits += 1;
         }
-        self.wheel.give_back(now, events);
+        for &c in &due.ni_credits {
+            self.ni_credits[c as usize] += 1;
+        }
+        for (i, a) in due.arrivals.iter().enumerate() {
+            if self.prefetch {
+                if let Some(b) = due.arrivals.get(i + PREFETCH_EVENTS) {
+                    super::types::prefetch(&self.vcs[b.port as usize * self.nv + b.vc as usize]);
+                }
+            }
+            self.arrive(a.port, a.vc as u8, a.flit);
+        }
+        for &(ep, flit) in &due.ejects {
+            self.eject(ep, flit);
+        }
+        self.wheel.give_back(now, due);
     }
 
     /// A flit enters an input VC buffer; its router becomes active.
@@ -516,6 +518,10 @@ impl<'t> Network<'t> {
         self.cfg.flow_control == FlowControl::CutThrough
     }
 }
+
+/// VC records (bytes) from which they are prefetched: the L2 cache of one core (512 KiB on
+/// the machines measured); a 16x16 mesh of 4 VCs has 320 KiB of records, 32x32 1.3 MiB.
+const PREFETCH_MIN_BYTES: usize = 512 << 10;
 
 /// Events ahead of the one applied whose VC record is prefetched.
 const PREFETCH_EVENTS: usize = 8;
