@@ -19,9 +19,34 @@ pub fn round_robin(start: usize, n: usize, mut want: impl FnMut(usize) -> bool) 
     None
 }
 
+/// The first set bit of `mask` at or after `start`, wrapping (`mask` is not empty): the
+/// round-robin pick over bit positions.
+#[inline]
+pub fn rotate_pick(mask: u64, start: usize) -> usize {
+    let hi = if start < 64 {
+        mask & (!0u64 << start)
+    } else {
+        0
+    };
+    if hi != 0 {
+        hi.trailing_zeros() as usize
+    } else {
+        mask.trailing_zeros() as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::round_robin;
+    use super::{rotate_pick, round_robin};
+
+    #[test]
+    fn rotate_pick_takes_the_first_bit_from_the_start_and_wraps() {
+        assert_eq!(rotate_pick(0b1010, 0), 1);
+        assert_eq!(rotate_pick(0b1010, 2), 3);
+        assert_eq!(rotate_pick(0b1010, 4), 1);
+        assert_eq!(rotate_pick(1 << 63 | 1, 63), 63);
+        assert_eq!(rotate_pick(0b1010, 64), 1);
+    }
 
     #[test]
     fn round_robin_starts_at_the_pointer_and_wraps() {

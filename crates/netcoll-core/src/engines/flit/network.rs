@@ -13,6 +13,7 @@ use crate::spec_err;
 use crate::topology::{Peer, Topology};
 
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::vc_masks::VaState;
 use super::worm_table::Replication;
 
 /// Where a router's output port leads.
@@ -117,15 +118,8 @@ pub struct Network<'t> {
     pub active: Vec<u64>,
     /// Scratch for the switch allocator: per local input port, the VC it puts forward.
     pub req_vc: Vec<u8>,
-    /// iSLIP VC allocator: grant pointer per output VC and accept pointer per input VC
-    /// (router-local VC numbers), and scratch (requesting input VCs, grant per local output
-    /// VC with its round-robin distance, outputs granted this cycle).
-    pub va_gptr: Vec<u16>,
-    pub va_aptr: Vec<u16>,
-    pub va_reqs: Vec<u32>,
-    pub va_grant: Vec<u32>,
-    pub va_grant_d: Vec<u16>,
-    pub va_touched: Vec<u32>,
+    /// The VC allocators' pointers, masks and scratch (vc_masks.rs).
+    pub va: VaState,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
@@ -144,6 +138,8 @@ pub struct Network<'t> {
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
     pub route_table: Vec<u32>,
+    /// Routers per row of `route_table` when the table alone routes, else 0 (router.rs).
+    pub route_n: usize,
     /// Mesh radices when the mesh is too large for `route_table` and routed by DOR
     /// (`router::mesh_dor`), else empty.
     pub mesh_dims: Vec<u32>,
@@ -215,8 +211,8 @@ impl<'t> Network<'t> {
                 topo.name()
             );
         }
-        let class_lo = (0..classes).map(|c| (c * nv / classes) as u8).collect();
-        let class_hi = (0..classes)
+        let class_lo: Vec<u8> = (0..classes).map(|c| (c * nv / classes) as u8).collect();
+        let class_hi: Vec<u8> = (0..classes)
             .map(|c| ((c + 1) * nv / classes) as u8)
             .collect();
         let (pstart, port_router) = ports(topo);
@@ -255,7 +251,8 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        Ok(Network {
+        let va = VaState::new(np, nv, max_ports, &class_lo, &class_hi);
+        let mut net = Network {
             topo,
             routing,
             cfg: cfg.clone(),
@@ -284,12 +281,7 @@ impl<'t> Network<'t> {
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
-            va_gptr: vec![0; np * nv],
-            va_aptr: vec![0; np * nv],
-            va_reqs: Vec::new(),
-            va_grant: vec![NONE; max_ports * nv],
-            va_grant_d: vec![0; max_ports * nv],
-            va_touched: Vec::new(),
+            va,
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
@@ -316,6 +308,7 @@ impl<'t> Network<'t> {
             },
             ep_switch: (0..eps).map(|e| topo.endpoint_switch(e) as u32).collect(),
             route_table,
+            route_n: 0,
             tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
@@ -352,7 +345,9 @@ impl<'t> Network<'t> {
             part: None,
             workers: None,
             crew: None,
-        })
+        };
+        net.set_route_n();
+        Ok(net)
     }
 
     /// Creates a packet from `src` to `dst` at the current cycle and queues it at the NI.

@@ -90,7 +90,7 @@ impl Network<'_> {
                 missing += 1;
                 continue;
             };
-            self.vcs[base + k].owner = ivc as u32;
+            self.claim_vc(go, k, ivc);
             self.va_rr[go] = ((k + 1) % nv) as u8;
             let copy = self.copy_packet(s, b);
             let br = &mut self.rep.branches[b];
@@ -197,7 +197,7 @@ impl Network<'_> {
         self.last_move = self.now;
         self.send_copy(go, br.vc, flit);
         if flit.tail {
-            self.vcs[go * self.nv + br.vc as usize].owner = NONE;
+            self.release_vc(go, br.vc as usize);
         }
         self.free_read_flits(r, ivc, s);
     }

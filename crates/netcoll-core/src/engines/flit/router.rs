@@ -11,6 +11,7 @@
 //!    input buffer `sw_alloc_delay + st_final_delay + channel_latency` cycles later; the
 //!    freed slot's credit reaches the upstream router `credit_delay + channel_latency` later.
 
+use super::channel::Flit;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
 use super::types::prefetch;
 
@@ -58,7 +59,9 @@ impl Network<'_> {
 
     /// Routing computation for the head flit at the front of `ivc` at router `r`. The flit
     /// carries its destination and routing state; only worms and step VC classes look at
-    /// the packet table.
+    /// the packet table. Inlined into the allocators' loops: the route-table case is a
+    /// lookup, everything else `route_step_classes`.
+    #[inline(always)]
     pub(super) fn route(&mut self, ivc: usize, r: usize) {
         let f = self.front(ivc);
         debug_assert!(f.head, "an idle VC must have a head flit at its front");
@@ -67,22 +70,42 @@ impl Network<'_> {
         }
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
-        if r == dst_sw {
-            self.vcs[ivc].out_port = self.ep_port[dst];
-            self.vcs[ivc].class = u8::MAX; // ejection: any VC
+        let v = if r == dst_sw {
+            let port = self.ep_port[dst];
+            let v = &mut self.vcs[ivc];
+            v.out_port = port;
+            v.class = u8::MAX; // ejection: any VC
+            v
+        } else if self.route_n != 0 {
+            // The table's classes are hop classes already (no step classes).
+            let e = self.route_table[r * self.route_n + dst_sw];
+            let port = self.pstart[r] + (e & 0xffff);
+            let v = &mut self.vcs[ivc];
+            v.out_port = port;
+            v.class = (e >> 16) as u8;
+            v.front.set_rstate((e >> 24) as u8);
+            v
         } else {
-            let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
-            self.vcs[ivc].out_port = self.pstart[r] + port;
-            let vclass = if self.step_classes > 1 {
-                self.packets[f.pkt as usize].vclass
-            } else {
-                0
-            };
-            self.vcs[ivc].class = self.hop_class(vclass, class);
-            self.vcs[ivc].front.set_rstate(state);
-        }
-        self.vcs[ivc].state = VC_WAIT;
-        self.vcs[ivc].ready = self.now + self.cfg.routing_delay as u64;
+            self.route_step_classes(ivc, r, dst_sw, f);
+            &mut self.vcs[ivc]
+        };
+        v.state = VC_WAIT;
+        v.ready = self.now + self.cfg.routing_delay as u64;
+    }
+
+    /// [`Network::route`] away from the destination router, by the routing's step and the
+    /// packet's step VC class.
+    #[inline(never)]
+    fn route_step_classes(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) {
+        let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
+        self.vcs[ivc].out_port = self.pstart[r] + port;
+        let vclass = if self.step_classes > 1 {
+            self.packets[f.pkt as usize].vclass
+        } else {
+            0
+        };
+        self.vcs[ivc].class = self.hop_class(vclass, class);
+        self.vcs[ivc].front.set_rstate(state);
     }
 
     /// The routing's step from router `r` towards router `dst_sw`: (local output port, VC
@@ -103,6 +126,22 @@ impl Network<'_> {
         } else {
             self.torus_step(r, dst_sw, rstate)
         }
+    }
+
+    /// Routers per row of `route_table` when the table alone routes (no step VC classes,
+    /// its classes turned into hop classes), else 0.
+    pub(super) fn set_route_n(&mut self) {
+        let n = self.topo.num_switches();
+        self.route_n = if self.route_table.is_empty() || self.step_classes > 1 {
+            0
+        } else {
+            if self.route_classes <= 1 {
+                self.route_table
+                    .iter_mut()
+                    .for_each(|e| *e &= !(0xff << 16));
+            }
+            n
+        };
     }
 
     /// VC range a routed input VC may take on its output port.
@@ -143,7 +182,7 @@ impl Network<'_> {
             Out::Open => unreachable!("routing never leaves by an open port"),
         }
         if flit.tail {
-            self.vcs[go * nv + ov as usize].owner = NONE;
+            self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
             self.sa_mask[gi] &= !(1 << v);
             if self.vcs[ivc].len > 0 {

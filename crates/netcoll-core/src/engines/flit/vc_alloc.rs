@@ -33,7 +33,7 @@ impl Network<'_> {
             return;
         }
         match self.cfg.vc_allocator {
-            VcAllocator::Islip => self.islip_vcs(r),
+            VcAllocator::Islip => self.islip_vcs_masks(r),
             VcAllocator::Greedy => self.greedy_vcs(r),
             VcAllocator::SeparableInputFirst => self.separable_input_first_vcs(r),
         }
@@ -51,7 +51,7 @@ impl Network<'_> {
 
     /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
     fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
-        self.vcs[og].owner = ivc as u32;
+        self.claim_vc(og / self.nv, og % self.nv, ivc);
         self.vcs[ivc].out_vc = (og % self.nv) as u8;
         self.vcs[ivc].state = ACTIVE;
         self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
@@ -88,22 +88,22 @@ impl Network<'_> {
     }
 
     /// One iteration of iSLIP over input VCs and output VCs.
-    fn islip_vcs(&mut self, r: usize) {
+    pub(super) fn islip_vcs(&mut self, r: usize) {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
         let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
-        let mut reqs = std::mem::take(&mut self.va_reqs);
+        let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
         if reqs.len() == 1 {
             // A lone requester is granted by every free VC it asks for: it takes the one
             // nearest its accept pointer (the same outcome, without the grant table).
             self.lone_vc_request(r, p0v + reqs[0] as usize, n);
-            self.va_reqs = reqs;
+            self.va.reqs = reqs;
             return;
         }
         // Grant: every free output VC picks the requester nearest its pointer.
-        let mut touched = std::mem::take(&mut self.va_touched);
+        let mut touched = std::mem::take(&mut self.va.touched);
         touched.clear();
         for &i in &reqs {
             let ivc = p0v + i as usize;
@@ -122,11 +122,11 @@ impl Network<'_> {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
             let base = self.vcs[ivc].out_port as usize * nv;
-            let aptr = self.va_aptr[ivc] as usize;
+            let aptr = self.va.aptr[ivc] as usize;
             let mut best: Option<(usize, usize)> = None;
             for og in base + lo..base + hi {
                 let o = og - p0v;
-                if self.va_grant[o] != i {
+                if self.va.grant[o] != i {
                     continue;
                 }
                 let d = wrap(o + n - aptr, n);
@@ -135,16 +135,16 @@ impl Network<'_> {
                 }
             }
             if let Some((og, _)) = best {
-                self.va_gptr[og] = wrap(i as usize + 1, n) as u16;
-                self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+                self.va.gptr[og] = wrap(i as usize + 1, n) as u16;
+                self.va.aptr[ivc] = wrap(og - p0v + 1, n) as u16;
                 self.take_vc(r, ivc, og);
             }
         }
         for &o in &touched {
-            self.va_grant[o as usize] = NONE;
+            self.va.grant[o as usize] = NONE;
         }
-        self.va_touched = touched;
-        self.va_reqs = reqs;
+        self.va.touched = touched;
+        self.va.reqs = reqs;
     }
 
     /// BookSim's `separable_input_first`: every input VC picks the free output VC it asks
@@ -154,10 +154,10 @@ impl Network<'_> {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
         let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
-        let mut reqs = std::mem::take(&mut self.va_reqs);
+        let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
-        let mut touched = std::mem::take(&mut self.va_touched);
+        let mut touched = std::mem::take(&mut self.va.touched);
         touched.clear();
         for &i in &reqs {
             let ivc = p0v + i as usize;
@@ -167,29 +167,29 @@ impl Network<'_> {
             self.offer_grant(og - p0v, og, i, n, &mut touched);
         }
         for &o in &touched {
-            let (o, i) = (o as usize, self.va_grant[o as usize] as usize);
+            let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
             let (og, ivc) = (p0v + o, p0v + i);
-            self.va_gptr[og] = wrap(i + 1, n) as u16;
-            self.va_aptr[ivc] = wrap(o + 1, n) as u16;
+            self.va.gptr[og] = wrap(i + 1, n) as u16;
+            self.va.aptr[ivc] = wrap(o + 1, n) as u16;
             self.take_vc(r, ivc, og);
-            self.va_grant[o] = NONE;
+            self.va.grant[o] = NONE;
         }
-        self.va_touched = touched;
-        self.va_reqs = reqs;
+        self.va.touched = touched;
+        self.va.reqs = reqs;
     }
 
     /// Output VC `og` (router-local `o`) is asked for by input VC `i` (local): it keeps the
     /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
     #[inline]
     fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
-        let d = wrap(i as usize + n - self.va_gptr[og] as usize, n);
-        if self.va_grant[o] == NONE {
+        let d = wrap(i as usize + n - self.va.gptr[og] as usize, n);
+        if self.va.grant[o] == NONE {
             touched.push(o as u32);
-        } else if d >= self.va_grant_d[o] as usize {
+        } else if d >= self.va.grant_d[o] as usize {
             return;
         }
-        self.va_grant[o] = i;
-        self.va_grant_d[o] = d as u16;
+        self.va.grant[o] = i;
+        self.va.grant_d[o] = d as u16;
     }
 
     /// The free output VC that `ivc` may take nearest its accept pointer.
@@ -197,7 +197,7 @@ impl Network<'_> {
         let (lo, hi) = self.vc_range(ivc);
         let base = self.vcs[ivc].out_port as usize * self.nv;
         let need = self.vc_need(ivc);
-        let aptr = self.va_aptr[ivc] as usize;
+        let aptr = self.va.aptr[ivc] as usize;
         let mut best: Option<(usize, usize)> = None;
         for og in base + lo..base + hi {
             if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
@@ -214,8 +214,8 @@ impl Network<'_> {
     fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
         let p0v = self.pstart[r] as usize * self.nv;
         if let Some(og) = self.nearest_free_vc(ivc, p0v, n) {
-            self.va_gptr[og] = wrap(ivc - p0v + 1, n) as u16;
-            self.va_aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+            self.va.gptr[og] = wrap(ivc - p0v + 1, n) as u16;
+            self.va.aptr[ivc] = wrap(og - p0v + 1, n) as u16;
             self.take_vc(r, ivc, og);
         }
     }

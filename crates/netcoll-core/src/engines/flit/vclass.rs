@@ -31,9 +31,11 @@ impl Network<'_> {
                 hi.push((b0 + (c + 1) * (b1 - b0) / rc) as u8);
             }
         }
+        self.va.set_classes(&lo, &hi, nv);
         self.class_lo = lo;
         self.class_hi = hi;
         self.step_classes = blocks as u8;
+        self.set_route_n();
         Ok(())
     }
 

@@ -1,0 +1,260 @@
+//! The VC allocator's state, and BookSim's iSLIP VC allocation on bit masks for routers of
+//! at most 64 VCs (every port's VCs together; wider routers take the grant-table path in
+//! vc_alloc.rs, which gives the same matching).
+//!
+//! Per output port a mask of its free output VCs is kept where owners change (`claim_vc`,
+//! `release_vc`), and per VC class a mask of the VCs the class may use, so the output VCs
+//! an input VC requests are one AND. Router-local VC numbers (`port * num_vcs + vc`) index
+//! the masks of one router. One iSLIP iteration (see vc_alloc.rs for the rule):
+//!
+//! 1. every requester's candidates: the free output VCs of its class on its output port;
+//! 2. grant: an output VC asked for by one requester grants it; one asked for by several
+//!    (the *conflicts*, found with two masks while collecting) grants the requester nearest
+//!    its grant pointer and is struck from the others' candidates;
+//! 3. accept: every requester takes the candidate left nearest its accept pointer.
+//!
+//! A lone requester has no conflicts: it takes the candidate nearest its accept pointer.
+
+use super::allocator::rotate_pick;
+use super::network::{Network, ACTIVE, IDLE, VC_WAIT};
+use super::types::REPL;
+
+/// Local VC numbers a mask router may have.
+const MASK_VCS: usize = 64;
+
+/// The VC allocators' pointers, masks and scratch.
+pub struct VaState {
+    /// iSLIP grant pointer per output VC and accept pointer per input VC (global VC index,
+    /// router-local values).
+    pub gptr: Vec<u16>,
+    pub aptr: Vec<u16>,
+    /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
+    pub out_free: Vec<u64>,
+    /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
+    pub class_mask: Box<[u64; 256]>,
+    /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
+    pub split: [(u8, u8); MASK_VCS],
+    /// Scratch of the mask allocator: every requester's candidates (router-local outputs).
+    pub cand: [u64; MASK_VCS],
+    /// Scratch of the grant-table allocator (routers over 64 VCs, `separable_input_first`):
+    /// requesting input VCs, the grant per local output VC with its round-robin distance,
+    /// the outputs granted this cycle.
+    pub reqs: Vec<u32>,
+    pub grant: Vec<u32>,
+    pub grant_d: Vec<u16>,
+    pub touched: Vec<u32>,
+}
+
+impl VaState {
+    pub fn new(ports: usize, nv: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
+        let all = if nv <= MASK_VCS { all_vcs(nv) } else { 0 };
+        let mut split = [(0, 0); MASK_VCS];
+        for (l, s) in split.iter_mut().enumerate() {
+            *s = ((l / nv.max(1)) as u8, (l % nv.max(1)) as u8);
+        }
+        let mut va = VaState {
+            gptr: vec![0; ports * nv],
+            aptr: vec![0; ports * nv],
+            out_free: vec![all; ports],
+            class_mask: Box::new([0; 256]),
+            split,
+            cand: [0; MASK_VCS],
+            reqs: Vec::new(),
+            grant: vec![super::network::NONE; max_ports * nv],
+            grant_d: vec![0; max_ports * nv],
+            touched: Vec::new(),
+        };
+        va.set_classes(lo, hi, nv);
+        va
+    }
+
+    /// Class `c` may use VCs `lo[c]..hi[c]`; `u8::MAX` any VC.
+    pub fn set_classes(&mut self, lo: &[u8], hi: &[u8], nv: usize) {
+        if nv > MASK_VCS {
+            return;
+        }
+        self.class_mask.fill(0);
+        for (c, (&l, &h)) in lo.iter().zip(hi).enumerate() {
+            self.class_mask[c] = all_vcs(h as usize) & !all_vcs(l as usize);
+        }
+        self.class_mask[u8::MAX as usize] = all_vcs(nv);
+    }
+}
+
+/// The mask of VCs `0..n` (`n <= 64`).
+#[inline]
+fn all_vcs(n: usize) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// `(x + 1) mod n` for `x < n`.
+#[inline]
+fn next(x: usize, n: usize) -> u16 {
+    if x + 1 == n {
+        0
+    } else {
+        (x + 1) as u16
+    }
+}
+
+impl Network<'_> {
+    /// Output VC `ov` of global output port `go` is taken by input VC `ivc` (global).
+    #[inline]
+    pub(super) fn claim_vc(&mut self, go: usize, ov: usize, ivc: usize) {
+        self.vcs[go * self.nv + ov].owner = ivc as u32;
+        if ov < MASK_VCS {
+            self.va.out_free[go] &= !(1 << ov);
+        }
+    }
+
+    /// Output VC `ov` of global output port `go` is free again (its tail has left).
+    #[inline]
+    pub(super) fn release_vc(&mut self, go: usize, ov: usize) {
+        self.vcs[go * self.nv + ov].owner = super::network::NONE;
+        if ov < MASK_VCS {
+            self.va.out_free[go] |= 1 << ov;
+        }
+    }
+
+    /// iSLIP VC allocation at router `r`: on masks when its VCs fit, else by the grant
+    /// table (vc_alloc.rs).
+    pub(super) fn islip_vcs_masks(&mut self, r: usize) {
+        let p0 = self.pstart[r] as usize;
+        let n = (self.pstart[r + 1] as usize - p0) * self.nv;
+        if n > MASK_VCS {
+            return self.islip_vcs(r);
+        }
+        let reqs = self.mask_requests(r, p0);
+        if reqs == 0 {
+            return;
+        }
+        let p0v = p0 * self.nv;
+        if reqs & (reqs - 1) == 0 {
+            let i = reqs.trailing_zeros() as usize;
+            let cand = self.candidates(p0v + i, p0);
+            if cand != 0 {
+                let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
+                self.grant_local(r, p0, n, i, o);
+            }
+            return;
+        }
+        // Candidates, and the outputs asked for by more than one requester.
+        let (mut asked, mut conflicts) = (0u64, 0u64);
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let cand = self.candidates(p0v + i, p0);
+            self.va.cand[i & 63] = cand;
+            conflicts |= asked & cand;
+            asked |= cand;
+        }
+        // Grant: a conflict output grants the requester nearest its pointer only.
+        while conflicts != 0 {
+            let o = conflicts.trailing_zeros() as usize;
+            conflicts &= conflicts - 1;
+            let mut askers = 0u64;
+            let mut bits = reqs;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                askers |= (self.va.cand[i & 63] >> o & 1) << i;
+            }
+            let winner = rotate_pick(askers, self.va.gptr[p0v + o] as usize);
+            let mut losers = askers & !(1 << winner);
+            while losers != 0 {
+                let i = losers.trailing_zeros() as usize;
+                losers &= losers - 1;
+                self.va.cand[i & 63] &= !(1 << o);
+            }
+        }
+        // Accept: every requester takes the grant nearest its pointer.
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let grants = self.va.cand[i & 63];
+            if grants != 0 {
+                let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
+                self.grant_local(r, p0, n, i, o);
+            }
+        }
+    }
+
+    /// Routes router `r`'s idle input VCs that need it and returns the mask (router-local
+    /// VC numbers) of those ready for VC allocation; replicating worms take their branches'
+    /// VCs on their own.
+    fn mask_requests(&mut self, r: usize, p0: usize) -> u64 {
+        let p0v = p0 * self.nv;
+        let mut bits = self.wait_bits[r * self.wpr];
+        let mut reqs = 0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let ivc = p0v + i;
+            if self.vcs[ivc].state == IDLE {
+                self.route(ivc, r);
+            }
+            let v = &self.vcs[ivc];
+            if v.ready > self.now {
+                continue;
+            }
+            if v.state == VC_WAIT {
+                reqs |= 1 << i;
+            } else if v.state == REPL {
+                self.allocate_branches(ivc);
+            }
+        }
+        reqs
+    }
+
+    /// The output VCs (router-local numbers) input VC `ivc` requests: the free VCs of its
+    /// class on its output port (under virtual cut-through, those with room for the packet).
+    #[inline(always)]
+    fn candidates(&self, ivc: usize, p0: usize) -> u64 {
+        let v = &self.vcs[ivc];
+        let go = v.out_port as usize;
+        let mut cand = self.va.out_free[go] & self.va.class_mask[v.class as usize];
+        if self.is_vct() {
+            let need = self.packets[v.front.pkt as usize].size;
+            let mut bits = cand;
+            while bits != 0 {
+                let ov = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.vcs[go * self.nv + ov].credits < need {
+                    cand &= !(1 << ov);
+                }
+            }
+        }
+        cand << ((go - p0) * self.nv)
+    }
+
+    /// Input VC `i` of router `r` takes output VC `o` (router-local numbers); both iSLIP
+    /// pointers move past the match.
+    #[inline(always)]
+    fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
+        let nv = self.nv;
+        let (ivc, og) = (p0 * nv + i, p0 * nv + o);
+        let (ip, iv) = self.va.split[i & 63];
+        let (op, ov) = self.va.split[o & 63];
+        self.va.gptr[og] = next(i, n);
+        self.va.aptr[ivc] = next(o, n);
+        self.claim_vc(p0 + op as usize, ov as usize, ivc);
+        let ready = if self.cfg.speculative {
+            self.now
+        } else {
+            self.now + self.cfg.vc_alloc_delay as u64
+        };
+        let v = &mut self.vcs[ivc];
+        v.out_vc = ov;
+        v.state = ACTIVE;
+        v.ready = ready;
+        self.sa_mask[p0 + ip as usize] |= 1 << iv;
+        self.wait_bits[r * self.wpr] &= !(1 << i);
+        self.router_waiting[r] -= 1;
+    }
+}
