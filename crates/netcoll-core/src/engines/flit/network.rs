@@ -499,17 +499,23 @@ impl<'t> Network<'t> {
 
     #[inline]
     pub fn pop(&mut self, ivc: usize) -> Flit {
+        self.pop_from(ivc, ivc / self.nv, ivc % self.nv)
+    }
+
+    /// Takes the front flit of input VC `ivc`, VC `v` of global input port `gi`.
+    #[inline]
+    pub fn pop_from(&mut self, ivc: usize, gi: usize, v: usize) -> Flit {
         let depth = self.depth;
-        let v = &mut self.vcs[ivc];
-        let f = v.front;
-        v.len -= 1;
-        if v.len > 0 {
-            v.front = self.ring[ivc * depth + v.head as usize];
-            let h = v.head as usize + 1;
-            v.head = if h == depth { 0 } else { h as u16 };
+        let x = &mut self.vcs[ivc];
+        let f = x.front;
+        x.len -= 1;
+        if x.len > 0 {
+            let h = x.head as usize;
+            x.front = self.ring[ivc * depth + h];
+            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
         } else {
-            self.port_occ[ivc / self.nv] -= 1;
-            self.sa_mask[ivc / self.nv] &= !(1 << (ivc % self.nv));
+            self.port_occ[gi] -= 1;
+            self.sa_mask[gi] &= !(1 << v);
         }
         f
     }

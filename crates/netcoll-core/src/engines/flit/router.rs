@@ -159,20 +159,21 @@ impl Network<'_> {
     pub(super) fn traverse(&mut self, r: usize, gi: usize, v: usize) {
         let nv = self.nv;
         let ivc = gi * nv + v;
-        let go = self.vcs[ivc].out_port as usize;
-        let ov = self.vcs[ivc].out_vc;
-        let mut flit = self.pop(ivc);
+        let (go, ov) = (self.vcs[ivc].out_port as usize, self.vcs[ivc].out_vc);
+        let mut flit = self.pop_from(ivc, gi, v);
         self.router_flits[r] -= 1;
-        self.last_move = self.now;
         let (now, hop) = (self.now, self.hop);
+        self.last_move = now;
         match self.in_from[gi] {
-            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v as u8),
             In::Link(gu) => self.send_credit(now + hop.credit_link, gu, v as u8),
+            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v as u8),
             In::Open => unreachable!("flits never enter an open port"),
         }
+        self.chan_flits[go] += 1;
+        let ogv = go * nv + ov as usize;
         match self.out_to[go] {
             Out::Link { input, .. } => {
-                self.vcs[go * nv + ov as usize].credits -= 1;
+                self.vcs[ogv].credits -= 1;
                 self.flit_hops += 1;
                 flit.hops += 1;
                 self.send_flit(now + hop.flit_link, input, ov, flit);
@@ -180,7 +181,6 @@ impl Network<'_> {
             Out::Eject(ep) => self.send_eject(now + hop.flit_eject, ep, flit),
             Out::Open => unreachable!("routing never leaves by an open port"),
         }
-        self.chan_flits[go] += 1;
         if flit.tail {
             self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;

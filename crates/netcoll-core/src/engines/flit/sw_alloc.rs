@@ -102,9 +102,9 @@ impl Network<'_> {
             let gi = p0 + i;
             let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
             let v = self.sa_req_vc[i * mp + o] as usize;
-            self.out_rr[p0 + o] = ((i + 1) % nports) as u16;
-            self.sa_aptr[gi] = ((o + 1) % nports) as u16;
-            self.in_rr[gi] = ((v + 1) % nv) as u8;
+            self.out_rr[p0 + o] = next(i, nports) as u16;
+            self.sa_aptr[gi] = next(o, nports) as u16;
+            self.in_rr[gi] = next(v, nv) as u8;
             self.traverse(r, gi, v);
         }
     }
@@ -152,14 +152,24 @@ impl Network<'_> {
             let reqs = std::mem::take(&mut self.out_req[o]);
             let i = rotate_pick(reqs, self.out_rr[go] as usize);
             let v = self.req_vc[i] as usize;
-            self.in_rr[p0 + i] = ((v + 1) % nv) as u8;
-            self.out_rr[go] = ((i + 1) % nports) as u16;
+            self.in_rr[p0 + i] = next(v, nv) as u8;
+            self.out_rr[go] = next(i, nports) as u16;
             if self.vcs[(p0 + i) * nv + v].state == REPL {
                 self.traverse_branch(r, (p0 + i) * nv + v, go);
             } else {
                 self.traverse(r, p0 + i, v);
             }
         }
+    }
+}
+
+/// `(x + 1) % n` for `x < n`, without a division.
+#[inline]
+fn next(x: usize, n: usize) -> usize {
+    if x + 1 == n {
+        0
+    } else {
+        x + 1
     }
 }
 
