@@ -246,7 +246,7 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        let va = VaState::new(np, nv, max_ports, &class_lo, &class_hi);
+        let va = VaState::new(cfg, np, max_ports, &class_lo, &class_hi);
         let mut net = Network {
             topo,
             routing,

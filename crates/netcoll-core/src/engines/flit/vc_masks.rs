@@ -16,6 +16,7 @@
 //! A lone requester has no conflicts: it takes the candidate nearest its accept pointer.
 
 use super::allocator::rotate_pick;
+use super::config::FlitConfig;
 use super::network::{Network, ACTIVE, IDLE, VC_WAIT};
 use super::types::REPL;
 
@@ -24,10 +25,8 @@ const MASK_VCS: usize = 64;
 
 /// The VC allocators' pointers, masks and scratch.
 pub struct VaState {
-    /// iSLIP grant pointer per output VC and accept pointer per input VC (global VC index,
-    /// router-local values).
-    pub gptr: Vec<u16>,
-    pub aptr: Vec<u16>,
+    /// Cycles from a VC allocation to the first switch bid (0 when speculative).
+    pub delay: u64,
     /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
     pub out_free: Vec<u64>,
     /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
@@ -46,15 +45,19 @@ pub struct VaState {
 }
 
 impl VaState {
-    pub fn new(ports: usize, nv: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
+    pub fn new(cfg: &FlitConfig, ports: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
+        let nv = cfg.num_vcs;
         let all = if nv <= MASK_VCS { all_vcs(nv) } else { 0 };
         let mut split = [(0, 0); MASK_VCS];
         for (l, s) in split.iter_mut().enumerate() {
             *s = ((l / nv.max(1)) as u8, (l % nv.max(1)) as u8);
         }
         let mut va = VaState {
-            gptr: vec![0; ports * nv],
-            aptr: vec![0; ports * nv],
+            delay: if cfg.speculative {
+                0
+            } else {
+                cfg.vc_alloc_delay as u64
+            },
             out_free: vec![all; ports],
             class_mask: Box::new([0; 256]),
             split,
@@ -137,7 +140,7 @@ impl Network<'_> {
             let i = reqs.trailing_zeros() as usize;
             let cand = self.candidates(p0v + i, p0);
             if cand != 0 {
-                let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
+                let o = rotate_pick(cand, self.vcs[p0v + i].va_aptr as usize);
                 self.grant_local(r, p0, n, i, o);
             }
             return;
@@ -164,7 +167,7 @@ impl Network<'_> {
                 bits &= bits - 1;
                 askers |= (self.va.cand[i & 63] >> o & 1) << i;
             }
-            let winner = rotate_pick(askers, self.va.gptr[p0v + o] as usize);
+            let winner = rotate_pick(askers, self.vcs[p0v + o].va_gptr as usize);
             let mut losers = askers & !(1 << winner);
             while losers != 0 {
                 let i = losers.trailing_zeros() as usize;
@@ -179,7 +182,7 @@ impl Network<'_> {
             bits &= bits - 1;
             let grants = self.va.cand[i & 63];
             if grants != 0 {
-                let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
+                let o = rotate_pick(grants, self.vcs[p0v + i].va_aptr as usize);
                 self.grant_local(r, p0, n, i, o);
             }
         }
@@ -237,19 +240,17 @@ impl Network<'_> {
     /// pointers move past the match.
     #[inline(always)]
     fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
-        let nv = self.nv;
-        let (ivc, og) = (p0 * nv + i, p0 * nv + o);
+        let p0v = p0 * self.nv;
+        let (ivc, og) = (p0v + i, p0v + o);
         let (ip, iv) = self.va.split[i & 63];
         let (op, ov) = self.va.split[o & 63];
-        self.va.gptr[og] = next(i, n);
-        self.va.aptr[ivc] = next(o, n);
-        self.claim_vc(p0 + op as usize, ov as usize, ivc);
-        let ready = if self.cfg.speculative {
-            self.now
-        } else {
-            self.now + self.cfg.vc_alloc_delay as u64
-        };
+        let out = &mut self.vcs[og];
+        out.owner = ivc as u32;
+        out.va_gptr = next(i, n);
+        self.va.out_free[p0 + op as usize] &= !(1 << ov);
+        let ready = self.now + self.va.delay;
         let v = &mut self.vcs[ivc];
+        v.va_aptr = next(o, n);
         v.out_vc = ov;
         v.state = ACTIVE;
         v.ready = ready;
