@@ -33,6 +33,9 @@ pub struct VaState {
     pub class_mask: Box<[u64; 256]>,
     /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
     pub split: [(u8, u8); MASK_VCS],
+    /// Routers with more VCs than this use the grant table (`MASK_VCS`; tests lower it to
+    /// check both allocators against each other).
+    pub mask_limit: usize,
     /// Scratch of the mask allocator: every requester's candidates (router-local outputs).
     pub cand: [u64; MASK_VCS],
     /// Scratch of the grant-table allocator (routers over 64 VCs, `separable_input_first`):
@@ -61,6 +64,7 @@ impl VaState {
             out_free: vec![all; ports],
             class_mask: Box::new([0; 256]),
             split,
+            mask_limit: MASK_VCS,
             cand: [0; MASK_VCS],
             reqs: Vec::new(),
             grant: vec![super::network::NONE; max_ports * nv],
@@ -128,7 +132,7 @@ impl Network<'_> {
     pub(super) fn islip_vcs_masks(&mut self, r: usize) {
         let p0 = self.pstart[r] as usize;
         let n = (self.pstart[r + 1] as usize - p0) * self.nv;
-        if n > MASK_VCS {
+        if n > self.va.mask_limit {
             return self.islip_vcs(r);
         }
         let reqs = self.mask_requests(r, p0);
@@ -257,5 +261,62 @@ impl Network<'_> {
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.router_waiting[r] -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::FlitConfig;
+    use super::super::sim::Sim;
+
+    /// Every figure of a one-thread run, with the iSLIP VC allocator on masks or (with
+    /// `mask_limit = 0`) on the grant table everywhere.
+    fn figures(pairs: &[(&str, &str)], masks: bool) -> String {
+        let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
+        let topo = c.build_topology().unwrap();
+        let mut sim = Sim::new(&topo, &c).unwrap();
+        if !masks {
+            sim.net.va.mask_limit = 0;
+        }
+        serde_json::to_string(&sim.simulate()).unwrap()
+    }
+
+    #[test]
+    fn mask_and_grant_table_allocators_match() {
+        let fixed = [
+            ("sim_type", "fixed"),
+            ("warmup_cycles", "100"),
+            ("sim_cycles", "1500"),
+        ];
+        let cases: [&[(&str, &str)]; 5] = [
+            &[("k", "4"), ("injection_rate", "0.3")],
+            &[("k", "4"), ("injection_rate", "0.8")],
+            &[
+                ("k", "4"),
+                ("injection_rate", "0.4"),
+                ("packet_size", "4"),
+                ("injection_rate_uses_flits", "1"),
+                ("flow_control", "virtual_cut_through"),
+                ("vc_buf_size", "4"),
+            ],
+            &[
+                ("topology", "torus"),
+                ("k", "4"),
+                ("injection_rate", "0.5"),
+                ("torus_routing", "dateline"),
+            ],
+            &[
+                ("k", "4"),
+                ("injection_rate", "0.5"),
+                ("speculative", "1"),
+                ("num_vcs", "3"),
+            ],
+        ];
+        for case in cases {
+            let pairs: Vec<(&str, &str)> = case.iter().chain(&fixed).copied().collect();
+            let (a, b) = (figures(&pairs, true), figures(&pairs, false));
+            assert!(a.contains("\"flit_hops\""), "{a}");
+            assert_eq!(a, b, "{case:?}");
+        }
     }
 }
