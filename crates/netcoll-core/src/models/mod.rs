@@ -7,8 +7,8 @@
 //! - [`kbinomial`]: k-binomial trees for pipelined FPFS multicast, Lemma 4 and Theorem 3
 //!   (seed 003 s4.3), with the FPFS step simulation that checks them;
 //! - [`hockney`]: InterCom's alpha-beta-gamma costs of the short- and long-vector
-//!   primitives, the seven collectives, and hybrid broadcasts on logical meshes with
-//!   conflict factors (seed 001 s4-6, Table 2);
+//!   primitives and the seven collectives; `hockney/hybrid.rs`: hybrid broadcasts on
+//!   logical meshes with conflict factors (seed 001 s4-6, Table 2);
 //! - [`loggp`]: LogGP parameters and the point-to-point message time;
 //! - [`ratio`]: the exact fraction that cost coefficients are reported in.
 //!

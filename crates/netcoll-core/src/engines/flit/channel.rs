@@ -1,6 +1,6 @@
 //! Channels: everything in flight between two points of the network (flits on links,
 //! credits on their way back, flits on ejection channels) is an event in a timing wheel,
-//! due a fixed number of cycles later. The wheel's buckets are reused vectors, so after
+//! due a fixed number of cycles later. The wheel's slots are reused vectors, so after
 //! warm-up no event allocates.
 
 /// A flit: the packet slot it belongs to, and what a router needs to route it without
@@ -61,6 +61,34 @@ impl Flit {
     }
 }
 
+/// The fixed delays of a hop's events, in cycles from the switch traversal (or the freeing
+/// of a buffer slot), summed once when the network is built.
+#[derive(Debug, Clone, Copy)]
+pub struct HopDelays {
+    /// A flit to the next router's input buffer.
+    pub flit_link: u64,
+    /// A flit to its destination NI (ejection channel and NI read).
+    pub flit_eject: u64,
+    /// A credit to the upstream router.
+    pub credit_link: u64,
+    /// A credit to the source NI (over the injection channel).
+    pub credit_ni: u64,
+}
+
+impl HopDelays {
+    pub fn new(c: &super::config::FlitConfig) -> HopDelays {
+        let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
+        HopDelays {
+            flit_link: st + c.channel_latency as u64,
+            flit_eject: st + (c.ejection_latency + c.ni_read_delay) as u64,
+            credit_link: (c.credit_delay + c.channel_latency) as u64,
+            credit_ni: (c.credit_delay + c.injection_latency) as u64,
+        }
+    }
+}
+
+/// Something in flight, as it crosses between partitions of a parallel run (par.rs) and
+/// as replication (replicate.rs) schedules it; the wheel stores each kind apart.
 #[derive(Debug, Clone, Copy)]
 pub enum Event {
     /// A flit reaches input port `port` (global port index), virtual channel `vc`.
@@ -73,37 +101,108 @@ pub enum Event {
     Eject { ep: u32, flit: Flit },
 }
 
+/// A flit due at input port `port` (global), virtual channel `vc`.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival {
+    pub port: u32,
+    pub vc: u32,
+    pub flit: Flit,
+}
+
+/// Everything due in one cycle, each kind in a vector of its own: a credit is 4 bytes (the
+/// global index of the VC it returns to), not a 24-byte tagged event, and applying a kind
+/// needs no dispatch per event. The order of events of one cycle changes no result (see
+/// par.rs); ejections keep the order they were sent in.
+#[derive(Debug, Default)]
+pub struct Due {
+    pub arrivals: Vec<Arrival>,
+    /// Output VCs (global, `port * num_vcs + vc`) whose downstream buffer freed a slot.
+    pub credits: Vec<u32>,
+    /// NI credits (`endpoint * num_vcs + vc`).
+    pub ni_credits: Vec<u32>,
+    pub ejects: Vec<(u32, Flit)>,
+}
+
+impl Due {
+    fn len(&self) -> usize {
+        self.arrivals.len() + self.credits.len() + self.ni_credits.len() + self.ejects.len()
+    }
+
+    fn clear(&mut self) {
+        self.arrivals.clear();
+        self.credits.clear();
+        self.ni_credits.clear();
+        self.ejects.clear();
+    }
+}
+
+/// A timing wheel: a [`Due`] per cycle of its span, reused (after warm-up nothing in flight
+/// allocates).
 pub struct Wheel {
-    buckets: Vec<Vec<Event>>,
+    slots: Vec<Due>,
     mask: u64,
+    /// VCs per port, to number credits.
+    nv: u32,
     /// Events scheduled and not yet taken.
     pending: usize,
 }
 
 impl Wheel {
-    /// A wheel for delays of 1..=`max_delay` cycles.
-    pub fn new(max_delay: u64) -> Wheel {
+    /// A wheel for delays of 1..=`max_delay` cycles on a network of `nv` VCs per port.
+    pub fn new(max_delay: u64, nv: usize) -> Wheel {
         let size = (max_delay + 1).next_power_of_two();
         Wheel {
-            buckets: (0..size).map(|_| Vec::new()).collect(),
+            slots: (0..size).map(|_| Due::default()).collect(),
             mask: size - 1,
+            nv: nv as u32,
             pending: 0,
         }
     }
 
-    /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
     #[inline]
-    pub fn push(&mut self, at: u64, e: Event) {
+    fn slot(&mut self, at: u64) -> &mut Due {
         self.pending += 1;
-        self.buckets[(at & self.mask) as usize].push(e);
+        &mut self.slots[(at & self.mask) as usize]
     }
 
-    /// Takes the events due at `now`, leaving an empty bucket with its capacity kept (the
-    /// caller hands the vector back with [`Wheel::give_back`]).
-    pub fn take(&mut self, now: u64) -> Vec<Event> {
-        let v = std::mem::take(&mut self.buckets[(now & self.mask) as usize]);
-        self.pending -= v.len();
-        v
+    /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
+    pub fn push(&mut self, at: u64, e: Event) {
+        match e {
+            Event::Flit { port, vc, flit } => self.push_flit(at, port, vc as u32, flit),
+            Event::Credit { port, vc } => self.push_credit(at, port * self.nv + vc as u32),
+            Event::NiCredit { ep, vc } => self.push_ni_credit(at, ep * self.nv + vc as u32),
+            Event::Eject { ep, flit } => self.push_eject(at, ep, flit),
+        }
+    }
+
+    #[inline]
+    pub fn push_flit(&mut self, at: u64, port: u32, vc: u32, flit: Flit) {
+        self.slot(at).arrivals.push(Arrival { port, vc, flit });
+    }
+
+    /// A credit for global output VC `ovc`.
+    #[inline]
+    pub fn push_credit(&mut self, at: u64, ovc: u32) {
+        self.slot(at).credits.push(ovc);
+    }
+
+    /// A credit for NI VC `nvc` (`endpoint * num_vcs + vc`).
+    #[inline]
+    pub fn push_ni_credit(&mut self, at: u64, nvc: u32) {
+        self.slot(at).ni_credits.push(nvc);
+    }
+
+    #[inline]
+    pub fn push_eject(&mut self, at: u64, ep: u32, flit: Flit) {
+        self.slot(at).ejects.push((ep, flit));
+    }
+
+    /// Takes the events due at `now`, leaving an empty slot (the caller hands the vectors
+    /// back with [`Wheel::give_back`], so their capacity is kept).
+    pub fn take(&mut self, now: u64) -> Due {
+        let due = std::mem::take(&mut self.slots[(now & self.mask) as usize]);
+        self.pending -= due.len();
+        due
     }
 
     /// Whether nothing is in flight.
@@ -111,11 +210,11 @@ impl Wheel {
         self.pending == 0
     }
 
-    pub fn give_back(&mut self, now: u64, mut v: Vec<Event>) {
-        v.clear();
-        let b = &mut self.buckets[(now & self.mask) as usize];
-        if b.is_empty() && b.capacity() < v.capacity() {
-            *b = v;
+    pub fn give_back(&mut self, now: u64, mut due: Due) {
+        due.clear();
+        let slot = &mut self.slots[(now & self.mask) as usize];
+        if slot.len() == 0 {
+            *slot = due;
         }
     }
 }

@@ -1,12 +1,13 @@
 //! Simulation parameters. Keys and defaults follow BookSim 2's names (`num_vcs`,
 //! `vc_buf_size`, `routing_delay`, ...) so a BookSim configuration file maps onto this struct
-//! key by key; [`FlitConfig::set`] is the one place that knows every key.
+//! key by key. Here: the fields and their defaults; `config_keys` reads a key's text
+//! ([`FlitConfig::set`] is the one place that knows every key), `config_check` refuses
+//! values the engine cannot run.
 
-use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
+use super::booksim_keys::booksim_only_keys;
 pub use super::config_enums::{
     FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
-use super::config_values::{flag, num, parse_pattern, unquote};
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
@@ -186,9 +187,6 @@ impl FlitConfig {
     }
 }
 
-/// The most threads one run may ask for.
-pub const MAX_THREADS: usize = 1024;
-
 /// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
 pub const KEYS: &[&str] = &[
     "topology",
@@ -241,170 +239,10 @@ pub const KEYS: &[&str] = &[
     "multicast_packets",
 ];
 
+/// The most threads one run may ask for.
+pub const MAX_THREADS: usize = 1024;
+
 impl FlitConfig {
-    /// Sets one key from its text value as written in a BookSim configuration file.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
-        let v = value.trim();
-        match key {
-            "topology" => self.topology = unquote(v).to_string(),
-            "k" => self.k = num(key, v)?,
-            "n" => self.n = num(key, v)?,
-            "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
-            "routing_function" => {
-                self.routing_set = true;
-                self.routing = match unquote(v) {
-                    "dor" | "dim_order" | "dim_order_mesh" | "dim_order_torus" | "dim_order_ni" => {
-                        RoutingKind::Dor
-                    }
-                    "min" | "shortest" => RoutingKind::Shortest,
-                    "updown" | "up_down" => RoutingKind::UpDown,
-                    other => {
-                        return spec_err!(
-                        "routing_function = {other} is not supported: use dim_order, min or updown"
-                    )
-                    }
-                }
-            }
-            "dateline" => self.dateline = flag(key, v)?,
-            "torus_routing" => {
-                self.torus_routing = match unquote(v) {
-                    "booksim" => TorusRouting::Booksim,
-                    "dateline" => TorusRouting::Dateline,
-                    o => return spec_err!("torus_routing = {o}: use booksim or dateline"),
-                }
-            }
-            "num_vcs" => self.num_vcs = num(key, v)?,
-            "vc_buf_size" => self.vc_buf_size = num(key, v)?,
-            "flow_control" => {
-                self.flow_control = match unquote(v) {
-                    "wormhole" => FlowControl::Wormhole,
-                    "vct" | "cut_through" | "virtual_cut_through" => FlowControl::CutThrough,
-                    o => return spec_err!("flow_control = {o}: use wormhole or vct"),
-                }
-            }
-            "routing_delay" => self.routing_delay = num(key, v)?,
-            "vc_alloc_delay" => self.vc_alloc_delay = num(key, v)?,
-            "sw_alloc_delay" => self.sw_alloc_delay = num(key, v)?,
-            "st_final_delay" => self.st_final_delay = num(key, v)?,
-            "credit_delay" => self.credit_delay = num(key, v)?,
-            "speculative" => self.speculative = flag(key, v)?,
-            "channel_latency" => {
-                self.channel_latency = num(key, v)?;
-                self.channel_latency_set = true;
-            }
-            "use_noc_latency" => self.use_noc_latency = flag(key, v)?,
-            "network_file" => self.network_file = unquote(v).to_string(),
-            "injection_latency" => self.injection_latency = num(key, v)?,
-            "ejection_latency" => self.ejection_latency = num(key, v)?,
-            "ni_read_delay" => self.ni_read_delay = num(key, v)?,
-            "chunk_flits" => self.chunk_flits = num(key, v)?,
-            "traffic" => self.traffic = parse_pattern(v)?,
-            "packet_size" => self.packet_size = num(key, v)?,
-            "injection_rate" => self.injection_rate = num(key, v)?,
-            "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,
-            "sim_type" => {
-                self.sim_type = match unquote(v) {
-                    "latency" => SimType::Latency,
-                    "batch" => SimType::Batch,
-                    "fixed" => SimType::Fixed,
-                    "throughput" => {
-                        return spec_err!(
-                            "sim_type = throughput is not supported: use latency (BookSim's \
-                             default), batch or fixed"
-                        )
-                    }
-                    o => return spec_err!("sim_type = {o}: use latency, batch or fixed"),
-                }
-            }
-            "sample_period" => self.sample_period = num(key, v)?,
-            "warmup_periods" => self.warmup_periods = num(key, v)?,
-            "max_samples" => self.max_samples = num(key, v)?,
-            "latency_thres" => self.latency_thres = num(key, v)?,
-            "warmup_thres" => self.warmup_thres = num(key, v)?,
-            "stopping_thres" => self.stopping_thres = num(key, v)?,
-            "acc_stopping_thres" => self.acc_stopping_thres = num(key, v)?,
-            "batch_size" => self.batch_size = num(key, v)?,
-            "sim_cycles" => self.sim_cycles = num(key, v)?,
-            "warmup_cycles" => self.warmup_cycles = num(key, v)?,
-            "seed" if v == "time" => {
-                return spec_err!(
-                    "seed = time is refused: netcoll runs are reproducible, give a number"
-                )
-            }
-            "seed" => self.seed = num(key, v)?,
-            "threads" => self.threads = num(key, v)?,
-            "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
-            "max_cycles" => self.max_cycles = num(key, v)?,
-            "vc_allocator" => {
-                self.vc_allocator = match unquote(v) {
-                    "islip" => VcAllocator::Islip,
-                    "greedy" => VcAllocator::Greedy,
-                    "separable_input_first" => VcAllocator::SeparableInputFirst,
-                    o => {
-                        return spec_err!(
-                            "vc_allocator = {o} is not supported: use islip, \
-                             separable_input_first or greedy"
-                        )
-                    }
-                }
-            }
-            "sw_allocator" => {
-                self.sw_allocator = match unquote(v) {
-                    "islip" => SwAllocator::Islip,
-                    "separable_input_first" => SwAllocator::SeparableInputFirst,
-                    o => {
-                        return spec_err!(
-                        "sw_allocator = {o} is not supported: use islip or separable_input_first"
-                    )
-                    }
-                }
-            }
-            "multicast_dests" => self.multicast_dests = num(key, v)?,
-            "multicast_scheme" => {
-                self.multicast_scheme = match unquote(v) {
-                    "unicast" | "ni" => McScheme::Unicast,
-                    "tree" => McScheme::Tree,
-                    "ni-kbinomial" => McScheme::NiKbinomial,
-                    "worm-path" => McScheme::WormPath,
-                    "worm-tree" => McScheme::WormTree,
-                    o => {
-                        return spec_err!(
-                            "multicast_scheme = {o}: use unicast or tree (network only), or \
-                             ni-kbinomial, worm-path or worm-tree (with host/NI overheads)"
-                        )
-                    }
-                }
-            }
-            "multicast_packets" => self.multicast_packets = num(key, v)?,
-            "alloc_iters" => {
-                if num::<u32>(key, v)? != 1 {
-                    return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
-                }
-            }
-            _ => match booksim_only(key, v, self.warmup_thres)? {
-                BooksimOnly::Accepted => {}
-                BooksimOnly::Means(k, v) => self.set(k, v)?,
-                BooksimOnly::Unknown => {
-                    return spec_err!(
-                        "unsupported key '{key}': netcoll's flit engine knows {} and BookSim's \
-                         own keys (docs/flit.md)",
-                        KEYS.join(", ")
-                    )
-                }
-            },
-        }
-        Ok(())
-    }
-
-    /// Builds a config from (key, value) pairs over the defaults.
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self> {
-        let mut c = FlitConfig::default();
-        for (k, v) in pairs {
-            c.set(k, v)?;
-        }
-        Ok(c)
-    }
-
     /// The network this config describes.
     pub fn build_topology(&self) -> Result<Topology> {
         if self.routing_required && !self.routing_set {
@@ -484,159 +322,6 @@ impl FlitConfig {
             self.injection_rate / self.packet_size as f64
         } else {
             self.injection_rate
-        }
-    }
-
-    /// Checks ranges that the engine relies on.
-    pub fn validate(&self) -> Result<()> {
-        if self.num_vcs == 0 || self.num_vcs > 64 {
-            return spec_err!("num_vcs = {}: use 1 to 64", self.num_vcs);
-        }
-        if self.vc_buf_size == 0 || self.vc_buf_size > 4096 {
-            return spec_err!("vc_buf_size = {}: use 1 to 4096", self.vc_buf_size);
-        }
-        if self.packet_size == 0 || self.packet_size > 65535 {
-            return spec_err!("packet_size = {}: use 1 to 65535", self.packet_size);
-        }
-        if self.flow_control == FlowControl::CutThrough && self.packet_size > self.vc_buf_size {
-            return spec_err!(
-                "virtual cut-through needs packet_size ({}) <= vc_buf_size ({})",
-                self.packet_size,
-                self.vc_buf_size
-            );
-        }
-        let p = self.packet_rate();
-        if self.traffic == Pattern::Multicast {
-            if self.multicast_dests == 0 {
-                return spec_err!("multicast_dests = 0: a multicast needs at least 1 destination");
-            }
-            if self.multicast_packets == 0
-                || (self.multicast_packets > 1 && self.multicast_scheme.plan_algorithm().is_none())
-            {
-                return spec_err!(
-                    "multicast_packets = {}: use 1..; more than 1 only with multicast_scheme = \
-                     ni-kbinomial, worm-path or worm-tree",
-                    self.multicast_packets
-                );
-            }
-            let b = self.multicast_rate();
-            if !(0.0..=1.0).contains(&b) || b.is_nan() {
-                return spec_err!(
-                    "injection_rate = {}: gives {b} multicasts per node per cycle \
-                     (effective applied load / multicast_dests); use 0 to 1",
-                    self.injection_rate
-                );
-            }
-        } else if !(0.0..=1.0).contains(&p) || p.is_nan() {
-            return spec_err!(
-                "injection_rate = {}: gives {p} packets per node per cycle; use 0 to 1",
-                self.injection_rate
-            );
-        }
-        if self.channel_latency == 0 || self.injection_latency == 0 || self.ejection_latency == 0 {
-            return spec_err!("channel, injection and ejection latencies must be at least 1 cycle");
-        }
-        if self.threads > MAX_THREADS {
-            return spec_err!(
-                "threads = {}: use 0 (automatic) to {MAX_THREADS}",
-                self.threads
-            );
-        }
-        if self.chunk_flits == 0 || self.chunk_flits > 65535 {
-            return spec_err!("chunk_flits = {}: use 1 to 65535", self.chunk_flits);
-        }
-        if self.sample_period == 0 || self.max_samples == 0 {
-            return spec_err!("sample_period and max_samples must be at least 1");
-        }
-        let delays = [
-            self.routing_delay,
-            self.vc_alloc_delay,
-            self.sw_alloc_delay,
-            self.st_final_delay,
-            self.credit_delay,
-            self.channel_latency,
-            self.ni_read_delay,
-        ];
-        if delays.iter().any(|&d| d > 1000) {
-            return spec_err!("pipeline delays and latencies must be at most 1000 cycles");
-        }
-        if self.deadlock_cycles == 0 {
-            return spec_err!("deadlock_cycles must be at least 1");
-        }
-        self.validate_measurement()
-    }
-
-    /// The fewest cycles a synthetic-traffic run takes: the warm-up and one measured sample
-    /// period (latency), the warm-up and measured cycles (fixed), or the cycles a node needs to
-    /// offer its batch at the injection rate (batch; None at rate 0, refused elsewhere).
-    pub fn least_cycles(&self) -> Option<u64> {
-        match self.sim_type {
-            SimType::Latency => {
-                Some((self.warmup_periods.max(1) as u64 + 1).saturating_mul(self.sample_period))
-            }
-            SimType::Fixed => Some(self.warmup_cycles.saturating_add(self.sim_cycles)),
-            // Each node offers its batch at the packet rate: batch_size / rate cycles at least.
-            SimType::Batch => {
-                let rate = self.packet_rate();
-                (rate > 0.0).then(|| (self.batch_size as f64 / rate).min(u64::MAX as f64) as u64)
-            }
-        }
-    }
-
-    /// The keys that set [`FlitConfig::least_cycles`], with their values.
-    pub fn run_length_keys(&self) -> String {
-        match self.sim_type {
-            SimType::Fixed => format!(
-                "warmup_cycles = {} and sim_cycles = {}",
-                self.warmup_cycles, self.sim_cycles
-            ),
-            SimType::Batch => format!(
-                "batch_size = {} at injection_rate = {}",
-                self.batch_size, self.injection_rate
-            ),
-            _ => format!(
-                "sample_period = {} with warmup_periods = {}",
-                self.sample_period, self.warmup_periods
-            ),
-        }
-    }
-
-    /// Refuses runs that would measure nothing.
-    fn validate_measurement(&self) -> Result<()> {
-        if self.max_cycles == 0 {
-            return spec_err!("max_cycles = 0: a run needs at least one cycle");
-        }
-        for (key, x) in [
-            ("latency_thres", self.latency_thres),
-            ("warmup_thres", self.warmup_thres),
-            ("stopping_thres", self.stopping_thres),
-            ("acc_stopping_thres", self.acc_stopping_thres),
-        ] {
-            if x.is_nan() {
-                return spec_err!("{key} = nan: give a number");
-            }
-        }
-        if let Some(least) = self.least_cycles().filter(|&c| c > self.max_cycles) {
-            return spec_err!(
-                "{}: the run needs at least {least} cycles, more than max_cycles = {}; \
-                 raise max_cycles or shorten the run",
-                self.run_length_keys(),
-                self.max_cycles
-            );
-        }
-        match self.sim_type {
-            SimType::Batch if self.batch_size == 0 => {
-                spec_err!("batch_size = 0: a batch run needs at least one packet per node")
-            }
-            SimType::Batch if self.packet_rate() == 0.0 => {
-                spec_err!("injection_rate = 0 with sim_type = batch: the batch would never be sent")
-            }
-            SimType::Fixed if self.sim_cycles == 0 => {
-                spec_err!(
-                    "sim_cycles = 0: sim_type = fixed measures sim_cycles cycles; use 1 or more"
-                )
-            }
-            _ => Ok(()),
         }
     }
 }

@@ -4,13 +4,17 @@
 //! synthetic traffic and BookSim's measurement modes. See docs/flit.md for the model, every
 //! default, and what matches BookSim.
 //!
-//! One concern per file: `config` (keys and defaults), `network` (flat state), `router`
+//! One concern per file: `config` (fields and defaults; `config_keys` reads a key,
+//! `config_check` validates), `network` (flat state), `router`
 //! (routing and switch traversal), `vc_alloc` / `sw_alloc` (BookSim's iSLIP allocators and
 //! netcoll's earlier ones), `torus` (BookSim's torus DOR), `allocator` (round-robin
 //! arbiters), `channel` (links and credits as a timing wheel), `ni` (injection and
 //! ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms), `deadlock`
 //! (wait-for cycles), `sim` (measurement), `par` (threads: partitions and the two-phase
-//! cycle), `crew` (the partitions' threads and their exchange).
+//! cycle), `crew` (the partitions' threads and their exchange), `schedule` and `exec/` (the
+//! schedule executor: `exec/mod.rs` an instance's ops and events, `exec/build.rs` its
+//! messages as network packets and tags, `exec/ni_model.rs` packets through the sending and
+//! receiving NIs, `exec/barrier.rs` the step barrier).
 
 mod allocator;
 mod anynet;
@@ -18,7 +22,9 @@ mod booksim_keys;
 pub mod cfgfile;
 mod channel;
 pub mod config;
+mod config_check;
 mod config_enums;
+mod config_keys;
 mod config_values;
 mod crew;
 pub mod deadlock;

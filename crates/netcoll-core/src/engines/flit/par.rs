@@ -20,7 +20,7 @@
 //! packet sizes, worms, step VC classes) or that react to each arrival in order (multicast
 //! traffic, schedules) run on one thread.
 
-use super::channel::Event;
+use super::channel::{Event, Flit};
 use super::config::FlowControl;
 use super::network::Network;
 use super::partition::{Partition, Workers};
@@ -88,21 +88,68 @@ impl<'t> Network<'t> {
 
     /// Schedules `e` at cycle `at`: into the own wheel, or the outbox of the partition that
     /// owns its destination.
-    #[inline]
     pub(super) fn send(&mut self, at: u64, e: Event) {
-        if let Some(p) = &mut self.part {
-            let dest = match e {
-                Event::Flit { port, .. } | Event::Credit { port, .. } => {
-                    self.port_router[port as usize] as usize / p.chunk
-                }
-                Event::NiCredit { .. } | Event::Eject { .. } => 0,
-            };
-            if dest != p.id {
-                p.outbox[dest].push((at, e));
-                return;
-            }
+        if self.part.is_some() {
+            return self.post(at, e);
         }
         self.wheel.push(at, e);
+    }
+
+    /// A flit's arrival at input `port`, VC `vc`, at cycle `at` ([`Network::send`] without
+    /// the tagged event on one thread).
+    #[inline]
+    pub(super) fn send_flit(&mut self, at: u64, port: u32, vc: u8, flit: Flit) {
+        if self.part.is_some() {
+            return self.post(at, Event::Flit { port, vc, flit });
+        }
+        self.wheel.push_flit(at, port, vc as u32, flit);
+    }
+
+    /// A credit for VC `vc` of output `port` at cycle `at`.
+    #[inline]
+    pub(super) fn send_credit(&mut self, at: u64, port: u32, vc: u8) {
+        if self.part.is_some() {
+            return self.post(at, Event::Credit { port, vc });
+        }
+        self.wheel
+            .push_credit(at, port * self.nv as u32 + vc as u32);
+    }
+
+    /// A credit for VC `vc` of endpoint `ep`'s NI at cycle `at`.
+    #[inline]
+    pub(super) fn send_ni_credit(&mut self, at: u64, ep: u32, vc: u8) {
+        if self.part.is_some() {
+            return self.post(at, Event::NiCredit { ep, vc });
+        }
+        self.wheel
+            .push_ni_credit(at, ep * self.nv as u32 + vc as u32);
+    }
+
+    /// A flit's arrival at endpoint `ep`'s NI at cycle `at`.
+    #[inline]
+    pub(super) fn send_eject(&mut self, at: u64, ep: u32, flit: Flit) {
+        if self.part.is_some() {
+            return self.post(at, Event::Eject { ep, flit });
+        }
+        self.wheel.push_eject(at, ep, flit);
+    }
+
+    /// [`Network::send`] in a partitioned run: the own wheel or another partition's outbox.
+    #[cold]
+    #[inline(never)]
+    fn post(&mut self, at: u64, e: Event) {
+        let p = self.part.as_mut().expect("a partitioned network");
+        let dest = match e {
+            Event::Flit { port, .. } | Event::Credit { port, .. } => {
+                self.port_router[port as usize] as usize / p.chunk
+            }
+            Event::NiCredit { .. } | Event::Eject { .. } => 0,
+        };
+        if dest != p.id {
+            p.outbox[dest].push((at, e));
+        } else {
+            self.wheel.push(at, e);
+        }
     }
 
     /// One cycle over all partitions on the calling thread (a step outside a stretch run

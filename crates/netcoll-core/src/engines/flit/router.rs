@@ -11,7 +11,7 @@
 //!    input buffer `sw_alloc_delay + st_final_delay + channel_latency` cycles later; the
 //!    freed slot's credit reaches the upstream router `credit_delay + channel_latency` later.
 
-use super::channel::{Event, Flit};
+use super::channel::Flit;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
 use super::types::prefetch;
 
@@ -28,7 +28,9 @@ impl Network<'_> {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let r = w * 64 + b;
-                self.prefetch_router(r + PREFETCH_ROUTERS);
+                if self.prefetch {
+                    self.prefetch_router(r + PREFETCH_ROUTERS);
+                }
                 self.router(r);
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << b);
@@ -162,45 +164,20 @@ impl Network<'_> {
         let mut flit = self.pop(ivc);
         self.router_flits[r] -= 1;
         self.last_move = self.now;
-        let c = self.cfg.delays();
-        let now = self.now;
+        let (now, hop) = (self.now, self.hop);
         match self.in_from[gi] {
-            In::Ni(ep) => {
-                let at = now + (c.credit_delay + c.injection_latency) as u64;
-                self.send(at, Event::NiCredit { ep, vc: v as u8 });
-            }
-            In::Link(gu) => {
-                let at = now + (c.credit_delay + c.channel_latency) as u64;
-                self.send(
-                    at,
-                    Event::Credit {
-                        port: gu,
-                        vc: v as u8,
-                    },
-                );
-            }
+            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v as u8),
+            In::Link(gu) => self.send_credit(now + hop.credit_link, gu, v as u8),
             In::Open => unreachable!("flits never enter an open port"),
         }
-        let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
         match self.out_to[go] {
             Out::Link { input, .. } => {
                 self.vcs[go * nv + ov as usize].credits -= 1;
                 self.flit_hops += 1;
                 flit.hops += 1;
-                let at = now + st + c.channel_latency as u64;
-                self.send(
-                    at,
-                    Event::Flit {
-                        port: input,
-                        vc: ov,
-                        flit,
-                    },
-                );
+                self.send_flit(now + hop.flit_link, input, ov, flit);
             }
-            Out::Eject(ep) => {
-                let at = now + st + (c.ejection_latency + c.ni_read_delay) as u64;
-                self.send(at, Event::Eject { ep, flit });
-            }
+            Out::Eject(ep) => self.send_eject(now + hop.flit_eject, ep, flit),
             Out::Open => unreachable!("routing never leaves by an open port"),
         }
         self.chan_flits[go] += 1;

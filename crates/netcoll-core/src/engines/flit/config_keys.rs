@@ -1,0 +1,175 @@
+//! The configuration keys and how a key's text value is read (BookSim's names and
+//! spellings; BookSim-only keys go to booksim_keys.rs).
+
+use super::booksim_keys::{booksim_only, BooksimOnly};
+use super::config::{FlitConfig, KEYS};
+use super::config_enums::{FlowControl, McScheme, SimType, SwAllocator, TorusRouting, VcAllocator};
+use super::config_values::{flag, num, parse_pattern, unquote};
+use crate::error::Result;
+use crate::routing::RoutingKind;
+use crate::spec_err;
+
+impl FlitConfig {
+    /// Sets one key from its text value as written in a BookSim configuration file.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        let v = value.trim();
+        match key {
+            "topology" => self.topology = unquote(v).to_string(),
+            "k" => self.k = num(key, v)?,
+            "n" => self.n = num(key, v)?,
+            "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
+            "routing_function" => {
+                self.routing_set = true;
+                self.routing = match unquote(v) {
+                    "dor" | "dim_order" | "dim_order_mesh" | "dim_order_torus" | "dim_order_ni" => {
+                        RoutingKind::Dor
+                    }
+                    "min" | "shortest" => RoutingKind::Shortest,
+                    "updown" | "up_down" => RoutingKind::UpDown,
+                    other => {
+                        return spec_err!(
+                        "routing_function = {other} is not supported: use dim_order, min or updown"
+                    )
+                    }
+                }
+            }
+            "dateline" => self.dateline = flag(key, v)?,
+            "torus_routing" => {
+                self.torus_routing = match unquote(v) {
+                    "booksim" => TorusRouting::Booksim,
+                    "dateline" => TorusRouting::Dateline,
+                    o => return spec_err!("torus_routing = {o}: use booksim or dateline"),
+                }
+            }
+            "num_vcs" => self.num_vcs = num(key, v)?,
+            "vc_buf_size" => self.vc_buf_size = num(key, v)?,
+            "flow_control" => {
+                self.flow_control = match unquote(v) {
+                    "wormhole" => FlowControl::Wormhole,
+                    "vct" | "cut_through" | "virtual_cut_through" => FlowControl::CutThrough,
+                    o => return spec_err!("flow_control = {o}: use wormhole or vct"),
+                }
+            }
+            "routing_delay" => self.routing_delay = num(key, v)?,
+            "vc_alloc_delay" => self.vc_alloc_delay = num(key, v)?,
+            "sw_alloc_delay" => self.sw_alloc_delay = num(key, v)?,
+            "st_final_delay" => self.st_final_delay = num(key, v)?,
+            "credit_delay" => self.credit_delay = num(key, v)?,
+            "speculative" => self.speculative = flag(key, v)?,
+            "channel_latency" => {
+                self.channel_latency = num(key, v)?;
+                self.channel_latency_set = true;
+            }
+            "use_noc_latency" => self.use_noc_latency = flag(key, v)?,
+            "network_file" => self.network_file = unquote(v).to_string(),
+            "injection_latency" => self.injection_latency = num(key, v)?,
+            "ejection_latency" => self.ejection_latency = num(key, v)?,
+            "ni_read_delay" => self.ni_read_delay = num(key, v)?,
+            "chunk_flits" => self.chunk_flits = num(key, v)?,
+            "traffic" => self.traffic = parse_pattern(v)?,
+            "packet_size" => self.packet_size = num(key, v)?,
+            "injection_rate" => self.injection_rate = num(key, v)?,
+            "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,
+            "sim_type" => {
+                self.sim_type = match unquote(v) {
+                    "latency" => SimType::Latency,
+                    "batch" => SimType::Batch,
+                    "fixed" => SimType::Fixed,
+                    "throughput" => {
+                        return spec_err!(
+                            "sim_type = throughput is not supported: use latency (BookSim's \
+                             default), batch or fixed"
+                        )
+                    }
+                    o => return spec_err!("sim_type = {o}: use latency, batch or fixed"),
+                }
+            }
+            "sample_period" => self.sample_period = num(key, v)?,
+            "warmup_periods" => self.warmup_periods = num(key, v)?,
+            "max_samples" => self.max_samples = num(key, v)?,
+            "latency_thres" => self.latency_thres = num(key, v)?,
+            "warmup_thres" => self.warmup_thres = num(key, v)?,
+            "stopping_thres" => self.stopping_thres = num(key, v)?,
+            "acc_stopping_thres" => self.acc_stopping_thres = num(key, v)?,
+            "batch_size" => self.batch_size = num(key, v)?,
+            "sim_cycles" => self.sim_cycles = num(key, v)?,
+            "warmup_cycles" => self.warmup_cycles = num(key, v)?,
+            "seed" if v == "time" => {
+                return spec_err!(
+                    "seed = time is refused: netcoll runs are reproducible, give a number"
+                )
+            }
+            "seed" => self.seed = num(key, v)?,
+            "threads" => self.threads = num(key, v)?,
+            "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
+            "max_cycles" => self.max_cycles = num(key, v)?,
+            "vc_allocator" => {
+                self.vc_allocator = match unquote(v) {
+                    "islip" => VcAllocator::Islip,
+                    "greedy" => VcAllocator::Greedy,
+                    "separable_input_first" => VcAllocator::SeparableInputFirst,
+                    o => {
+                        return spec_err!(
+                            "vc_allocator = {o} is not supported: use islip, \
+                             separable_input_first or greedy"
+                        )
+                    }
+                }
+            }
+            "sw_allocator" => {
+                self.sw_allocator = match unquote(v) {
+                    "islip" => SwAllocator::Islip,
+                    "separable_input_first" => SwAllocator::SeparableInputFirst,
+                    o => {
+                        return spec_err!(
+                        "sw_allocator = {o} is not supported: use islip or separable_input_first"
+                    )
+                    }
+                }
+            }
+            "multicast_dests" => self.multicast_dests = num(key, v)?,
+            "multicast_scheme" => {
+                self.multicast_scheme = match unquote(v) {
+                    "unicast" | "ni" => McScheme::Unicast,
+                    "tree" => McScheme::Tree,
+                    "ni-kbinomial" => McScheme::NiKbinomial,
+                    "worm-path" => McScheme::WormPath,
+                    "worm-tree" => McScheme::WormTree,
+                    o => {
+                        return spec_err!(
+                            "multicast_scheme = {o}: use unicast or tree (network only), or \
+                             ni-kbinomial, worm-path or worm-tree (with host/NI overheads)"
+                        )
+                    }
+                }
+            }
+            "multicast_packets" => self.multicast_packets = num(key, v)?,
+            "alloc_iters" => {
+                if num::<u32>(key, v)? != 1 {
+                    return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
+                }
+            }
+            _ => match booksim_only(key, v, self.warmup_thres)? {
+                BooksimOnly::Accepted => {}
+                BooksimOnly::Means(k, v) => self.set(k, v)?,
+                BooksimOnly::Unknown => {
+                    return spec_err!(
+                        "unsupported key '{key}': netcoll's flit engine knows {} and BookSim's \
+                         own keys (docs/flit.md)",
+                        KEYS.join(", ")
+                    )
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// Builds a config from (key, value) pairs over the defaults.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self> {
+        let mut c = FlitConfig::default();
+        for (k, v) in pairs {
+            c.set(k, v)?;
+        }
+        Ok(c)
+    }
+}
