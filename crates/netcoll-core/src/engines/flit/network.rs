@@ -101,9 +101,8 @@ pub struct Network<'t> {
     pub router_rr: Vec<u16>,
     // Activity.
     pub router_flits: Vec<u32>,
-    /// Per router: input VCs that need routing or VC allocation (occupied and not active).
-    pub router_waiting: Vec<u32>,
-    /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
+    /// Per router, `wpr` words: the input VCs that need routing or VC allocation (occupied
+    /// and not active), a bit each (local index `port * num_vcs + vc`).
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
     /// Per global input port: bit v set when VC v holds an output VC and a flit (the VCs the
@@ -273,7 +272,6 @@ impl<'t> Network<'t> {
             va_rr: vec![0; np],
             router_rr: vec![0; topo.num_switches()],
             router_flits: vec![0; topo.num_switches()],
-            router_waiting: vec![0; topo.num_switches()],
             wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
             wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
@@ -477,11 +475,16 @@ impl<'t> Network<'t> {
         let (w, b) = (r * self.wpr + local / 64, local % 64);
         if on {
             self.wait_bits[w] |= 1 << b;
-            self.router_waiting[r] += 1;
         } else {
             self.wait_bits[w] &= !(1 << b);
-            self.router_waiting[r] -= 1;
         }
+    }
+
+    /// Whether router `r` has input VCs that need routing or VC allocation.
+    #[inline]
+    pub fn waiting(&self, r: usize) -> bool {
+        let w = r * self.wpr;
+        self.wait_bits[w..w + self.wpr].iter().any(|&b| b != 0)
     }
 
     #[inline]

@@ -29,7 +29,7 @@ use super::types::REPL;
 impl Network<'_> {
     /// Routes the input VCs of router `r` that need it, then runs VC allocation.
     pub(super) fn route_and_allocate_vcs(&mut self, r: usize) {
-        if self.router_waiting[r] == 0 {
+        if !self.waiting(r) {
             return;
         }
         match self.cfg.vc_allocator {

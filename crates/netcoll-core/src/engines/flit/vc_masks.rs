@@ -260,7 +260,6 @@ impl Network<'_> {
         v.ready = ready;
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
-        self.router_waiting[r] -= 1;
     }
 }
 
