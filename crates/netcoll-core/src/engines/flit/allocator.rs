@@ -35,6 +35,16 @@ pub fn rotate_pick(mask: u64, start: usize) -> usize {
     }
 }
 
+/// `(x + 1) % n` for `x < n`, without a division (the allocators' pointer updates).
+#[inline]
+pub fn next(x: usize, n: usize) -> usize {
+    if x + 1 == n {
+        0
+    } else {
+        x + 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{rotate_pick, round_robin};

@@ -5,8 +5,9 @@
 //! default, and what matches BookSim.
 //!
 //! One concern per file: `config` (fields and defaults; `config_keys` reads a key, `config_check`
-//! validates), `network` (flat state), `router` (routing and switch traversal), `vc_alloc` /
-//! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones), `torus` (BookSim's torus
+//! validates), `network` (flat state; `wiring` where each port leads), `router` (routing and switch traversal), `vc_alloc` /
+//! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones; `vc_masks` the iSLIP VC
+//! allocator on bit masks, `va_state` its masks and scratch), `torus` (BookSim's torus
 //! DOR), `allocator` (round-robin arbiters), `channel` (links and credits as a timing wheel), `ni`
 //! (injection and ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms),
 //! `deadlock` (wait-for cycles), `sim` (measurement; `gen_wheel` the nodes' next generation
@@ -49,9 +50,11 @@ mod sw_alloc;
 mod torus;
 mod traffic;
 mod types;
+mod va_state;
 mod vc_alloc;
 mod vc_masks;
 mod vclass;
+mod wiring;
 mod worm_table;
 mod worms;
 

@@ -10,31 +10,13 @@ use super::stats::Window;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::spec_err;
-use crate::topology::{Peer, Topology};
+use crate::topology::Topology;
 
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
-use super::vc_masks::VaState;
+use super::va_state::VaState;
+use super::wiring::{ports, wiring};
+pub use super::wiring::{In, Out};
 use super::worm_table::Replication;
-
-/// Where a router's output port leads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Out {
-    Open,
-    Eject(u32),
-    /// The global input port at the other end, and the channel id (topology numbering).
-    Link {
-        input: u32,
-        channel: u32,
-    },
-}
-
-/// Where a router's input port is fed from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum In {
-    Open,
-    Ni(u32),
-    Link(u32),
-}
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Packet {
@@ -100,9 +82,8 @@ pub struct Network<'t> {
     pub router_rr: Vec<u16>,
     // Activity.
     pub router_flits: Vec<u32>,
-    /// Per router: input VCs that need routing or VC allocation (occupied and not active).
-    pub router_waiting: Vec<u32>,
-    /// The same set as bits (local index `port * num_vcs + vc`), `wpr` words per router.
+    /// Per router, `wpr` words: the input VCs that need routing or VC allocation (occupied
+    /// and not active), a bit each (local index `port * num_vcs + vc`).
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
     /// Per global input port: bit v set when VC v holds an output VC and a flit (the VCs the
@@ -250,7 +231,7 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        let va = VaState::new(np, nv, max_ports, &class_lo, &class_hi);
+        let va = VaState::new(cfg, np, max_ports, &class_lo, &class_hi);
         let mut net = Network {
             topo,
             routing,
@@ -272,7 +253,6 @@ impl<'t> Network<'t> {
             va_rr: vec![0; np],
             router_rr: vec![0; topo.num_switches()],
             router_flits: vec![0; topo.num_switches()],
-            router_waiting: vec![0; topo.num_switches()],
             wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
             wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
@@ -475,11 +455,16 @@ impl<'t> Network<'t> {
         let (w, b) = (r * self.wpr + local / 64, local % 64);
         if on {
             self.wait_bits[w] |= 1 << b;
-            self.router_waiting[r] += 1;
         } else {
             self.wait_bits[w] &= !(1 << b);
-            self.router_waiting[r] -= 1;
         }
+    }
+
+    /// Whether router `r` has input VCs that need routing or VC allocation.
+    #[inline]
+    pub fn waiting(&self, r: usize) -> bool {
+        let w = r * self.wpr;
+        self.wait_bits[w..w + self.wpr].iter().any(|&b| b != 0)
     }
 
     #[inline]
@@ -561,47 +546,4 @@ fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32>
         }
     }
     t
-}
-
-/// CSR port offsets and the router of every global port.
-fn ports(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
-    let mut pstart = vec![0u32];
-    let mut port_router = Vec::new();
-    for s in 0..topo.num_switches() {
-        let n = topo.num_ports(s);
-        port_router.extend(std::iter::repeat_n(s as u32, n));
-        pstart.push(pstart[s] + n as u32);
-    }
-    (pstart, port_router)
-}
-
-/// Where each output port leads, where each input port is fed from, and each endpoint's
-/// injection port.
-fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) {
-    let np = *pstart.last().unwrap() as usize;
-    let mut out_to = vec![Out::Open; np];
-    let mut in_from = vec![In::Open; np];
-    let mut ep_port = vec![0u32; topo.num_endpoints()];
-    for s in 0..topo.num_switches() {
-        for p in 0..topo.num_ports(s) {
-            let g = (pstart[s] + p as u32) as usize;
-            match topo.peer(s, p) {
-                Peer::Open => {}
-                Peer::Endpoint(e) => {
-                    out_to[g] = Out::Eject(e);
-                    in_from[g] = In::Ni(e);
-                    ep_port[e as usize] = g as u32;
-                }
-                Peer::Switch { switch, port, link } => {
-                    let input = pstart[switch as usize] + port;
-                    out_to[g] = Out::Link {
-                        input,
-                        channel: topo.channel(link, s as u32),
-                    };
-                    in_from[input as usize] = In::Link(g as u32);
-                }
-            }
-        }
-    }
-    (out_to, in_from, ep_port)
 }

@@ -96,11 +96,7 @@ impl Network<'_> {
             let br = &mut self.rep.branches[b];
             br.vc = k as u8;
             br.pkt = copy;
-            br.ready = if self.cfg.speculative {
-                self.now
-            } else {
-                self.now + self.cfg.vc_alloc_delay as u64
-            };
+            br.ready = self.now + self.va.delay;
         }
         if missing == 0 {
             let r = self.port_router[ivc / self.nv] as usize;

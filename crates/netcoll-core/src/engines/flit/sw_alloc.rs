@@ -12,7 +12,7 @@
 //! * `separable_input_first` (netcoll's earlier allocator): each input port puts forward one
 //!   eligible VC (round-robin), each output port grants one requesting input (round-robin).
 
-use super::allocator::round_robin;
+use super::allocator::{next, rotate_pick, round_robin};
 use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
@@ -160,30 +160,5 @@ impl Network<'_> {
                 self.traverse(r, p0 + i, v);
             }
         }
-    }
-}
-
-/// `(x + 1) % n` for `x < n`, without a division.
-#[inline]
-fn next(x: usize, n: usize) -> usize {
-    if x + 1 == n {
-        0
-    } else {
-        x + 1
-    }
-}
-
-/// The first set bit of `mask` at or after `start`, wrapping (`mask` is not empty).
-#[inline]
-fn rotate_pick(mask: u64, start: usize) -> usize {
-    let hi = if start < 64 {
-        mask & (!0u64 << start)
-    } else {
-        0
-    };
-    if hi != 0 {
-        hi.trailing_zeros() as usize
-    } else {
-        mask.trailing_zeros() as usize
     }
 }

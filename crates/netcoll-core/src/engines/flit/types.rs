@@ -39,6 +39,10 @@ pub struct Vc {
     pub owner: u32,
     /// Output side: credits for the downstream buffer.
     pub credits: u16,
+    /// The iSLIP VC allocator's accept pointer (input side) and grant pointer (output
+    /// side), router-local VC numbers: next to the fields a VC allocation writes.
+    pub va_aptr: u16,
+    pub va_gptr: u16,
 }
 
 impl Vc {
@@ -54,6 +58,8 @@ impl Vc {
             class: 0,
             owner: NONE,
             credits: depth,
+            va_aptr: 0,
+            va_gptr: 0,
         }
     }
 }

@@ -29,7 +29,7 @@ use super::types::REPL;
 impl Network<'_> {
     /// Routes the input VCs of router `r` that need it, then runs VC allocation.
     pub(super) fn route_and_allocate_vcs(&mut self, r: usize) {
-        if self.router_waiting[r] == 0 {
+        if !self.waiting(r) {
             return;
         }
         match self.cfg.vc_allocator {
@@ -56,11 +56,7 @@ impl Network<'_> {
         self.vcs[ivc].state = ACTIVE;
         self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
-        self.vcs[ivc].ready = if self.cfg.speculative {
-            self.now
-        } else {
-            self.now + self.cfg.vc_alloc_delay as u64
-        };
+        self.vcs[ivc].ready = self.now + self.va.delay;
     }
 
     /// Routes idle input VCs and collects the local indices of those ready for VA.
@@ -122,7 +118,7 @@ impl Network<'_> {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
             let base = self.vcs[ivc].out_port as usize * nv;
-            let aptr = self.va.aptr[ivc] as usize;
+            let aptr = self.vcs[ivc].va_aptr as usize;
             let mut best: Option<(usize, usize)> = None;
             for og in base + lo..base + hi {
                 let o = og - p0v;
@@ -135,8 +131,8 @@ impl Network<'_> {
                 }
             }
             if let Some((og, _)) = best {
-                self.va.gptr[og] = wrap(i as usize + 1, n) as u16;
-                self.va.aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+                self.vcs[og].va_gptr = wrap(i as usize + 1, n) as u16;
+                self.vcs[ivc].va_aptr = wrap(og - p0v + 1, n) as u16;
                 self.take_vc(r, ivc, og);
             }
         }
@@ -169,8 +165,8 @@ impl Network<'_> {
         for &o in &touched {
             let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
             let (og, ivc) = (p0v + o, p0v + i);
-            self.va.gptr[og] = wrap(i + 1, n) as u16;
-            self.va.aptr[ivc] = wrap(o + 1, n) as u16;
+            self.vcs[og].va_gptr = wrap(i + 1, n) as u16;
+            self.vcs[ivc].va_aptr = wrap(o + 1, n) as u16;
             self.take_vc(r, ivc, og);
             self.va.grant[o] = NONE;
         }
@@ -182,7 +178,7 @@ impl Network<'_> {
     /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
     #[inline]
     fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
-        let d = wrap(i as usize + n - self.va.gptr[og] as usize, n);
+        let d = wrap(i as usize + n - self.vcs[og].va_gptr as usize, n);
         if self.va.grant[o] == NONE {
             touched.push(o as u32);
         } else if d >= self.va.grant_d[o] as usize {
@@ -197,7 +193,7 @@ impl Network<'_> {
         let (lo, hi) = self.vc_range(ivc);
         let base = self.vcs[ivc].out_port as usize * self.nv;
         let need = self.vc_need(ivc);
-        let aptr = self.va.aptr[ivc] as usize;
+        let aptr = self.vcs[ivc].va_aptr as usize;
         let mut best: Option<(usize, usize)> = None;
         for og in base + lo..base + hi {
             if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
@@ -214,8 +210,8 @@ impl Network<'_> {
     fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
         let p0v = self.pstart[r] as usize * self.nv;
         if let Some(og) = self.nearest_free_vc(ivc, p0v, n) {
-            self.va.gptr[og] = wrap(ivc - p0v + 1, n) as u16;
-            self.va.aptr[ivc] = wrap(og - p0v + 1, n) as u16;
+            self.vcs[og].va_gptr = wrap(ivc - p0v + 1, n) as u16;
+            self.vcs[ivc].va_aptr = wrap(og - p0v + 1, n) as u16;
             self.take_vc(r, ivc, og);
         }
     }

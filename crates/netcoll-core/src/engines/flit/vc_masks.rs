@@ -1,4 +1,4 @@
-//! The VC allocator's state, and BookSim's iSLIP VC allocation on bit masks for routers of
+//! BookSim's iSLIP VC allocation on bit masks for routers of
 //! at most 64 VCs (every port's VCs together; wider routers take the grant-table path in
 //! vc_alloc.rs, which gives the same matching).
 //!
@@ -15,91 +15,10 @@
 //!
 //! A lone requester has no conflicts: it takes the candidate nearest its accept pointer.
 
-use super::allocator::rotate_pick;
+use super::allocator::{next, rotate_pick};
 use super::network::{Network, ACTIVE, IDLE, VC_WAIT};
 use super::types::REPL;
-
-/// Local VC numbers a mask router may have.
-const MASK_VCS: usize = 64;
-
-/// The VC allocators' pointers, masks and scratch.
-pub struct VaState {
-    /// iSLIP grant pointer per output VC and accept pointer per input VC (global VC index,
-    /// router-local values).
-    pub gptr: Vec<u16>,
-    pub aptr: Vec<u16>,
-    /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
-    pub out_free: Vec<u64>,
-    /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
-    pub class_mask: Box<[u64; 256]>,
-    /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
-    pub split: [(u8, u8); MASK_VCS],
-    /// Scratch of the mask allocator: every requester's candidates (router-local outputs).
-    pub cand: [u64; MASK_VCS],
-    /// Scratch of the grant-table allocator (routers over 64 VCs, `separable_input_first`):
-    /// requesting input VCs, the grant per local output VC with its round-robin distance,
-    /// the outputs granted this cycle.
-    pub reqs: Vec<u32>,
-    pub grant: Vec<u32>,
-    pub grant_d: Vec<u16>,
-    pub touched: Vec<u32>,
-}
-
-impl VaState {
-    pub fn new(ports: usize, nv: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
-        let all = if nv <= MASK_VCS { all_vcs(nv) } else { 0 };
-        let mut split = [(0, 0); MASK_VCS];
-        for (l, s) in split.iter_mut().enumerate() {
-            *s = ((l / nv.max(1)) as u8, (l % nv.max(1)) as u8);
-        }
-        let mut va = VaState {
-            gptr: vec![0; ports * nv],
-            aptr: vec![0; ports * nv],
-            out_free: vec![all; ports],
-            class_mask: Box::new([0; 256]),
-            split,
-            cand: [0; MASK_VCS],
-            reqs: Vec::new(),
-            grant: vec![super::network::NONE; max_ports * nv],
-            grant_d: vec![0; max_ports * nv],
-            touched: Vec::new(),
-        };
-        va.set_classes(lo, hi, nv);
-        va
-    }
-
-    /// Class `c` may use VCs `lo[c]..hi[c]`; `u8::MAX` any VC.
-    pub fn set_classes(&mut self, lo: &[u8], hi: &[u8], nv: usize) {
-        if nv > MASK_VCS {
-            return;
-        }
-        self.class_mask.fill(0);
-        for (c, (&l, &h)) in lo.iter().zip(hi).enumerate() {
-            self.class_mask[c] = all_vcs(h as usize) & !all_vcs(l as usize);
-        }
-        self.class_mask[u8::MAX as usize] = all_vcs(nv);
-    }
-}
-
-/// The mask of VCs `0..n` (`n <= 64`).
-#[inline]
-fn all_vcs(n: usize) -> u64 {
-    if n >= 64 {
-        !0
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
-/// `(x + 1) mod n` for `x < n`.
-#[inline]
-fn next(x: usize, n: usize) -> u16 {
-    if x + 1 == n {
-        0
-    } else {
-        (x + 1) as u16
-    }
-}
+use super::va_state::MASK_VCS;
 
 impl Network<'_> {
     /// Output VC `ov` of global output port `go` is taken by input VC `ivc` (global).
@@ -125,7 +44,7 @@ impl Network<'_> {
     pub(super) fn islip_vcs_masks(&mut self, r: usize) {
         let p0 = self.pstart[r] as usize;
         let n = (self.pstart[r + 1] as usize - p0) * self.nv;
-        if n > MASK_VCS {
+        if n > self.va.mask_limit {
             return self.islip_vcs(r);
         }
         let reqs = self.mask_requests(r, p0);
@@ -137,7 +56,7 @@ impl Network<'_> {
             let i = reqs.trailing_zeros() as usize;
             let cand = self.candidates(p0v + i, p0);
             if cand != 0 {
-                let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
+                let o = rotate_pick(cand, self.vcs[p0v + i].va_aptr as usize);
                 self.grant_local(r, p0, n, i, o);
             }
             return;
@@ -164,7 +83,7 @@ impl Network<'_> {
                 bits &= bits - 1;
                 askers |= (self.va.cand[i & 63] >> o & 1) << i;
             }
-            let winner = rotate_pick(askers, self.va.gptr[p0v + o] as usize);
+            let winner = rotate_pick(askers, self.vcs[p0v + o].va_gptr as usize);
             let mut losers = askers & !(1 << winner);
             while losers != 0 {
                 let i = losers.trailing_zeros() as usize;
@@ -179,7 +98,7 @@ impl Network<'_> {
             bits &= bits - 1;
             let grants = self.va.cand[i & 63];
             if grants != 0 {
-                let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
+                let o = rotate_pick(grants, self.vcs[p0v + i].va_aptr as usize);
                 self.grant_local(r, p0, n, i, o);
             }
         }
@@ -237,24 +156,78 @@ impl Network<'_> {
     /// pointers move past the match.
     #[inline(always)]
     fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
-        let nv = self.nv;
-        let (ivc, og) = (p0 * nv + i, p0 * nv + o);
+        let p0v = p0 * self.nv;
+        let (ivc, og) = (p0v + i, p0v + o);
         let (ip, iv) = self.va.split[i & 63];
         let (op, ov) = self.va.split[o & 63];
-        self.va.gptr[og] = next(i, n);
-        self.va.aptr[ivc] = next(o, n);
-        self.claim_vc(p0 + op as usize, ov as usize, ivc);
-        let ready = if self.cfg.speculative {
-            self.now
-        } else {
-            self.now + self.cfg.vc_alloc_delay as u64
-        };
+        let out = &mut self.vcs[og];
+        out.owner = ivc as u32;
+        out.va_gptr = next(i, n) as u16;
+        self.va.out_free[p0 + op as usize] &= !(1 << ov);
+        let ready = self.now + self.va.delay;
         let v = &mut self.vcs[ivc];
+        v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
         v.state = ACTIVE;
         v.ready = ready;
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
-        self.router_waiting[r] -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::config::FlitConfig;
+    use super::super::sim::Sim;
+
+    /// Every figure of a one-thread run, with the iSLIP VC allocator on masks or (with
+    /// `mask_limit = 0`) on the grant table everywhere.
+    fn figures(pairs: &[(&str, &str)], masks: bool) -> String {
+        let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
+        let topo = c.build_topology().unwrap();
+        let mut sim = Sim::new(&topo, &c).unwrap();
+        if !masks {
+            sim.net.va.mask_limit = 0;
+        }
+        serde_json::to_string(&sim.simulate()).unwrap()
+    }
+
+    #[test]
+    fn mask_and_grant_table_allocators_match() {
+        let fixed = [
+            ("sim_type", "fixed"),
+            ("warmup_cycles", "100"),
+            ("sim_cycles", "1500"),
+        ];
+        let cases: [&[(&str, &str)]; 5] = [
+            &[("k", "4"), ("injection_rate", "0.3")],
+            &[("k", "4"), ("injection_rate", "0.8")],
+            &[
+                ("k", "4"),
+                ("injection_rate", "0.4"),
+                ("packet_size", "4"),
+                ("injection_rate_uses_flits", "1"),
+                ("flow_control", "virtual_cut_through"),
+                ("vc_buf_size", "4"),
+            ],
+            &[
+                ("topology", "torus"),
+                ("k", "4"),
+                ("injection_rate", "0.5"),
+                ("torus_routing", "dateline"),
+            ],
+            &[
+                ("k", "4"),
+                ("injection_rate", "0.5"),
+                ("speculative", "1"),
+                ("num_vcs", "3"),
+            ],
+        ];
+        for case in cases {
+            let pairs: Vec<(&str, &str)> = case.iter().chain(&fixed).copied().collect();
+            let (a, b) = (figures(&pairs, true), figures(&pairs, false));
+            assert!(a.contains("\"flit_hops\""), "{a}");
+            assert_eq!(a, b, "{case:?}");
+        }
     }
 }

@@ -1,0 +1,85 @@
+//! The VC allocators' state: pointers live in the VC records (types.rs); here the masks of
+//! free output VCs per port and of VCs per class, the VA delay, and the scratch of both VC
+//! allocators (vc_masks.rs on bit masks, vc_alloc.rs's grant table). Plain data, so that the
+//! network holds it without importing the allocators.
+
+use super::config::FlitConfig;
+use super::types::NONE;
+
+/// Local VC numbers a mask router may have.
+pub const MASK_VCS: usize = 64;
+
+/// The VC allocators' pointers, masks and scratch.
+pub struct VaState {
+    /// Cycles from a VC allocation to the first switch bid (0 when speculative).
+    pub delay: u64,
+    /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
+    pub out_free: Vec<u64>,
+    /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
+    pub class_mask: Box<[u64; 256]>,
+    /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
+    pub split: [(u8, u8); MASK_VCS],
+    /// Routers with more VCs than this use the grant table (`MASK_VCS`; tests lower it to
+    /// check both allocators against each other).
+    pub mask_limit: usize,
+    /// Scratch of the mask allocator: every requester's candidates (router-local outputs).
+    pub cand: [u64; MASK_VCS],
+    /// Scratch of the grant-table allocator (routers over 64 VCs, `separable_input_first`):
+    /// requesting input VCs, the grant per local output VC with its round-robin distance,
+    /// the outputs granted this cycle.
+    pub reqs: Vec<u32>,
+    pub grant: Vec<u32>,
+    pub grant_d: Vec<u16>,
+    pub touched: Vec<u32>,
+}
+
+impl VaState {
+    pub fn new(cfg: &FlitConfig, ports: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
+        let nv = cfg.num_vcs;
+        let all = if nv <= MASK_VCS { all_vcs(nv) } else { 0 };
+        let mut split = [(0, 0); MASK_VCS];
+        for (l, s) in split.iter_mut().enumerate() {
+            *s = ((l / nv.max(1)) as u8, (l % nv.max(1)) as u8);
+        }
+        let mut va = VaState {
+            delay: if cfg.speculative {
+                0
+            } else {
+                cfg.vc_alloc_delay as u64
+            },
+            out_free: vec![all; ports],
+            class_mask: Box::new([0; 256]),
+            split,
+            mask_limit: MASK_VCS,
+            cand: [0; MASK_VCS],
+            reqs: Vec::new(),
+            grant: vec![NONE; max_ports * nv],
+            grant_d: vec![0; max_ports * nv],
+            touched: Vec::new(),
+        };
+        va.set_classes(lo, hi, nv);
+        va
+    }
+
+    /// Class `c` may use VCs `lo[c]..hi[c]`; `u8::MAX` any VC.
+    pub fn set_classes(&mut self, lo: &[u8], hi: &[u8], nv: usize) {
+        if nv > MASK_VCS {
+            return;
+        }
+        self.class_mask.fill(0);
+        for (c, (&l, &h)) in lo.iter().zip(hi).enumerate() {
+            self.class_mask[c] = all_vcs(h as usize) & !all_vcs(l as usize);
+        }
+        self.class_mask[u8::MAX as usize] = all_vcs(nv);
+    }
+}
+
+/// The mask of VCs `0..n` (`n <= 64`).
+#[inline]
+fn all_vcs(n: usize) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1u64 << n) - 1
+    }
+}

@@ -1,0 +1,68 @@
+//! How the routers are wired: the CSR numbering of every router's ports, where each output
+//! port leads (a link to another router's input port, or an ejection channel) and where
+//! each input port is fed from (a link or an NI), read once from the topology.
+
+use crate::topology::{Peer, Topology};
+
+/// Where a router's output port leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Out {
+    Open,
+    Eject(u32),
+    /// The global input port at the other end, and the channel id (topology numbering).
+    Link {
+        input: u32,
+        channel: u32,
+    },
+}
+
+/// Where a router's input port is fed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum In {
+    Open,
+    Ni(u32),
+    Link(u32),
+}
+
+/// CSR port offsets and the router of every global port.
+pub fn ports(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
+    let mut pstart = vec![0u32];
+    let mut port_router = Vec::new();
+    for s in 0..topo.num_switches() {
+        let n = topo.num_ports(s);
+        port_router.extend(std::iter::repeat_n(s as u32, n));
+        pstart.push(pstart[s] + n as u32);
+    }
+    (pstart, port_router)
+}
+
+/// Where each output port leads, where each input port is fed from, and each endpoint's
+/// injection port.
+pub fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) {
+    let np = *pstart.last().unwrap() as usize;
+    let mut out_to = vec![Out::Open; np];
+    let mut in_from = vec![In::Open; np];
+    let mut ep_port = vec![0u32; topo.num_endpoints()];
+    for s in 0..topo.num_switches() {
+        for p in 0..topo.num_ports(s) {
+            let g = (pstart[s] + p as u32) as usize;
+            match topo.peer(s, p) {
+                Peer::Open => {}
+                Peer::Endpoint(e) => {
+                    out_to[g] = Out::Eject(e);
+                    in_from[g] = In::Ni(e);
+                    ep_port[e as usize] = g as u32;
+                }
+                Peer::Switch { switch, port, link } => {
+                    let input = pstart[switch as usize] + port;
+                    out_to[g] = Out::Link {
+                        input,
+                        channel: topo.channel(link, s as u32),
+                    };
+                    in_from[input as usize] = In::Link(g as u32);
+                }
+            }
+        }
+    }
+    (out_to, in_from, ep_port)
+}
