@@ -21,9 +21,9 @@
 //! Both only consider VCs whose routing finished (`ready <= now`); under virtual cut-through
 //! an output VC is requested only if the downstream buffer holds the whole packet.
 
-use super::allocator::round_robin;
+use super::allocator::{next, round_robin};
 use super::config::VcAllocator;
-use super::network::{Network, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::network::{Network, ACTIVE, IDLE, NONE};
 use super::types::REPL;
 
 impl Network<'_> {
@@ -59,26 +59,14 @@ impl Network<'_> {
         self.vcs[ivc].ready = self.now + self.va.delay;
     }
 
-    /// Routes idle input VCs and collects the local indices of those ready for VA.
+    /// Routes idle input VCs and collects the local indices of those ready for VA, in
+    /// increasing order.
     fn collect_vc_requests(&mut self, r: usize, reqs: &mut Vec<u32>) {
-        let p0v = self.pstart[r] as usize * self.nv;
         for w in 0..self.wpr {
-            let mut bits = self.wait_bits[r * self.wpr + w];
+            let mut bits = self.ready_requests(r, w);
             while bits != 0 {
-                let local = w * 64 + bits.trailing_zeros() as usize;
+                reqs.push((64 * w + bits.trailing_zeros() as usize) as u32);
                 bits &= bits - 1;
-                let ivc = p0v + local;
-                if self.vcs[ivc].state == IDLE {
-                    self.route(ivc, r);
-                }
-                if self.vcs[ivc].state == REPL {
-                    // A replicating worm's branches take their VCs on their own.
-                    if self.vcs[ivc].ready <= self.now {
-                        self.allocate_branches(ivc);
-                    }
-                } else if self.vcs[ivc].state == VC_WAIT && self.vcs[ivc].ready <= self.now {
-                    reqs.push(local as u32);
-                }
             }
         }
     }
@@ -131,8 +119,8 @@ impl Network<'_> {
                 }
             }
             if let Some((og, _)) = best {
-                self.vcs[og].va_gptr = wrap(i as usize + 1, n) as u16;
-                self.vcs[ivc].va_aptr = wrap(og - p0v + 1, n) as u16;
+                self.vcs[og].va_gptr = next(i as usize, n) as u16;
+                self.vcs[ivc].va_aptr = next(og - p0v, n) as u16;
                 self.take_vc(r, ivc, og);
             }
         }
@@ -165,8 +153,8 @@ impl Network<'_> {
         for &o in &touched {
             let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
             let (og, ivc) = (p0v + o, p0v + i);
-            self.vcs[og].va_gptr = wrap(i + 1, n) as u16;
-            self.vcs[ivc].va_aptr = wrap(o + 1, n) as u16;
+            self.vcs[og].va_gptr = next(i, n) as u16;
+            self.vcs[ivc].va_aptr = next(o, n) as u16;
             self.take_vc(r, ivc, og);
             self.va.grant[o] = NONE;
         }
@@ -210,8 +198,8 @@ impl Network<'_> {
     fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
         let p0v = self.pstart[r] as usize * self.nv;
         if let Some(og) = self.nearest_free_vc(ivc, p0v, n) {
-            self.vcs[og].va_gptr = wrap(ivc - p0v + 1, n) as u16;
-            self.vcs[ivc].va_aptr = wrap(og - p0v + 1, n) as u16;
+            self.vcs[og].va_gptr = next(ivc - p0v, n) as u16;
+            self.vcs[ivc].va_aptr = next(og - p0v, n) as u16;
             self.take_vc(r, ivc, og);
         }
     }

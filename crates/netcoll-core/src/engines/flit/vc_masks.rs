@@ -47,7 +47,7 @@ impl Network<'_> {
         if n > self.va.mask_limit {
             return self.islip_vcs(r);
         }
-        let reqs = self.mask_requests(r, p0);
+        let reqs = self.ready_requests(r, 0);
         if reqs == 0 {
             return;
         }
@@ -104,12 +104,13 @@ impl Network<'_> {
         }
     }
 
-    /// Routes router `r`'s idle input VCs that need it and returns the mask (router-local
-    /// VC numbers) of those ready for VC allocation; replicating worms take their branches'
-    /// VCs on their own.
-    fn mask_requests(&mut self, r: usize, p0: usize) -> u64 {
-        let p0v = p0 * self.nv;
-        let mut bits = self.wait_bits[r * self.wpr];
+    /// Routes the idle input VCs of word `w` of router `r`'s wait set and returns the mask
+    /// of those ready for VC allocation (bit b: router-local VC `64 w + b`); replicating
+    /// worms take their branches' VCs on their own. Both VC allocators start here.
+    #[inline(always)]
+    pub(super) fn ready_requests(&mut self, r: usize, w: usize) -> u64 {
+        let p0v = self.pstart[r] as usize * self.nv + 64 * w;
+        let mut bits = self.wait_bits[r * self.wpr + w];
         let mut reqs = 0;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
