@@ -2,6 +2,7 @@
 //! per cycle, credit flow control against the router's injection input VCs) and ejection
 //! (an infinite sink that records latencies).
 
+use super::allocator::next;
 use super::channel::{Event, Flit};
 use super::network::{Network, NONE};
 
@@ -44,7 +45,7 @@ impl Network<'_> {
             ni.cur = pkt;
             ni.cur_idx = 0;
             ni.cur_vc = v as u8;
-            ni.vc_rr = if v + 1 == nv { 0 } else { v as u8 + 1 };
+            ni.vc_rr = next(v, nv) as u8;
             self.ni_busy[base + v] = true;
             self.packets[pkt as usize].itime = self.now;
         }

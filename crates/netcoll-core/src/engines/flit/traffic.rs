@@ -85,9 +85,10 @@ impl Traffic {
             None if self.p <= 0.0 => None,
             None => Some(1),
             Some(lq) => {
-                let u: f64 = 1.0 - rng.random::<f64>(); // in (0, 1]
-                                                        // The cast truncates, which for a cast to u64 is floor (values below 0
-                                                        // saturate to 0 either way), without floor()'s library call on baseline x86-64.
+                // u in (0, 1]. The cast truncates, which for a cast to u64 is floor (values
+                // below 0 saturate to 0 either way), without floor()'s library call on
+                // baseline x86-64.
+                let u: f64 = 1.0 - rng.random::<f64>();
                 Some(1 + (u.ln() / lq) as u64)
             }
         }
