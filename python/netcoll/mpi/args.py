@@ -285,18 +285,24 @@ class Arguments:
                 )
 
 
+def _agree_on_call(views, op: str, ranks_name: str) -> None:
+    """Every rank's view names the same ranks (`ranks_name`: the sources or the targets) and
+    the same call as rank 0's; else the same ArgumentError on every rank."""
+    first, call = views[0][1], views[0][4]
+    for r, (_, x, _, _, c) in enumerate(views):
+        if x != first or c != call:
+            what = ranks_name if x != first else "algorithm, packets, params or schedule"
+            raise ArgumentError(
+                f"{op}: ranks disagree on the call: rank 0 and rank {r} pass different "
+                f"{what} ({first if x != first else call} vs {x if x != first else c})"
+            )
+
+
 def _m2a_agree(views) -> tuple[int, np.dtype]:
     """The count and dtype every rank must share (a rank that does not know them yet takes
     the sources'); the same ArgumentError on every rank if they differ."""
-    srcs, call = views[0][1], views[0][4]
+    _agree_on_call(views, "manytoall", "sources")
     known = [(r, n, dt) for r, (_, _, n, dt, _) in enumerate(views) if n is not None]
-    for r, (_, s, _, _, c) in enumerate(views):
-        if s != srcs or c != call:
-            what = "sources" if s != srcs else "algorithm, packets, params or schedule"
-            raise ArgumentError(
-                f"manytoall: ranks disagree on the call: rank 0 and rank {r} pass different "
-                f"{what} ({srcs if s != srcs else call} vs {s if s != srcs else c})"
-            )
     if not known:
         raise ArgumentError("manytoall: no rank knows the size: a source passes its sendbuf")
     r0, n0, dt0 = known[0]
@@ -341,14 +347,7 @@ def check_targets(targets, p: int, root: int) -> list[int]:
 
 def _mc_agree(views, root: int) -> tuple[int, np.dtype]:
     """The root's count and dtype; a target that passed a buffer must match them."""
-    tg, call = views[0][1], views[0][4]
-    for r, (_, t, _, _, c) in enumerate(views):
-        if t != tg or c != call:
-            what = "targets" if t != tg else "algorithm, packets, params or schedule"
-            raise ArgumentError(
-                f"multicast: ranks disagree on the call: rank 0 and rank {r} pass different "
-                f"{what} ({tg if t != tg else call} vs {t if t != tg else c})"
-            )
+    _agree_on_call(views, "multicast", "targets")
     n0, dt0 = views[root][2], views[root][3]
     for r, (_, _, n, dt, _) in enumerate(views):
         if n is not None and (n, dt) != (n0, dt0):
