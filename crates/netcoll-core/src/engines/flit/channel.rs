@@ -87,8 +87,8 @@ impl HopDelays {
     }
 }
 
-/// Something in flight, as it crosses between partitions of a parallel run (par.rs) and
-/// as replication (replicate.rs) schedules it; the wheel stores each kind apart.
+/// Something in flight, as it crosses between partitions of a parallel run (par.rs); the
+/// wheel stores each kind apart.
 #[derive(Debug, Clone, Copy)]
 pub enum Event {
     /// A flit reaches input port `port` (global port index), virtual channel `vc`.

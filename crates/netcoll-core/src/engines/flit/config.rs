@@ -159,34 +159,6 @@ pub fn all_keys() -> Vec<&'static str> {
     KEYS.iter().copied().chain(booksim_only_keys()).collect()
 }
 
-/// The delays a flit's traversal schedules its events with (a copy, so the router can
-/// schedule while it holds `&mut` to the network).
-#[derive(Debug, Clone, Copy)]
-pub struct Delays {
-    pub credit_delay: u32,
-    pub injection_latency: u32,
-    pub channel_latency: u32,
-    pub sw_alloc_delay: u32,
-    pub st_final_delay: u32,
-    pub ejection_latency: u32,
-    pub ni_read_delay: u32,
-}
-
-impl FlitConfig {
-    #[inline]
-    pub fn delays(&self) -> Delays {
-        Delays {
-            credit_delay: self.credit_delay,
-            injection_latency: self.injection_latency,
-            channel_latency: self.channel_latency,
-            sw_alloc_delay: self.sw_alloc_delay,
-            st_final_delay: self.st_final_delay,
-            ejection_latency: self.ejection_latency,
-            ni_read_delay: self.ni_read_delay,
-        }
-    }
-}
-
 /// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
 pub const KEYS: &[&str] = &[
     "topology",

@@ -3,7 +3,7 @@
 //! (an infinite sink that records latencies).
 
 use super::allocator::next;
-use super::channel::{Event, Flit};
+use super::channel::Flit;
 use super::network::{Network, NONE};
 
 impl Network<'_> {
@@ -61,7 +61,7 @@ impl Network<'_> {
         let flit = Flit::new(pkt, dst, self.now, idx == 0, idx + 1 == size);
         let at = self.now + self.cfg.injection_latency as u64;
         let port = self.ep_port[ep];
-        self.send(at, Event::Flit { port, vc, flit });
+        self.send_flit(at, port, vc, flit);
         self.in_flight_flits += 1;
         self.last_move = self.now;
         let ni = &mut self.nis[ep];

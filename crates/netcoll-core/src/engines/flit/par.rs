@@ -86,17 +86,8 @@ impl<'t> Network<'t> {
         self.workers.as_ref().map_or(1, |w| w.nets.len() + 1)
     }
 
-    /// Schedules `e` at cycle `at`: into the own wheel, or the outbox of the partition that
-    /// owns its destination.
-    pub(super) fn send(&mut self, at: u64, e: Event) {
-        if self.part.is_some() {
-            return self.post(at, e);
-        }
-        self.wheel.push(at, e);
-    }
-
-    /// A flit's arrival at input `port`, VC `vc`, at cycle `at` ([`Network::send`] without
-    /// the tagged event on one thread).
+    /// A flit's arrival at input `port`, VC `vc`, at cycle `at`: into the own wheel (without
+    /// a tagged event), or, in a partitioned run, posted as an [`Event`] (`post`).
     #[inline]
     pub(super) fn send_flit(&mut self, at: u64, port: u32, vc: u8, flit: Flit) {
         if self.part.is_some() {
@@ -134,7 +125,8 @@ impl<'t> Network<'t> {
         self.wheel.push_eject(at, ep, flit);
     }
 
-    /// [`Network::send`] in a partitioned run: the own wheel or another partition's outbox.
+    /// An event of a partitioned run: into the own wheel, or the outbox of the partition
+    /// that owns its destination.
     #[cold]
     #[inline(never)]
     fn post(&mut self, at: u64, e: Event) {

@@ -18,8 +18,7 @@
 //! unchanged). Replication slots and packet records are pooled; nothing is allocated per
 //! flit, and per worm visit only until the pools reach their peak.
 
-use super::channel::{Event, Flit};
-use super::network::{In, Network, Out, Packet, IDLE, NONE};
+use super::network::{Network, Out, Packet, IDLE, NONE};
 use super::types::REPL;
 use super::worm_table::{Branch, Rep};
 
@@ -191,39 +190,11 @@ impl Network<'_> {
         self.live_flits += 1;
         self.live_ctime_sum += self.packets[br.pkt as usize].ctime as u128;
         self.last_move = self.now;
-        self.send_copy(go, br.vc, flit);
+        self.send_out(go, br.vc, flit);
         if flit.tail {
             self.release_vc(go, br.vc as usize);
         }
         self.free_read_flits(r, ivc, s);
-    }
-
-    /// Puts a flit on output `go`, VC `ov` (the traversal half of the router's `traverse`).
-    fn send_copy(&mut self, go: usize, ov: u8, mut flit: Flit) {
-        let c = &self.cfg;
-        let st = (c.sw_alloc_delay + c.st_final_delay) as u64;
-        match self.out_to[go] {
-            Out::Link { input, .. } => {
-                self.vcs[go * self.nv + ov as usize].credits -= 1;
-                self.flit_hops += 1;
-                flit.hops += 1;
-                let at = self.now + st + c.channel_latency as u64;
-                self.wheel.push(
-                    at,
-                    Event::Flit {
-                        port: input,
-                        vc: ov,
-                        flit,
-                    },
-                );
-            }
-            Out::Eject(ep) => {
-                let at = self.now + st + (c.ejection_latency + c.ni_read_delay) as u64;
-                self.wheel.push(at, Event::Eject { ep, flit });
-            }
-            Out::Open => unreachable!("a worm never leaves by an open port"),
-        }
-        self.chan_flits[go] += 1;
     }
 
     /// Frees the whole chunks every branch has read (all that is left once every branch
@@ -250,26 +221,11 @@ impl Network<'_> {
             self.in_flight_flits -= 1;
             self.live_flits -= 1;
             self.live_ctime_sum -= self.packets[rep.pkt as usize].ctime as u128;
-            self.credit_upstream(gi, v);
+            self.return_credit(gi, v);
         }
         self.rep.reps[s].freed = upto;
         if upto == rep.size {
             self.end_replication(r, ivc, s);
-        }
-    }
-
-    fn credit_upstream(&mut self, gi: usize, v: u8) {
-        let c = &self.cfg;
-        match self.in_from[gi] {
-            In::Ni(ep) => {
-                let at = self.now + (c.credit_delay + c.injection_latency) as u64;
-                self.wheel.push(at, Event::NiCredit { ep, vc: v });
-            }
-            In::Link(gu) => {
-                let at = self.now + (c.credit_delay + c.channel_latency) as u64;
-                self.wheel.push(at, Event::Credit { port: gu, vc: v });
-            }
-            In::Open => unreachable!("flits never enter an open port"),
         }
     }
 

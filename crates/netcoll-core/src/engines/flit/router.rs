@@ -160,27 +160,11 @@ impl Network<'_> {
         let nv = self.nv;
         let ivc = gi * nv + v;
         let (go, ov) = (self.vcs[ivc].out_port as usize, self.vcs[ivc].out_vc);
-        let mut flit = self.pop_from(ivc, gi, v);
+        let flit = self.pop_from(ivc, gi, v);
         self.router_flits[r] -= 1;
-        let (now, hop) = (self.now, self.hop);
-        self.last_move = now;
-        match self.in_from[gi] {
-            In::Link(gu) => self.send_credit(now + hop.credit_link, gu, v as u8),
-            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v as u8),
-            In::Open => unreachable!("flits never enter an open port"),
-        }
-        self.chan_flits[go] += 1;
-        let ogv = go * nv + ov as usize;
-        match self.out_to[go] {
-            Out::Link { input, .. } => {
-                self.vcs[ogv].credits -= 1;
-                self.flit_hops += 1;
-                flit.hops += 1;
-                self.send_flit(now + hop.flit_link, input, ov, flit);
-            }
-            Out::Eject(ep) => self.send_eject(now + hop.flit_eject, ep, flit),
-            Out::Open => unreachable!("routing never leaves by an open port"),
-        }
+        self.last_move = self.now;
+        self.return_credit(gi, v as u8);
+        self.send_out(go, ov, flit);
         if flit.tail {
             self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
@@ -188,6 +172,38 @@ impl Network<'_> {
             if self.vcs[ivc].len > 0 {
                 self.set_waiting(r, ivc, true);
             }
+        }
+    }
+
+    /// A slot of input VC `v` of global input port `gi` is free: its credit goes back to
+    /// the upstream router or NI. Shared by `traverse` and a worm's freed chunks
+    /// (replicate.rs).
+    #[inline(always)]
+    pub(super) fn return_credit(&mut self, gi: usize, v: u8) {
+        let (now, hop) = (self.now, self.hop);
+        match self.in_from[gi] {
+            In::Link(gu) => self.send_credit(now + hop.credit_link, gu, v),
+            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v),
+            In::Open => unreachable!("flits never enter an open port"),
+        }
+    }
+
+    /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next
+    /// router (taking a credit) or down the ejection channel. The second half of a
+    /// traversal, shared by the router's `traverse` and a worm's branches (replicate.rs).
+    #[inline(always)]
+    pub(super) fn send_out(&mut self, go: usize, ov: u8, mut flit: Flit) {
+        let (now, hop) = (self.now, self.hop);
+        self.chan_flits[go] += 1;
+        match self.out_to[go] {
+            Out::Link { input, .. } => {
+                self.vcs[go * self.nv + ov as usize].credits -= 1;
+                self.flit_hops += 1;
+                flit.hops += 1;
+                self.send_flit(now + hop.flit_link, input, ov, flit);
+            }
+            Out::Eject(ep) => self.send_eject(now + hop.flit_eject, ep, flit),
+            Out::Open => unreachable!("routing never leaves by an open port"),
         }
     }
 }
