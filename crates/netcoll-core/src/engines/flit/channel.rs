@@ -85,6 +85,15 @@ impl HopDelays {
             credit_ni: (c.credit_delay + c.injection_latency) as u64,
         }
     }
+
+    /// The longest of them: the span a timing wheel must cover (an NI's injection,
+    /// `injection_latency`, is never longer than `credit_ni`).
+    pub fn longest(&self) -> u64 {
+        self.flit_link
+            .max(self.flit_eject)
+            .max(self.credit_link)
+            .max(self.credit_ni)
+    }
 }
 
 /// Something in flight, as it crosses between partitions of a parallel run (par.rs); the

@@ -2,6 +2,7 @@
 //! memory guard refuses a network of 10^6 routers or an injection latency of 2^31 cycles (a
 //! timing wheel of 2^31 buckets) with one line instead of an abort.
 
+use super::channel::HopDelays;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;
@@ -22,16 +23,7 @@ const ENDPOINT_BYTES: u64 = 256;
 pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
     let ports = topo.total_ports() as u64;
     let (nv, depth) = (cfg.num_vcs as u64, cfg.vc_buf_size as u64);
-    let lat = |x: u32| x as u64;
-    let max_delay = [
-        lat(cfg.sw_alloc_delay)
-            + lat(cfg.st_final_delay)
-            + lat(cfg.channel_latency).max(lat(cfg.ejection_latency) + lat(cfg.ni_read_delay)),
-        lat(cfg.credit_delay) + lat(cfg.channel_latency).max(lat(cfg.injection_latency)),
-    ]
-    .into_iter()
-    .max()
-    .unwrap_or(1);
+    let max_delay = HopDelays::new(cfg).longest();
     let wheel = (max_delay + 1).next_power_of_two() * BUCKET_BYTES;
     let switches = topo.num_switches() as u64;
     // Minimal routing keeps one next-hop table per destination once traffic has used it.

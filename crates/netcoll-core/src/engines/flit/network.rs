@@ -212,18 +212,6 @@ impl<'t> Network<'t> {
             .map(|s| topo.num_ports(s))
             .max()
             .unwrap_or(1);
-        let max_delay = [
-            cfg.sw_alloc_delay
-                + cfg.st_final_delay
-                + cfg
-                    .channel_latency
-                    .max(cfg.ejection_latency + cfg.ni_read_delay),
-            cfg.credit_delay + cfg.channel_latency.max(cfg.injection_latency),
-            cfg.injection_latency,
-        ]
-        .into_iter()
-        .max()
-        .unwrap() as u64;
         let eps = topo.num_endpoints();
         if eps >= super::channel::MAX_FLIT_ENDPOINTS {
             return spec_err!(
@@ -264,7 +252,7 @@ impl<'t> Network<'t> {
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
-            wheel: Wheel::new(max_delay.max(1), nv),
+            wheel: Wheel::new(HopDelays::new(cfg).longest().max(1), nv),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
             torus_dims: match topo.family() {
