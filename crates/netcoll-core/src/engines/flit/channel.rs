@@ -128,22 +128,20 @@ pub struct Arrival {
 #[derive(Debug, Default)]
 pub struct Due {
     pub arrivals: Vec<Arrival>,
-    /// Output VCs (global, `port * num_vcs + vc`) whose downstream buffer freed a slot.
+    /// Credits, numbered as [`Wheel::credit`] numbers them: output VCs (global, `port *
+    /// num_vcs + vc`) whose downstream buffer freed a slot, then NI VCs.
     pub credits: Vec<u32>,
-    /// NI credits (`endpoint * num_vcs + vc`).
-    pub ni_credits: Vec<u32>,
     pub ejects: Vec<(u32, Flit)>,
 }
 
 impl Due {
     fn len(&self) -> usize {
-        self.arrivals.len() + self.credits.len() + self.ni_credits.len() + self.ejects.len()
+        self.arrivals.len() + self.credits.len() + self.ejects.len()
     }
 
     fn clear(&mut self) {
         self.arrivals.clear();
         self.credits.clear();
-        self.ni_credits.clear();
         self.ejects.clear();
     }
 }
@@ -160,9 +158,10 @@ pub struct Sent {
     pub injected: Vec<Arrival>,
     /// Flits onto ejection channels (due `flit_eject` later), in the order sent.
     pub ejects: Vec<(u32, Flit)>,
-    /// Credits: `[0]` for routers' output VCs (global index, due `credit_link` later),
-    /// `[1]` for NI VCs (`endpoint * num_vcs + vc`, due `credit_ni` later).
-    pub credits: [Vec<u32>; 2],
+    /// Credits, numbered as [`Wheel::credit`] numbers them: for routers' output VCs (due
+    /// `credit_link` later) and NI VCs (due `credit_ni` later: the same in BookSim's
+    /// configurations, else split when they enter the wheel).
+    pub credits: Vec<u32>,
 }
 
 impl Sent {
@@ -170,7 +169,7 @@ impl Sent {
         self.flits.is_empty()
             && self.injected.is_empty()
             && self.ejects.is_empty()
-            && self.credits.iter().all(Vec::is_empty)
+            && self.credits.is_empty()
     }
 }
 
@@ -192,17 +191,43 @@ pub struct Wheel {
     mask: u64,
     /// VCs per port, to number credits.
     nv: u32,
+    /// The credit number of NI VC 0 (the global VCs of the routers come first).
+    ni_base: u32,
 }
 
 impl Wheel {
-    /// A wheel for delays of 1..=`max_delay` cycles on a network of `nv` VCs per port.
-    pub fn new(max_delay: u64, nv: usize) -> Wheel {
+    /// A wheel for delays of 1..=`max_delay` cycles on a network of `ports` ports and
+    /// `nis` NIs of `nv` VCs each.
+    pub fn new(max_delay: u64, nv: usize, ports: usize, nis: usize) -> Wheel {
         let size = (max_delay + 1).next_power_of_two();
+        let ni_base = ports * nv;
+        assert!(
+            ni_base + nis * nv <= u32::MAX as usize,
+            "credit numbers fit 32 bits"
+        );
         Wheel {
             slots: (0..size).map(|_| Due::default()).collect(),
             mask: size - 1,
             nv: nv as u32,
+            ni_base: ni_base as u32,
         }
+    }
+
+    /// The number of a credit for global output VC `ovc` (`ni: false`) or for NI VC `ovc`
+    /// (`endpoint * num_vcs + vc`): one numbering, one list per cycle for both.
+    #[inline]
+    pub fn credit(&self, ovc: u32, ni: bool) -> u32 {
+        if ni {
+            self.ni_base + ovc
+        } else {
+            ovc
+        }
+    }
+
+    /// The credit number where NI VCs start.
+    #[inline]
+    pub fn ni_base(&self) -> u32 {
+        self.ni_base
     }
 
     #[inline]
@@ -213,6 +238,7 @@ impl Wheel {
     /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
     pub fn push(&mut self, at: u64, e: Event) {
         let nv = self.nv;
+        let ni_base = self.ni_base;
         let due = self.slot(at);
         match e {
             Event::Flit { port, vc, flit } => due.arrivals.push(Arrival {
@@ -221,7 +247,7 @@ impl Wheel {
                 flit,
             }),
             Event::Credit { port, vc } => due.credits.push(port * nv + vc as u32),
-            Event::NiCredit { ep, vc } => due.ni_credits.push(ep * nv + vc as u32),
+            Event::NiCredit { ep, vc } => due.credits.push(ni_base + ep * nv + vc as u32),
             Event::Eject { ep, flit } => due.ejects.push((ep, flit)),
         }
     }
@@ -240,9 +266,24 @@ impl Wheel {
             &mut self.slot(now + hop.flit_eject).ejects,
             &mut sent.ejects,
         );
-        let [link, ni] = &mut sent.credits;
-        append(&mut self.slot(now + hop.credit_link).credits, link);
-        append(&mut self.slot(now + hop.credit_ni).ni_credits, ni);
+        if hop.credit_link == hop.credit_ni {
+            append(
+                &mut self.slot(now + hop.credit_link).credits,
+                &mut sent.credits,
+            );
+        } else {
+            let ni_base = self.ni_base;
+            for &c in &sent.credits {
+                let at = now
+                    + if c < ni_base {
+                        hop.credit_link
+                    } else {
+                        hop.credit_ni
+                    };
+                self.slot(at).credits.push(c);
+            }
+            sent.credits.clear();
+        }
     }
 
     /// Takes the events due at `now`, leaving an empty slot (the caller hands the vectors

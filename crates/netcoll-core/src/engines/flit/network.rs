@@ -233,6 +233,7 @@ impl<'t> Network<'t> {
             );
         }
         let va = VaState::new(cfg, np, max_ports, &class_lo, &class_hi);
+        let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
         let mut net = Network {
             topo,
             routing,
@@ -244,7 +245,7 @@ impl<'t> Network<'t> {
             route_classes: classes as u8,
             step_classes: 1,
             now: 0,
-            up: super::wiring::credit_targets(&in_from, nv),
+            up: super::wiring::credit_targets(&in_from, nv, &wheel),
             down: super::wiring::flit_targets(&out_to),
             out_to,
             in_from,
@@ -267,7 +268,7 @@ impl<'t> Network<'t> {
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
-            wheel: Wheel::new(HopDelays::new(cfg).longest().max(1), nv),
+            wheel,
             sent: Sent::default(),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
@@ -417,11 +418,13 @@ impl<'t> Network<'t> {
     pub fn deliver(&mut self) {
         let now = self.now;
         let due = self.wheel.take(now);
+        let ni_base = self.wheel.ni_base();
         for &c in &due.credits {
-            self.vcs[c as usize].credits += 1;
-        }
-        for &c in &due.ni_credits {
-            self.ni_credits[c as usize] += 1;
+            if c < ni_base {
+                self.vcs[c as usize].credits += 1;
+            } else {
+                self.ni_credits[(c - ni_base) as usize] += 1;
+            }
         }
         for (i, a) in due.arrivals.iter().enumerate() {
             if self.prefetch {

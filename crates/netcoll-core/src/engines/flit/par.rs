@@ -110,13 +110,15 @@ impl<'t> Network<'t> {
                 self.post(now + delay, Event::Flit { port, vc, flit });
             }
         }
-        for &c in &sent.credits[0] {
-            let (port, vc) = split.of(c);
-            self.post(now + hop.credit_link, Event::Credit { port, vc });
-        }
-        for &c in &sent.credits[1] {
-            let (ep, vc) = split.of(c);
-            self.post(now + hop.credit_ni, Event::NiCredit { ep, vc });
+        let ni_base = self.wheel.ni_base();
+        for &c in &sent.credits {
+            if c < ni_base {
+                let (port, vc) = split.of(c);
+                self.post(now + hop.credit_link, Event::Credit { port, vc });
+            } else {
+                let (ep, vc) = split.of(c - ni_base);
+                self.post(now + hop.credit_ni, Event::NiCredit { ep, vc });
+            }
         }
         for &(ep, flit) in &sent.ejects {
             self.post(now + hop.flit_eject, Event::Eject { ep, flit });
@@ -124,7 +126,7 @@ impl<'t> Network<'t> {
         sent.flits.clear();
         sent.injected.clear();
         sent.ejects.clear();
-        sent.credits.iter_mut().for_each(Vec::clear);
+        sent.credits.clear();
         self.sent = sent;
     }
 

@@ -14,7 +14,7 @@
 use super::channel::{Arrival, Flit};
 use super::network::{Network, IDLE, NONE, VC_WAIT};
 use super::types::prefetch;
-use super::wiring::{DOWN_EJECT, UP_NI};
+use super::wiring::DOWN_EJECT;
 
 /// Routers ahead of the one running whose VC records are prefetched.
 const PREFETCH_ROUTERS: usize = 2;
@@ -198,7 +198,7 @@ impl Network<'_> {
     pub(super) fn return_credit(&mut self, gi: usize, v: u8) {
         let up = self.up[gi];
         debug_assert!(up != u32::MAX, "flits never enter an open port");
-        self.sent.credits[(up >> 31) as usize].push((up & !UP_NI) + v as u32);
+        self.sent.credits.push(up + v as u32);
     }
 
     /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next

@@ -67,26 +67,22 @@ pub fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) 
     (out_to, in_from, ep_port)
 }
 
-/// Marks an NI's VC in [`credit_targets`] (else a router's output VC).
-pub const UP_NI: u32 = 1 << 31;
 /// Marks an ejection channel in [`flit_targets`] (else a router's input port).
 pub const DOWN_EJECT: u32 = 1 << 31;
 
 /// Per global input port, where the credits of its VCs go, as one word (a traversal reads
-/// it without matching on [`In`]): the global index of VC 0 of the upstream output port, or
-/// [`UP_NI`] with `endpoint * num_vcs`; the VC's number is added. Open ports: `u32::MAX`.
-pub fn credit_targets(in_from: &[In], nv: usize) -> Vec<u32> {
-    let word = |x: u32| u32::try_from(x as usize * nv).ok().filter(|&w| w < UP_NI);
+/// it without matching on [`In`]): the credit number (`channel::Wheel::credit`) of VC 0 of
+/// the upstream output port or NI; the VC's number is added. Open ports: `u32::MAX`.
+pub fn credit_targets(in_from: &[In], nv: usize, wheel: &super::channel::Wheel) -> Vec<u32> {
     in_from
         .iter()
         .map(|i| match *i {
-            In::Link(gu) => word(gu).expect("global VC indices fit 31 bits"),
-            In::Ni(ep) => UP_NI | word(ep).expect("NI VC indices fit 31 bits"),
+            In::Link(gu) => wheel.credit(gu * nv as u32, false),
+            In::Ni(ep) => wheel.credit(ep * nv as u32, true),
             In::Open => u32::MAX,
         })
         .collect()
 }
-
 /// Per global output port, where its flits go, as one word: the global input port at the
 /// other end of the link, or [`DOWN_EJECT`] with the endpoint. Open ports: `u32::MAX`.
 pub fn flit_targets(out_to: &[Out]) -> Vec<u32> {
