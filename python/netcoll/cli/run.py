@@ -427,8 +427,13 @@ def _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot):
         print(json.dumps(doc, indent=2))
     else:
         for name, rs in results.items():
-            _table({"op": kind, "algo": name, "np": np_, "results": rs}, True)
-        print(f"tuning table for {kind} on {np_} ranks written to {path}: {rows}")
+            _table({"op": doc["op"], "algo": name, "np": np_, "results": rs}, True)
+        ranges = ", ".join(
+            f"{r['algo']} up to {human(r['max_bytes'])}" if r["max_bytes"] is not None
+            else f"{r['algo']} above" if len(rows) > 1 else f"{r['algo']} at every size"
+            for r in rows
+        )  # fmt: skip
+        print(f"tuning table for {doc['op']} on {np_} ranks written to {path}: {ranges}")
 
 
 def _table(doc: dict, native: bool) -> None:
