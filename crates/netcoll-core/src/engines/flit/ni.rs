@@ -32,13 +32,8 @@ impl Network<'_> {
         let p = &self.packets[pkt as usize];
         let tail = idx + 1 == p.size;
         let flit = Flit::new(pkt, p.dst, self.now, idx == 0, tail);
-        self.sent.injected.push(Arrival {
-            port: self.ep_port[ep],
-            vc: vc as u32,
-            flit,
-        });
-        self.in_flight_flits += 1;
-        self.last_move = self.now;
+        self.inject_flit(ep, vc, flit);
+        let ni = &mut self.nis[ep];
         ni.cur_idx = idx + 1;
         if tail {
             ni.cur = NONE;
@@ -48,9 +43,23 @@ impl Network<'_> {
         true
     }
 
+    /// A flit leaves NI `ep` on its VC `vc` (the cycle's end puts it in the wheel, and
+    /// counts as a move for the deadlock watch, `end_sends`).
+    #[inline]
+    fn inject_flit(&mut self, ep: usize, vc: u8, flit: Flit) {
+        self.sent.injected.push(Arrival {
+            port: self.ep_port[ep],
+            vc: vc as u32,
+            flit,
+        });
+        self.in_flight_flits += 1;
+    }
+
     /// Takes the packet at the head of `ep`'s queue onto an injection VC of its step block
     /// (all VCs without `vc_per_step`) that is free and has the credits it needs (all its
-    /// flits under cut-through), round-robin; false when the queue is empty or no VC is.
+    /// flits under cut-through), round-robin. True when the packet now holds the VC and its
+    /// flits follow (`ni_step`); false when the queue is empty, no VC is free, or the packet
+    /// was one flit and has gone out whole (the VC taken and given back in one go).
     fn start_packet(&mut self, ep: usize) -> bool {
         let nv = self.nv;
         let pkt = self.nis[ep].head;
@@ -71,15 +80,22 @@ impl Network<'_> {
         let v = lo + k;
         let p = &mut self.packets[pkt as usize];
         p.itime = self.now;
+        let (size, dst) = (p.size, p.dst);
         let ni = &mut self.nis[ep];
         ni.head = p.next;
         if ni.head == NONE {
             ni.tail = NONE;
         }
+        ni.vc_rr = next(v, nv) as u8;
+        if size == 1 {
+            self.ni_credits[ep * nv + v] -= 1;
+            let flit = Flit::new(pkt, dst, self.now, true, true);
+            self.inject_flit(ep, v as u8, flit);
+            return false;
+        }
         ni.cur = pkt;
         ni.cur_idx = 0;
         ni.cur_vc = v as u8;
-        ni.vc_rr = next(v, nv) as u8;
         self.ni_busy[ep * nv + v] = true;
         true
     }

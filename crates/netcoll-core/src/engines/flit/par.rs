@@ -87,9 +87,14 @@ impl<'t> Network<'t> {
     }
 
     /// The end of a cycle's sends: the events sent in it (`self.sent`) enter the wheel, or,
-    /// in a partitioned run, are posted one by one (`post`).
+    /// in a partitioned run, are posted one by one (`post`). A cycle that sent anything (a
+    /// traversal returns a credit; an NI injects a flit) moved a flit: the deadlock watch's
+    /// `last_move`, set here once instead of at every traversal and injection.
     #[inline]
     pub(super) fn end_sends(&mut self) {
+        if !self.sent.is_empty() {
+            self.last_move = self.now;
+        }
         if self.part.is_some() {
             return self.post_sent();
         }

@@ -182,7 +182,6 @@ impl Network<'_> {
             self.sa_mask[gi] &= !(1 << v);
         }
         self.router_flits[r] -= 1;
-        self.last_move = self.now;
         self.return_credit(gi, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
