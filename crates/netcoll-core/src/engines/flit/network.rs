@@ -426,8 +426,9 @@ impl<'t> Network<'t> {
                 self.ni_credits[(c - ni_base) as usize] += 1;
             }
         }
+        let prefetch = self.prefetch;
         for (i, a) in due.arrivals.iter().enumerate() {
-            if self.prefetch {
+            if prefetch {
                 if let Some(b) = due.arrivals.get(i + PREFETCH_EVENTS) {
                     super::types::prefetch(&self.vcs[b.port as usize * self.nv + b.vc as usize]);
                 }

@@ -132,7 +132,9 @@ impl<'t> Sim<'t> {
                 self.net.create_packet(ep, dst, self.size);
             }
             let at = match self.traffic.gap(&mut self.rng) {
-                Some(g) if self.net.nis[ep].generated < self.quota => now + g,
+                Some(g) if self.quota == u64::MAX || self.net.nis[ep].generated < self.quota => {
+                    now + g
+                }
                 _ => u64::MAX,
             };
             self.gen.schedule(ep, at);
