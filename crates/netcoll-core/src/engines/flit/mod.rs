@@ -32,6 +32,7 @@ mod dest_draw;
 mod exec;
 mod footprint;
 mod gen_wheel;
+mod mask_router;
 pub mod mcload;
 pub mod multicast;
 mod network;

@@ -13,6 +13,7 @@ use crate::spec_err;
 use crate::topology::Topology;
 
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
+use super::mask_router::MaskRouter;
 use super::va_state::VaState;
 use super::wiring::{ports, wiring};
 pub use super::wiring::{In, Out};
@@ -100,6 +101,8 @@ pub struct Network<'t> {
     pub req_vc: Vec<u8>,
     /// The VC allocators' pointers, masks and scratch (vc_masks.rs).
     pub va: VaState,
+    /// The router stages' path for the common case and its scratch (mask_router.rs).
+    pub mr: Box<MaskRouter>,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
@@ -249,6 +252,7 @@ impl<'t> Network<'t> {
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
             va,
+            mr: Box::default(),
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],

@@ -22,6 +22,7 @@ impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
     /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
+        let masks = self.mask_router_applies();
         for w in 0..self.active.len() {
             let mut bits = self.active[w];
             while bits != 0 {
@@ -31,7 +32,11 @@ impl Network<'_> {
                 if self.prefetch {
                     self.prefetch_router(r + PREFETCH_ROUTERS);
                 }
-                self.router(r);
+                if masks {
+                    self.mask_router(r);
+                } else {
+                    self.router(r);
+                }
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << b);
                 }
