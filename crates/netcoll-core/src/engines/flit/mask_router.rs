@@ -1,67 +1,78 @@
 //! The router's stages for the common case, on router-local bit masks: iSLIP VC allocation
-//! and iSLIP switch allocation (both BookSim's defaults), no multidestination worms, and a
-//! router of at most 64 VCs (every port's VCs together). Every BookSim mesh, torus and
-//! anynet run takes this path; everything else takes the general stages (vc_masks.rs,
-//! sw_alloc.rs), which give the same matchings, pointer moves and traversal order
+//! and iSLIP switch allocation (both BookSim's defaults), no multidestination worms, and
+//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus and anynet
+//! runs take this path; everything else takes the general stages (vc_masks.rs, sw_alloc.rs),
+//! which give the same matchings, pointer moves and traversals in the same order
 //! (`tests_mask_router.rs` runs both on the same configurations).
 //!
-//! One visit of router `r`: the network's arrays it touches are borrowed apart once (no
-//! reloads of `self.*` through `&mut self`), its VCs are numbered locally (`port * num_vcs +
-//! vc`, as in its wait set), and
+//! The active routers run a word (64 routers) at a time. The network's arrays the stages
+//! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
+//! every router of the word runs
 //!
-//! 1. routing: an idle waiting VC is routed inline for the route table and the closed-form
-//!    mesh DOR (other routings run `Network::route` first);
-//! 2. VC allocation: the iSLIP matching of vc_masks.rs;
+//! 1. routing: an idle waiting VC is routed inline by the route table or the closed-form
+//!    mesh DOR (other routings run `Network::route` for the word first);
+//! 2. VC allocation: the iSLIP matching of vc_masks.rs, on the router's VCs numbered
+//!    locally (`port * num_vcs + vc`, as in its wait set);
 //! 3. switch allocation: the router's eligible input VCs (output VC held, flit ready, a
-//!    credit) are one mask; per output port the mask of the eligible VCs that want it. An
-//!    output grants the input port nearest its pointer among the ports with a VC in its
-//!    mask; an input accepts the granted output nearest its pointer and sends the VC of
-//!    that output's mask nearest its VC offset: iSLIP's request per (input, output) is the
-//!    VC nearest the offset, and only accepted pairs need it.
+//!    credit) by output port, one mask each. An output grants the input port nearest its
+//!    pointer among the ports with a VC in its mask; an input accepts the granted output
+//!    nearest its pointer and sends that output's VC of its port nearest its VC offset
+//!    (iSLIP's request per (input, output) is the VC nearest the offset, and only an
+//!    accepted pair needs it).
 //!
-//! The accepted flits traverse after the allocation, in input port order (as the general
-//! allocator's accept loop sends them): a traversal changes nothing the allocation of the
-//! same router reads.
+//! The word's traversals then run in the order decided (router by router, input ports in
+//! order within a router, as the general allocator sends them): a traversal changes only
+//! its own router's VCs, credits and masks, which no other router's stages read, and the
+//! events it sends keep their order.
 
-use super::allocator::{next, rotate_pick};
+use super::allocator::next;
 use super::config::{FlowControl, SwAllocator, VcAllocator};
-use super::network::{Network, ACTIVE, IDLE, VC_WAIT};
+use super::mask_state::LOCAL;
+use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
 use super::router::mesh_dor;
+use super::types::{prefetch, Vc};
 
-/// Local VCs (and ports) a router on this path has at most.
-const LOCAL: usize = 64;
+/// Routers ahead of the one running whose VC records are prefetched.
+const PREFETCH_ROUTERS: usize = 2;
 
-/// The path's switch in a run, and its scratch (per local output and input port).
-pub struct MaskRouter {
-    /// Off: every router runs the general stages (tests compare the two paths).
-    pub enabled: bool,
-    /// Per local output port: the eligible local input VCs that want it.
-    by_out: [u64; LOCAL],
-    /// Per local input port: the outputs that granted it.
-    grants: [u64; LOCAL],
-    /// Per local input port: the VC its accepted output sends.
-    sent_vc: [u8; LOCAL],
+/// What the inline routing reads.
+#[derive(Clone, Copy)]
+struct Routes<'a> {
+    route_table: &'a [u32],
+    route_n: usize,
+    mesh_dims: &'a [u32],
+    ep_switch: &'a [u32],
+    ep_port: &'a [u32],
+    /// The cycle a VC routed now may bid for an output VC.
+    ready: u64,
 }
 
-impl Default for MaskRouter {
-    fn default() -> MaskRouter {
-        MaskRouter {
-            enabled: true,
-            by_out: [0; LOCAL],
-            grants: [0; LOCAL],
-            sent_vc: [0; LOCAL],
-        }
-    }
-}
-
-/// The mask of bits `0..n` (`n <= 64`).
-#[inline(always)]
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 {
-        !0
-    } else {
-        (1u64 << n) - 1
-    }
+/// What one word of routers' stages read and write, borrowed apart from the network.
+struct Stages<'a> {
+    vcs: &'a mut [Vc],
+    pstart: &'a [u32],
+    wait_bits: &'a mut [u64],
+    sa_mask: &'a mut [u64],
+    holding: &'a mut [u64],
+    out_free: &'a mut [u64],
+    class_mask: &'a [u64; 256],
+    split: &'a [(u8, u8); LOCAL],
+    cand: &'a mut [u64; LOCAL],
+    in_rr: &'a mut [u8],
+    out_rr: &'a mut [u16],
+    sa_aptr: &'a mut [u16],
+    routes: Routes<'a>,
+    packets: &'a [Packet],
+    by_out: &'a mut [u64; LOCAL],
+    grants: &'a mut [u64; LOCAL],
+    sent: &'a mut Vec<u64>,
+    active: &'a [u64],
+    now: u64,
+    nv: usize,
+    va_delay: u64,
+    vct: bool,
+    inline_rc: bool,
+    prefetch: bool,
 }
 
 impl Network<'_> {
@@ -75,45 +86,61 @@ impl Network<'_> {
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
     }
 
-    /// Whether routing is inline (route table, or DOR on a large mesh) on this path.
-    #[inline]
+    /// Whether routing is inline on this path (route table, or DOR on a large mesh).
     fn inline_routing(&self) -> bool {
         self.route_n != 0 || (!self.mesh_dims.is_empty() && self.step_classes <= 1)
     }
 
-    /// One visit of router `r` on this path (see the module comment).
-    pub(super) fn mask_router(&mut self, r: usize) {
-        if !self.inline_routing() {
-            self.route_idle(r);
+    /// Runs every active router on this path (see the module comment); routers left
+    /// without flits leave the active set.
+    pub(super) fn mask_routers(&mut self) {
+        let inline_rc = self.inline_routing();
+        let mut sent = std::mem::take(&mut self.mr.sent);
+        for w in 0..self.active.len() {
+            let word = self.active[w];
+            if word == 0 {
+                continue;
+            }
+            if !inline_rc {
+                self.route_idle(w, word);
+            }
+            sent.clear();
+            self.stages(w, word, &mut sent);
+            for &s in &sent {
+                let (r, gi, v) = (
+                    (s >> 32) as usize,
+                    (s as u32 >> 6) as usize,
+                    s as usize & 63,
+                );
+                self.traverse(r, gi, v);
+                if self.router_flits[r] == 0 {
+                    self.active[w] &= !(1 << (r % 64));
+                }
+            }
         }
-        let mut sent = self.mask_stages(r);
-        let p0 = self.pstart[r] as usize;
-        while sent != 0 {
-            let i = sent.trailing_zeros() as usize;
-            sent &= sent - 1;
-            let v = self.mr.sent_vc[i] as usize;
-            self.traverse(r, p0 + i, v);
-        }
+        self.mr.sent = sent;
     }
 
-    /// Routes the idle waiting VCs of router `r` by [`Network::route`].
-    fn route_idle(&mut self, r: usize) {
-        let p0v = self.pstart[r] as usize * self.nv;
-        let mut bits = self.wait_bits[r];
-        while bits != 0 {
-            let ivc = p0v + bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if self.vcs[ivc].state == IDLE {
-                self.route(ivc, r);
+    /// Routes the idle waiting VCs of the routers of word `w` by [`Network::route`].
+    fn route_idle(&mut self, w: usize, mut word: u64) {
+        while word != 0 {
+            let r = w * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            let p0v = self.pstart[r] as usize * self.nv;
+            let mut bits = self.wait_bits[r];
+            while bits != 0 {
+                let ivc = p0v + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.vcs[ivc].state == IDLE {
+                    self.route(ivc, r);
+                }
             }
         }
     }
 
-    /// Routing, VC and switch allocation at router `r`; returns the local input ports
-    /// whose flit goes (the VC of each in `mr.sent_vc`).
-    fn mask_stages(&mut self, r: usize) -> u64 {
+    /// The stages of the routers of word `w`; their traversals go to `sent`.
+    fn stages(&mut self, w: usize, mut word: u64, sent: &mut Vec<u64>) {
         let inline_rc = self.inline_routing();
-        let vct = self.cfg.flow_control == FlowControl::CutThrough;
         let Network {
             vcs,
             pstart,
@@ -130,155 +157,257 @@ impl Network<'_> {
             ep_port,
             packets,
             mr,
+            active,
             now,
             nv,
             cfg,
+            prefetch,
             ..
         } = self;
-        let (now, nv, route_n) = (*now, *nv, *route_n);
-        let p0 = pstart[r] as usize;
-        let np = pstart[r + 1] as usize - p0;
+        let mut st = Stages {
+            vcs,
+            pstart,
+            wait_bits,
+            sa_mask,
+            holding: &mut va.holding,
+            out_free: &mut va.out_free,
+            class_mask: &va.class_mask,
+            split: &va.split,
+            cand: &mut va.cand,
+            in_rr,
+            out_rr,
+            sa_aptr,
+            routes: Routes {
+                route_table,
+                route_n: *route_n,
+                mesh_dims,
+                ep_switch,
+                ep_port,
+                ready: *now + cfg.routing_delay as u64,
+            },
+            packets,
+            by_out: &mut mr.by_out,
+            grants: &mut mr.grants,
+            sent,
+            active,
+            now: *now,
+            nv: *nv,
+            va_delay: va.delay,
+            vct: cfg.flow_control == FlowControl::CutThrough,
+            inline_rc,
+            prefetch: *prefetch,
+        };
+        while word != 0 {
+            let r = w * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            if st.prefetch {
+                st.prefetch_router(r + PREFETCH_ROUTERS);
+            }
+            st.router(r);
+        }
+    }
+}
+
+impl Routes<'_> {
+    /// Routes idle input VC `v` of router `r` (first port `p0`) inline.
+    #[inline(always)]
+    fn route(self, v: &mut Vc, r: usize, p0: usize) {
+        let dst = v.front.dst();
+        let dst_sw = self.ep_switch[dst] as usize;
+        if dst_sw == r {
+            v.out_port = self.ep_port[dst];
+            v.class = u8::MAX; // ejection: any VC
+        } else if self.route_n != 0 {
+            let e = self.route_table[r * self.route_n + dst_sw];
+            v.out_port = p0 as u32 + (e & 0xffff);
+            v.class = (e >> 16) as u8;
+            v.front.set_rstate((e >> 24) as u8);
+        } else {
+            let (port, _, state) = mesh_dor(self.mesh_dims, r, dst_sw);
+            v.out_port = p0 as u32 + port;
+            v.class = 0;
+            v.front.set_rstate(state);
+        }
+        v.state = VC_WAIT;
+        v.ready = self.ready;
+    }
+}
+
+impl Stages<'_> {
+    /// Prefetches the VC records of router `r` if it is active.
+    #[inline]
+    fn prefetch_router(&self, r: usize) {
+        if r + 1 >= self.pstart.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
+            return;
+        }
+        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
+        for v in &self.vcs[a * self.nv..b * self.nv] {
+            prefetch(v);
+        }
+    }
+
+    /// The stages of router `r`. The VCs holding an output VC (`holding`, with the ones the
+    /// VC allocation grants) are the switch allocation's candidates.
+    #[inline(always)]
+    fn router(&mut self, r: usize) {
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let mut elig = self.holding[r];
+        if self.wait_bits[r] != 0 {
+            let granted = self.allocate_vcs(r, p0, np);
+            self.holding[r] |= granted;
+            if self.va_delay > 0 {
+                // Granted now: not before the next cycle at the switch.
+                elig &= !granted;
+            } else {
+                elig |= granted;
+            }
+        }
+        self.allocate_switch(r, p0, np, elig);
+    }
+
+    /// Routing and iSLIP VC allocation at router `r` (vc_masks.rs's matching); returns the
+    /// local input VCs granted.
+    #[inline(always)]
+    fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize) -> u64 {
+        let (nv, now) = (self.nv, self.now);
         let n = np * nv;
-        let vcs = &mut vcs[p0 * nv..p0 * nv + n];
-        let sa_mask = &mut sa_mask[p0..p0 + np];
-        let out_free = &mut va.out_free[p0..p0 + np];
-        let mut wait = wait_bits[r];
-        if wait != 0 {
-            // Routing, and the VCs ready for VC allocation.
-            let mut reqs = 0u64;
-            let mut bits = wait;
+        let p0v = p0 * nv;
+        let mut reqs = 0u64;
+        let mut bits = self.wait_bits[r];
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let v = &mut self.vcs[p0v + i];
+            if v.state == IDLE && self.inline_rc {
+                self.routes.route(v, r, p0);
+            }
+            if v.ready <= now {
+                reqs |= 1 << i;
+            }
+        }
+        if reqs == 0 {
+            return 0;
+        }
+        if reqs & (reqs - 1) == 0 {
+            let i = reqs.trailing_zeros() as usize;
+            let cand = self.candidates(p0, i);
+            if cand == 0 {
+                return 0;
+            }
+            let o = pick(cand, self.vcs[p0v + i].va_aptr as usize);
+            self.grant_vc(r, p0, n, i, o);
+            return reqs;
+        }
+        // Candidates, and the outputs asked for by more than one requester.
+        let (mut asked, mut conflicts) = (0u64, 0u64);
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let cand = self.candidates(p0, i);
+            self.cand[i] = cand;
+            conflicts |= asked & cand;
+            asked |= cand;
+        }
+        // Grant: a conflict output grants the requester nearest its pointer only.
+        while conflicts != 0 {
+            let o = conflicts.trailing_zeros() as usize;
+            conflicts &= conflicts - 1;
+            let mut askers = 0u64;
+            let mut bits = reqs;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let v = &mut vcs[i];
-                if v.state == IDLE && inline_rc {
-                    let dst = v.front.dst();
-                    let dst_sw = ep_switch[dst] as usize;
-                    if dst_sw == r {
-                        v.out_port = ep_port[dst];
-                        v.class = u8::MAX;
-                    } else if route_n != 0 {
-                        let e = route_table[r * route_n + dst_sw];
-                        v.out_port = (p0 as u32) + (e & 0xffff);
-                        v.class = (e >> 16) as u8;
-                        v.front.set_rstate((e >> 24) as u8);
-                    } else {
-                        let (port, _, state) = mesh_dor(mesh_dims, r, dst_sw);
-                        v.out_port = p0 as u32 + port;
-                        v.class = 0;
-                        v.front.set_rstate(state);
-                    }
-                    v.state = VC_WAIT;
-                    v.ready = now + cfg.routing_delay as u64;
-                }
-                if v.ready <= now {
-                    reqs |= 1 << i;
+                askers |= (self.cand[i] >> o & 1) << i;
+            }
+            let winner = pick(askers, self.vcs[p0v + o].va_gptr as usize);
+            let mut losers = askers & !(1 << winner);
+            while losers != 0 {
+                let i = losers.trailing_zeros() as usize;
+                losers &= losers - 1;
+                self.cand[i] &= !(1 << o);
+            }
+        }
+        // Accept: every requester takes the grant nearest its pointer.
+        let (mut bits, mut granted) = (reqs, 0);
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let grants = self.cand[i];
+            if grants != 0 {
+                let o = pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                self.grant_vc(r, p0, n, i, o);
+                granted |= 1 << i;
+            }
+        }
+        granted
+    }
+
+    /// The output VCs (local numbers) local input VC `i` requests: the free VCs of its
+    /// class on its output port (under virtual cut-through, with room for the packet).
+    #[inline(always)]
+    fn candidates(&self, p0: usize, i: usize) -> u64 {
+        let nv = self.nv;
+        let v = &self.vcs[p0 * nv + i];
+        let go = v.out_port as usize;
+        let mut cand = self.out_free[go] & self.class_mask[v.class as usize];
+        if self.vct {
+            let need = self.packets[v.front.pkt as usize].size;
+            let mut bits = cand;
+            while bits != 0 {
+                let ov = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.vcs[go * nv + ov].credits < need {
+                    cand &= !(1 << ov);
                 }
             }
-            // Candidates of a requester: the free VCs of its class on its output port
-            // (under virtual cut-through, with room for the whole packet), local numbers.
-            let candidates = |vcs: &[super::types::Vc], out_free: &[u64], i: usize| -> u64 {
-                let v = &vcs[i];
-                let o = v.out_port as usize - p0;
-                let mut cand = out_free[o] & va.class_mask[v.class as usize];
-                if vct {
-                    let need = packets[v.front.pkt as usize].size;
-                    let mut bits = cand;
-                    while bits != 0 {
-                        let ov = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if vcs[o * nv + ov].credits < need {
-                            cand &= !(1 << ov);
-                        }
-                    }
-                }
-                cand << (o * nv)
-            };
-            let mut grant = |vcs: &mut [super::types::Vc], out_free: &mut [u64], i: usize, o: usize| {
-                let (ip, iv) = va.split[i];
-                let (op, ov) = va.split[o];
-                let out = &mut vcs[o];
-                out.owner = (p0 * nv + i) as u32;
-                out.va_gptr = next(i, n) as u16;
-                out_free[op as usize] &= !(1 << ov);
-                let v = &mut vcs[i];
-                v.va_aptr = next(o, n) as u16;
-                v.out_vc = ov;
-                v.state = ACTIVE;
-                v.ready = now + va.delay;
-                sa_mask[ip as usize] |= 1 << iv;
-                wait &= !(1 << i);
-            };
-            if reqs & reqs.wrapping_sub(1) == 0 && reqs != 0 {
-                let i = reqs.trailing_zeros() as usize;
-                let cand = candidates(vcs, out_free, i);
-                if cand != 0 {
-                    let o = rotate_pick(cand, vcs[i].va_aptr as usize);
-                    grant(vcs, out_free, i, o);
-                }
-            } else if reqs != 0 {
-                // Candidates, and the outputs asked for by more than one requester.
-                let (mut asked, mut conflicts) = (0u64, 0u64);
-                let mut bits = reqs;
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let cand = candidates(vcs, out_free, i);
-                    va.cand[i] = cand;
-                    conflicts |= asked & cand;
-                    asked |= cand;
-                }
-                // Grant: a conflict output grants the requester nearest its pointer only.
-                while conflicts != 0 {
-                    let o = conflicts.trailing_zeros() as usize;
-                    conflicts &= conflicts - 1;
-                    let mut askers = 0u64;
-                    let mut bits = reqs;
-                    while bits != 0 {
-                        let i = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        askers |= (va.cand[i] >> o & 1) << i;
-                    }
-                    let winner = rotate_pick(askers, vcs[o].va_gptr as usize);
-                    let mut losers = askers & !(1 << winner);
-                    while losers != 0 {
-                        let i = losers.trailing_zeros() as usize;
-                        losers &= losers - 1;
-                        va.cand[i] &= !(1 << o);
-                    }
-                }
-                // Accept: every requester takes the grant nearest its pointer.
-                let mut bits = reqs;
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let grants = va.cand[i];
-                    if grants != 0 {
-                        let o = rotate_pick(grants, vcs[i].va_aptr as usize);
-                        grant(vcs, out_free, i, o);
-                    }
-                }
-            }
-            wait_bits[r] = wait;
         }
-        // Switch allocation. Requests: the eligible VCs by output port.
-        let mut elig = 0u64;
-        for (i, &m) in sa_mask.iter().enumerate() {
-            elig |= m << (i * nv);
-        }
+        cand << ((go - p0) * nv)
+    }
+
+    /// Local input VC `i` of router `r` takes local output VC `o`; both iSLIP pointers move
+    /// past the match.
+    #[inline(always)]
+    fn grant_vc(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
+        let p0v = p0 * self.nv;
+        let (ip, iv) = self.split[i];
+        let (op, ov) = self.split[o];
+        let out = &mut self.vcs[p0v + o];
+        out.owner = (p0v + i) as u32;
+        out.va_gptr = next(i, n) as u16;
+        self.out_free[p0 + op as usize] &= !(1 << ov);
+        let ready = self.now + self.va_delay;
+        let v = &mut self.vcs[p0v + i];
+        v.va_aptr = next(o, n) as u16;
+        v.out_vc = ov;
+        v.state = ACTIVE;
+        v.ready = ready;
+        self.sa_mask[p0 + ip as usize] |= 1 << iv;
+        self.wait_bits[r] &= !(1 << i);
+    }
+
+    /// iSLIP switch allocation at router `r` (see the module comment); the accepted
+    /// traversals go to `sent`.
+    #[inline(always)]
+    fn allocate_switch(&mut self, r: usize, p0: usize, np: usize, mut elig: u64) {
+        let (nv, now) = (self.nv, self.now);
+        let p0v = p0 * nv;
+        // Requests: the eligible VCs by output port.
         let mut outs = 0u64;
         while elig != 0 {
             let b = elig.trailing_zeros() as usize;
             elig &= elig - 1;
-            let v = &vcs[b];
-            if v.ready > now {
+            let v = &self.vcs[p0v + b];
+            if v.len == 0 || v.ready > now {
                 continue;
             }
-            let o = v.out_port as usize - p0;
-            if vcs[o * nv + v.out_vc as usize].credits == 0 {
+            let go = v.out_port as usize;
+            if self.vcs[go * nv + v.out_vc as usize].credits == 0 {
                 continue;
             }
-            mr.by_out[o & (LOCAL - 1)] |= 1 << b;
+            let o = (go - p0) & (LOCAL - 1);
+            self.by_out[o] |= 1 << b;
             outs |= 1 << o;
         }
         // Grant: every requested output picks an input port.
@@ -288,36 +417,45 @@ impl Network<'_> {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let mut ports = 0u64;
-            let mut want = mr.by_out[o];
+            let mut want = self.by_out[o];
             while want != 0 {
-                ports |= 1 << va.split[want.trailing_zeros() as usize].0;
+                ports |= 1 << self.split[want.trailing_zeros() as usize].0;
                 want &= want - 1;
             }
-            let i = rotate_pick(ports, out_rr[p0 + o] as usize);
-            mr.grants[i] |= 1 << o;
+            let i = pick(ports, self.out_rr[p0 + o] as usize);
+            self.grants[i] |= 1 << o;
             ins |= 1 << i;
         }
         // Accept: every granted input port picks an output and sends its VC for it.
-        let vmask = low_bits(nv);
-        let mut sent = 0u64;
+        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
         while ins != 0 {
             let i = ins.trailing_zeros() as usize;
             ins &= ins - 1;
-            let grants = std::mem::take(&mut mr.grants[i]);
+            let grants = std::mem::take(&mut self.grants[i]);
             let gi = p0 + i;
-            let o = rotate_pick(grants, sa_aptr[gi] as usize);
-            let v = rotate_pick(mr.by_out[o] >> (i * nv) & vmask, in_rr[gi] as usize);
-            out_rr[p0 + o] = next(i, np) as u16;
-            sa_aptr[gi] = next(o, np) as u16;
-            in_rr[gi] = next(v, nv) as u8;
-            mr.sent_vc[i] = v as u8;
-            sent |= 1 << i;
+            let o = pick(grants, self.sa_aptr[gi] as usize);
+            let v = pick(self.by_out[o] >> (i * nv) & vmask, self.in_rr[gi] as usize);
+            self.out_rr[p0 + o] = next(i, np) as u16;
+            self.sa_aptr[gi] = next(o, np) as u16;
+            self.in_rr[gi] = next(v, nv) as u8;
+            self.sent
+                .push((r as u64) << 32 | (gi as u64) << 6 | v as u64);
         }
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
-            mr.by_out[o] = 0;
+            self.by_out[o] = 0;
         }
-        sent
+    }
+}
+
+/// [`rotate_pick`] for a start below 64 (every pointer of a router of at most 64 VCs).
+#[inline(always)]
+fn pick(mask: u64, start: usize) -> usize {
+    let hi = mask & (!0u64 << (start & 63));
+    if hi != 0 {
+        hi.trailing_zeros() as usize
+    } else {
+        mask.trailing_zeros() as usize
     }
 }

@@ -33,6 +33,7 @@ mod exec;
 mod footprint;
 mod gen_wheel;
 mod mask_router;
+mod mask_state;
 pub mod mcload;
 pub mod multicast;
 mod network;
@@ -80,6 +81,8 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+mod tests_mask_router;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]

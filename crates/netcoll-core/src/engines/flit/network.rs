@@ -12,8 +12,8 @@ use crate::routing::Routing;
 use crate::spec_err;
 use crate::topology::Topology;
 
+use super::mask_state::MaskRouter;
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
-use super::mask_router::MaskRouter;
 use super::va_state::VaState;
 use super::wiring::{ports, wiring};
 pub use super::wiring::{In, Out};
@@ -222,7 +222,8 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        let va = VaState::new(cfg, np, max_ports, &class_lo, &class_hi);
+        let sizes = (topo.num_switches(), np, max_ports);
+        let va = VaState::new(cfg, sizes, &class_lo, &class_hi);
         let mut net = Network {
             topo,
             routing,

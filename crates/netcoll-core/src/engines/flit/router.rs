@@ -22,7 +22,9 @@ impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
     /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
-        let masks = self.mask_router_applies();
+        if self.mask_router_applies() {
+            return self.mask_routers();
+        }
         for w in 0..self.active.len() {
             let mut bits = self.active[w];
             while bits != 0 {
@@ -32,11 +34,7 @@ impl Network<'_> {
                 if self.prefetch {
                     self.prefetch_router(r + PREFETCH_ROUTERS);
                 }
-                if masks {
-                    self.mask_router(r);
-                } else {
-                    self.router(r);
-                }
+                self.router(r);
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << b);
                 }
@@ -173,7 +171,7 @@ impl Network<'_> {
         if flit.tail {
             self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
-            self.sa_mask[gi] &= !(1 << v);
+            self.input_released(r, gi, v);
             if self.vcs[ivc].len > 0 {
                 self.set_waiting(r, ivc, true);
             }

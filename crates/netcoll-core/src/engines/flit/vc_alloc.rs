@@ -56,6 +56,7 @@ impl Network<'_> {
         self.vcs[ivc].state = ACTIVE;
         self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
+        self.set_holding(r, ivc, true);
         self.vcs[ivc].ready = self.now + self.va.delay;
     }
 

@@ -39,6 +39,26 @@ impl Network<'_> {
         }
     }
 
+    /// Input VC `v` of global input port `gi` at router `r` gave its output VC back (its
+    /// tail left).
+    #[inline]
+    pub(super) fn input_released(&mut self, r: usize, gi: usize, v: usize) {
+        self.sa_mask[gi] &= !(1 << v);
+        self.set_holding(r, gi * self.nv + v, false);
+    }
+
+    /// Marks input VC `ivc` (global) of router `r` as holding an output VC, or not.
+    #[inline]
+    pub(super) fn set_holding(&mut self, r: usize, ivc: usize, on: bool) {
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        let (w, b) = (r * self.wpr + local / 64, local % 64);
+        if on {
+            self.va.holding[w] |= 1 << b;
+        } else {
+            self.va.holding[w] &= !(1 << b);
+        }
+    }
+
     /// iSLIP VC allocation at router `r`: on masks when its VCs fit, else by the grant
     /// table (vc_alloc.rs).
     pub(super) fn islip_vcs_masks(&mut self, r: usize) {
@@ -173,6 +193,7 @@ impl Network<'_> {
         v.ready = ready;
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
+        self.va.holding[r * self.wpr] |= 1 << i;
     }
 }
 
