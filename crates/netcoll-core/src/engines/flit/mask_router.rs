@@ -54,6 +54,7 @@ struct Stages<'a> {
     wait_bits: &'a mut [u64],
     sa_mask: &'a mut [u64],
     holding: &'a mut [u64],
+    routed: &'a mut [u64],
     out_free: &'a mut [u64],
     class_mask: &'a [u64; 256],
     split: &'a [(u8, u8); LOCAL],
@@ -64,6 +65,7 @@ struct Stages<'a> {
     routes: Routes<'a>,
     packets: &'a [Packet],
     by_out: &'a mut [u64; LOCAL],
+    port_req: &'a mut [u64; LOCAL],
     grants: &'a mut [u64; LOCAL],
     sent: &'a mut Vec<u64>,
     active: &'a [u64],
@@ -72,6 +74,7 @@ struct Stages<'a> {
     va_delay: u64,
     vct: bool,
     inline_rc: bool,
+    routing_delay: u64,
     prefetch: bool,
 }
 
@@ -170,6 +173,7 @@ impl Network<'_> {
             wait_bits,
             sa_mask,
             holding: &mut va.holding,
+            routed: &mut va.routed,
             out_free: &mut va.out_free,
             class_mask: &va.class_mask,
             split: &va.split,
@@ -187,6 +191,7 @@ impl Network<'_> {
             },
             packets,
             by_out: &mut mr.by_out,
+            port_req: &mut mr.port_req,
             grants: &mut mr.grants,
             sent,
             active,
@@ -195,6 +200,7 @@ impl Network<'_> {
             va_delay: va.delay,
             vct: cfg.flow_control == FlowControl::CutThrough,
             inline_rc,
+            routing_delay: cfg.routing_delay as u64,
             prefetch: *prefetch,
         };
         while word != 0 {
@@ -270,20 +276,29 @@ impl Stages<'_> {
     /// local input VCs granted.
     #[inline(always)]
     fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize) -> u64 {
-        let (nv, now) = (self.nv, self.now);
+        let nv = self.nv;
         let n = np * nv;
         let p0v = p0 * nv;
-        let mut reqs = 0u64;
-        let mut bits = self.wait_bits[r];
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let v = &mut self.vcs[p0v + i];
-            if v.state == IDLE && self.inline_rc {
-                self.routes.route(v, r, p0);
+        let routed = self.routed[r];
+        let mut reqs = if self.inline_rc && self.routing_delay <= 1 {
+            // Routed before this cycle: ready.
+            routed
+        } else {
+            self.ready_among(p0v, routed)
+        };
+        if self.inline_rc {
+            // The waiting VCs not routed yet are idle: route them.
+            let idle = self.wait_bits[r] & !routed;
+            let mut bits = idle;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                debug_assert_eq!(self.vcs[p0v + i].state, IDLE);
+                self.routes.route(&mut self.vcs[p0v + i], r, p0);
             }
-            if v.ready <= now {
-                reqs |= 1 << i;
+            self.routed[r] = routed | idle;
+            if self.routing_delay == 0 {
+                reqs |= idle;
             }
         }
         if reqs == 0 {
@@ -344,6 +359,20 @@ impl Stages<'_> {
         granted
     }
 
+    /// The VCs of `bits` (local numbers, first VC `p0v`) whose flit is ready now.
+    #[inline(always)]
+    fn ready_among(&self, p0v: usize, mut bits: u64) -> u64 {
+        let mut ready = 0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.vcs[p0v + i].ready <= self.now {
+                ready |= 1 << i;
+            }
+        }
+        ready
+    }
+
     /// The output VCs (local numbers) local input VC `i` requests: the free VCs of its
     /// class on its output port (under virtual cut-through, with room for the packet).
     #[inline(always)]
@@ -385,30 +414,64 @@ impl Stages<'_> {
         v.ready = ready;
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r] &= !(1 << i);
+        self.routed[r] &= !(1 << i);
     }
 
-    /// iSLIP switch allocation at router `r` (see the module comment); the accepted
-    /// traversals go to `sent`.
+    /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module
+    /// comment); the accepted traversals go to `sent`.
     #[inline(always)]
-    fn allocate_switch(&mut self, r: usize, p0: usize, np: usize, mut elig: u64) {
+    fn allocate_switch(&mut self, r: usize, p0: usize, np: usize, elig: u64) {
         let (nv, now) = (self.nv, self.now);
         let p0v = p0 * nv;
-        // Requests: the eligible VCs by output port.
-        let mut outs = 0u64;
-        while elig != 0 {
-            let b = elig.trailing_zeros() as usize;
-            elig &= elig - 1;
+        // Requests: the eligible VCs, and whether two share an input or an output port.
+        let (mut reqd, mut ins, mut outs, mut shared) = (0u64, 0u64, 0u64, 0u64);
+        let mut bits = elig;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             let v = &self.vcs[p0v + b];
-            if v.len == 0 || v.ready > now {
+            if v.state != ACTIVE {
+                // Its tail left by the general stages: it holds no output VC any more.
+                self.holding[r] &= !(1 << b);
+                continue;
+            }
+            // Granted before this cycle (or now, speculatively): ready unless the VA
+            // delay is longer.
+            if v.len == 0 || (self.va_delay > 1 && v.ready > now) {
                 continue;
             }
             let go = v.out_port as usize;
             if self.vcs[go * nv + v.out_vc as usize].credits == 0 {
                 continue;
             }
-            let o = (go - p0) & (LOCAL - 1);
+            let (i, o) = (1u64 << self.split[b].0, 1u64 << ((go - p0) & (LOCAL - 1)));
+            shared |= (ins & i) | (outs & o);
+            (reqd, ins, outs) = (reqd | 1 << b, ins | i, outs | o);
+        }
+        if shared == 0 {
+            // One request per input and per output port: each is granted and accepted.
+            while reqd != 0 {
+                let b = reqd.trailing_zeros() as usize;
+                reqd &= reqd - 1;
+                let o = self.vcs[p0v + b].out_port as usize - p0;
+                self.send(r, p0, np, b, o);
+            }
+        } else {
+            self.islip_switch(r, p0, np, reqd, outs);
+        }
+    }
+
+    /// iSLIP's grant and accept over the requesting VCs `reqd` (local numbers), which ask
+    /// for the local outputs `outs`.
+    #[inline(always)]
+    fn islip_switch(&mut self, r: usize, p0: usize, np: usize, mut reqd: u64, mut outs: u64) {
+        let nv = self.nv;
+        while reqd != 0 {
+            let b = reqd.trailing_zeros() as usize;
+            reqd &= reqd - 1;
+            let o = (self.vcs[p0 * nv + b].out_port as usize - p0) & (LOCAL - 1);
             self.by_out[o] |= 1 << b;
-            outs |= 1 << o;
+            self.port_req[o] |= 1 << self.split[b].0;
         }
         // Grant: every requested output picks an input port.
         let mut ins = 0u64;
@@ -416,13 +479,10 @@ impl Stages<'_> {
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let mut ports = 0u64;
-            let mut want = self.by_out[o];
-            while want != 0 {
-                ports |= 1 << self.split[want.trailing_zeros() as usize].0;
-                want &= want - 1;
-            }
-            let i = pick(ports, self.out_rr[p0 + o] as usize);
+            let i = pick(
+                std::mem::take(&mut self.port_req[o]),
+                self.out_rr[p0 + o] as usize,
+            );
             self.grants[i] |= 1 << o;
             ins |= 1 << i;
         }
@@ -432,14 +492,12 @@ impl Stages<'_> {
             let i = ins.trailing_zeros() as usize;
             ins &= ins - 1;
             let grants = std::mem::take(&mut self.grants[i]);
-            let gi = p0 + i;
-            let o = pick(grants, self.sa_aptr[gi] as usize);
-            let v = pick(self.by_out[o] >> (i * nv) & vmask, self.in_rr[gi] as usize);
-            self.out_rr[p0 + o] = next(i, np) as u16;
-            self.sa_aptr[gi] = next(o, np) as u16;
-            self.in_rr[gi] = next(v, nv) as u8;
-            self.sent
-                .push((r as u64) << 32 | (gi as u64) << 6 | v as u64);
+            let o = pick(grants, self.sa_aptr[p0 + i] as usize);
+            let v = pick(
+                self.by_out[o] >> (i * nv) & vmask,
+                self.in_rr[p0 + i] as usize,
+            );
+            self.send(r, p0, np, i * nv + v, o);
         }
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
@@ -447,9 +505,27 @@ impl Stages<'_> {
             self.by_out[o] = 0;
         }
     }
+
+    /// Local input VC `b` of router `r` wins local output `o`: the iSLIP pointers move past
+    /// the match, the traversal is noted, and a tail gives up its VC's place among the
+    /// switch candidates.
+    #[inline(always)]
+    fn send(&mut self, r: usize, p0: usize, np: usize, b: usize, o: usize) {
+        let (i, v) = self.split[b];
+        let (i, v) = (i as usize, v as usize);
+        let gi = p0 + i;
+        self.out_rr[p0 + o] = next(i, np) as u16;
+        self.sa_aptr[gi] = next(o, np) as u16;
+        self.in_rr[gi] = next(v, self.nv) as u8;
+        if self.vcs[p0 * self.nv + b].front.tail {
+            self.holding[r] &= !(1 << b);
+        }
+        self.sent
+            .push((r as u64) << 32 | (gi as u64) << 6 | v as u64);
+    }
 }
 
-/// [`rotate_pick`] for a start below 64 (every pointer of a router of at most 64 VCs).
+/// [`super::allocator::rotate_pick`] for a start below 64 (every pointer of a router of at most 64 VCs).
 #[inline(always)]
 fn pick(mask: u64, start: usize) -> usize {
     let hi = mask & (!0u64 << (start & 63));

@@ -10,6 +10,8 @@ pub struct MaskRouter {
     pub enabled: bool,
     /// Per local output port: the eligible local input VCs that want it (switch allocation).
     pub by_out: [u64; LOCAL],
+    /// Per local output port: the input ports of those VCs.
+    pub port_req: [u64; LOCAL],
     /// Per local input port: the outputs that granted it (switch allocation).
     pub grants: [u64; LOCAL],
     /// The traversals one word of routers decided, in order: `router << 32 | global input
@@ -22,6 +24,7 @@ impl Default for MaskRouter {
         MaskRouter {
             enabled: true,
             by_out: [0; LOCAL],
+            port_req: [0; LOCAL],
             grants: [0; LOCAL],
             sent: Vec::new(),
         }

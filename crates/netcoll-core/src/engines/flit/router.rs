@@ -94,6 +94,7 @@ impl Network<'_> {
         };
         v.state = VC_WAIT;
         v.ready = self.now + self.cfg.routing_delay as u64;
+        self.set_routed(r, ivc, true);
     }
 
     /// [`Network::route`] away from the destination router, by the routing's step and the
@@ -171,7 +172,7 @@ impl Network<'_> {
         if flit.tail {
             self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
-            self.input_released(r, gi, v);
+            self.sa_mask[gi] &= !(1 << v);
             if self.vcs[ivc].len > 0 {
                 self.set_waiting(r, ivc, true);
             }

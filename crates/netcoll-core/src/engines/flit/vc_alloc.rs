@@ -57,6 +57,7 @@ impl Network<'_> {
         self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
         self.set_holding(r, ivc, true);
+        self.set_routed(r, ivc, false);
         self.vcs[ivc].ready = self.now + self.va.delay;
     }
 

@@ -39,24 +39,26 @@ impl Network<'_> {
         }
     }
 
-    /// Input VC `v` of global input port `gi` at router `r` gave its output VC back (its
-    /// tail left).
-    #[inline]
-    pub(super) fn input_released(&mut self, r: usize, gi: usize, v: usize) {
-        self.sa_mask[gi] &= !(1 << v);
-        self.set_holding(r, gi * self.nv + v, false);
-    }
-
     /// Marks input VC `ivc` (global) of router `r` as holding an output VC, or not.
     #[inline]
     pub(super) fn set_holding(&mut self, r: usize, ivc: usize, on: bool) {
+        let (w, b) = self.local_bit(r, ivc);
+        set_bit(&mut self.va.holding[w], b, on);
+    }
+
+    /// Marks input VC `ivc` (global) of router `r` as routed and waiting for an output VC,
+    /// or not.
+    #[inline]
+    pub(super) fn set_routed(&mut self, r: usize, ivc: usize, on: bool) {
+        let (w, b) = self.local_bit(r, ivc);
+        set_bit(&mut self.va.routed[w], b, on);
+    }
+
+    /// The word (in the per-router masks) and bit of input VC `ivc` of router `r`.
+    #[inline]
+    fn local_bit(&self, r: usize, ivc: usize) -> (usize, usize) {
         let local = ivc - self.pstart[r] as usize * self.nv;
-        let (w, b) = (r * self.wpr + local / 64, local % 64);
-        if on {
-            self.va.holding[w] |= 1 << b;
-        } else {
-            self.va.holding[w] &= !(1 << b);
-        }
+        (r * self.wpr + local / 64, local % 64)
     }
 
     /// iSLIP VC allocation at router `r`: on masks when its VCs fit, else by the grant
@@ -194,6 +196,17 @@ impl Network<'_> {
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
+        self.va.routed[r * self.wpr] &= !(1 << i);
+    }
+}
+
+/// Sets or clears bit `b` of `word`.
+#[inline]
+fn set_bit(word: &mut u64, b: usize, on: bool) {
+    if on {
+        *word |= 1 << b;
+    } else {
+        *word &= !(1 << b);
     }
 }
 
