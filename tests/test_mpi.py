@@ -191,6 +191,19 @@ def test_cli_run_contract_with_native_comparison():
         assert r["time"] > 0 and r["native_time"] > 0 and r["verified"] is True
 
 
+@pytest.mark.parametrize("op,native", [("bcast", "MPI_Bcast"), ("m2a", "MPI_Allgatherv"),
+                                       ("reduce-scatter", "MPI_Reduce_scatter_block")])  # fmt: skip
+def test_cli_run_prints_its_table_for_every_spelling(op, native, monkeypatch):
+    # The table (no --json) names the native collective: op is printed as spelled for print
+    # (bcast), the native table is keyed by the registry (broadcast).
+    more = ["--sources", "all"] if op == "m2a" else []
+    monkeypatch.setenv("COLUMNS", "200")  # rich would shorten the native column's name
+    proc = run_cli("run", op, "--np", "2", "--bytes", "64", "--iters", "2", "--warmup", "0",
+                   "--compare-native", *more)  # fmt: skip
+    assert f"{native} median us" in proc.stdout and "netcoll/native" in proc.stdout
+    assert "yes (2)" in proc.stdout
+
+
 @pytest.mark.parametrize(
     "op,example", [("allreduce", "ring-allreduce"), ("reduce-scatter", "ring-reduce-scatter"),
                    ("allgather", "xor-allgather"), ("bcast", "chain-bcast")]

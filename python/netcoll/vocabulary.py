@@ -42,6 +42,12 @@ ALIASES = {
 
 _FROM_REGISTRY = {v: k for k, v in CANONICAL.items()}
 
+#: The collectives ``netcoll run`` and the MPI Python API execute, by registry name.
+MPI_RUN = (
+    "broadcast", "scatter", "gather", "allgather", "reduce", "allreduce", "reduce_scatter",
+    "many_to_all", "multicast",
+)  # fmt: skip
+
 #: Collectives with a root (the others print no root).
 ROOTED = ("bcast", "multicast", "scatter", "gather", "reduce")
 
@@ -72,6 +78,21 @@ def op_name(text: str) -> str:
 def registry_name(text: str) -> str:
     """The core registry's name of collective ``text`` (``bcast`` -> ``broadcast``)."""
     return CANONICAL[op_name(text)]
+
+
+def mpi_kind(text: str) -> str | None:
+    """The registry name of collective ``text`` (any accepted spelling, or the registry's
+    own name) when MPI runs it (``MPI_RUN``), else None."""
+    try:
+        name = registry_name(text)
+    except NetcollError:
+        return None
+    return name if name in MPI_RUN else None
+
+
+def mpi_names() -> str:
+    """The collectives MPI runs, canonically spelled, for error messages."""
+    return ", ".join(_FROM_REGISTRY[k] for k in MPI_RUN)
 
 
 def display_op(text: str) -> str:

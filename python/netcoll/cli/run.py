@@ -11,27 +11,10 @@ from pathlib import Path
 import click
 
 from .._core import NetcollError
-from ..vocabulary import display_op
+from ..vocabulary import display_op, mpi_kind, mpi_names, registry_name
 from .schedule import sources_option
 from .types import COUNT, POSITIVE, RANK, OutputPath, PositiveFloat, bounded, int_list, read_input
 
-KINDS = {
-    "bcast": "broadcast",
-    "broadcast": "broadcast",
-    "scatter": "scatter",
-    "gather": "gather",
-    "allgather": "allgather",
-    "reduce": "reduce",
-    "allreduce": "allreduce",
-    "reduce-scatter": "reduce_scatter",
-    "reduce_scatter": "reduce_scatter",
-    "manytoall": "many_to_all",
-    "many-to-all": "many_to_all",
-    "many_to_all": "many_to_all",
-    "m2a": "many_to_all",
-    "multicast": "multicast",
-    "mcast": "multicast",
-}
 # The MPI library's collective that --compare-native races (same buffers).
 NATIVE = {
     "broadcast": "MPI_Bcast",
@@ -249,9 +232,9 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
     random:COUNT,seed=S) or the whole vector (allreduce, reduce-scatter)."""
     from ..mpi.launch import RunError, launch
 
-    kind = KINDS.get(op.lower())
+    kind = mpi_kind(op)
     if kind is None:
-        raise NetcollError(f"unknown collective '{op}': use {', '.join(sorted(KINDS))}")
+        raise NetcollError(f"unknown collective '{op}' for run: use {mpi_names()}")
     if np_ < 1:
         raise NetcollError(f"--np {np_}: a run needs at least one rank")
     if iters < 1 or warmup < 0:
@@ -444,8 +427,13 @@ def _finish_tune(kind, np_, cfg, report, tune_out, as_json, plot):
         print(json.dumps(doc, indent=2))
     else:
         for name, rs in results.items():
-            _table({"op": kind, "algo": name, "np": np_, "results": rs}, True)
-        print(f"tuning table for {kind} on {np_} ranks written to {path}: {rows}")
+            _table({"op": doc["op"], "algo": name, "np": np_, "results": rs}, True)
+        ranges = ", ".join(
+            f"{r['algo']} up to {human(r['max_bytes'])}" if r["max_bytes"] is not None
+            else f"{r['algo']} above" if len(rows) > 1 else f"{r['algo']} at every size"
+            for r in rows
+        )  # fmt: skip
+        print(f"tuning table for {doc['op']} on {np_} ranks written to {path}: {ranges}")
 
 
 def _table(doc: dict, native: bool) -> None:
@@ -458,7 +446,8 @@ def _table(doc: dict, native: bool) -> None:
     if doc.get("targets"):
         title += f", root {doc['root']} to {','.join(map(str, doc['targets']))}"
     t = Table(title=title)
-    ncol = f"{NATIVE[doc['op']]} median us"
+    # doc["op"] is spelled for print (bcast), NATIVE by the registry (broadcast).
+    ncol = f"{NATIVE[registry_name(doc['op'])]} median us"
     for col in ("bytes", "median us", "min", "max", *((ncol, "netcoll/native") if native else ()),
                 "verified"):  # fmt: skip
         t.add_column(col, justify="right")

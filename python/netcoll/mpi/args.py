@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..vocabulary import MPI_RUN
 from .plan import ROOTED, parse
 
 OPS = {
@@ -17,21 +18,6 @@ OPS = {
     "band": np.bitwise_and,
     "bor": np.bitwise_or,
     "bxor": np.bitwise_xor,
-}
-KIND_OF = {
-    "bcast": "broadcast",
-    "broadcast": "broadcast",
-    "scatter": "scatter",
-    "gather": "gather",
-    "allgather": "allgather",
-    "reduce": "reduce",
-    "allreduce": "allreduce",
-    "reduce_scatter": "reduce_scatter",
-    "reduce-scatter": "reduce_scatter",
-    "manytoall": "many_to_all",
-    "many_to_all": "many_to_all",
-    "many-to-all": "many_to_all",
-    "multicast": "multicast",
 }
 M2A = "many_to_all"
 MC = "multicast"
@@ -207,7 +193,7 @@ class Arguments:
         """This rank's view of the call: an error or None, and a signature all must share."""
         p, me = self.p, self.rank
         rooted = kind in ROOTED
-        if kind not in KIND_OF.values():
+        if kind not in MPI_RUN:
             return f"unknown collective '{kind}'", None, sendbuf, recvbuf, 0
         if rooted and not (isinstance(root, int) and 0 <= root < p):
             return f"root {root} is out of range: ranks are 0 to {p - 1}", None, sendbuf, recvbuf, 0

@@ -22,8 +22,9 @@ import os
 
 from mpi4py import MPI
 
+from ..vocabulary import mpi_kind
 from . import tuning
-from .args import KIND_OF, M2A, MC, OPS, ArgumentError, Arguments, check_targets
+from .args import M2A, MC, OPS, ArgumentError, Arguments, check_targets
 from .check import Checker
 from .executor import Program
 from .plan import ROOTED, parse
@@ -121,7 +122,7 @@ class Comm:
         """Checks and agrees on the arguments, allocates a missing output, and returns
         ``(program, sendbuf, recvbuf)`` ready for :meth:`Program.run` (used by benchmarks
         to time the run alone)."""
-        kind = KIND_OF.get(kind, kind)
+        kind = mpi_kind(kind) or kind
         call = (algo, packets, tuple(params), schedule is None)
         if kind == M2A:
             args = (sendbuf, recvbuf, sources, schedule, call)
@@ -185,7 +186,7 @@ class Comm:
     def checker(self, prog, kind, root, sendbuf, recvbuf, op) -> Checker:
         """The check of a prepared call, built from copies of the inputs before any run
         (check.Checker). `kind` as `prepare` takes it."""
-        kind = KIND_OF.get(kind, kind)
+        kind = mpi_kind(kind) or kind
         me = self.rank
         has_in = prog.layout.input_offset(me) is not None
         # An in-place broadcast's non-root buffer is output only; everywhere else the send

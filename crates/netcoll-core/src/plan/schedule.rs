@@ -12,7 +12,7 @@ use crate::engines::analytic::Machine;
 use crate::engines::stream::StreamFigures;
 use crate::error::{Error, Result};
 use crate::routing::Routing;
-use crate::schedule::{RangeSet, StreamVerifier, Tee, BYTES_PER_PIECE};
+use crate::schedule::{RangeSet, RoundPlan, StreamVerifier, Tee, BYTES_PER_PIECE};
 use crate::spec_err;
 use crate::topology::Topology;
 use serde_json::Value;
@@ -34,10 +34,17 @@ pub fn schedule_by(
 ) -> Result<Value> {
     check_method("schedule", method, &SCHEDULE_METHODS)?;
     let streams = registry::can_stream(req.kind, algo);
+    // The per-step plan (compact: O(rounds)) decides `auto` and sizes the streaming
+    // footprint; it is built once for both.
+    let plan = if streams && method != "schedule" {
+        registry::round_plan(algo, req)?
+    } else {
+        None
+    };
     let stream = match method {
         "stream" => true,
         "schedule" => false,
-        _ => streams && is_large(algo, req, routing)?,
+        _ => streams && is_large(plan.as_ref(), algo, req, routing),
     };
     if !stream {
         return built_figures(algo, req, topo, routing, m);
@@ -48,20 +55,20 @@ pub fn schedule_by(
             req.kind.name()
         );
     }
-    stream_figures(algo, req, topo, routing, m)
+    stream_planned(plan.as_ref(), algo, req, topo, routing, m)
 }
 
 /// Whether the schedule of `algo` for `req` is not small: by its per-step form, else by the
 /// messages of its closed form (the all-at-once allgather has no per-step form: p(p-1)
 /// messages, 16.7 M at 4,096 ranks).
-fn is_large(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<bool> {
-    if let Some(plan) = registry::round_plan(algo, req)? {
-        return Ok(!is_small(&plan));
+fn is_large(plan: Option<&RoundPlan>, algo: &str, req: &AlgoRequest, routing: &Routing) -> bool {
+    if let Some(plan) = plan {
+        return !is_small(plan);
     }
     let messages = registry::classic_closed_form(algo, req, is_minimal(routing))
         .and_then(|v| v["messages"].as_u64())
         .unwrap_or(0);
-    Ok(messages > SMALL_SCHEDULE)
+    messages > SMALL_SCHEDULE
 }
 
 /// Streams `algo` for `req` through the streaming verifier and figures (see the module
@@ -73,7 +80,20 @@ pub fn stream_figures(
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
-    check_footprint(algo, req)?;
+    let plan = registry::round_plan(algo, req)?;
+    stream_planned(plan.as_ref(), algo, req, topo, routing, m)
+}
+
+/// [`stream_figures`] with the algorithm's per-step plan (if it has one) already built.
+fn stream_planned(
+    plan: Option<&RoundPlan>,
+    algo: &str,
+    req: &AlgoRequest,
+    topo: &Topology,
+    routing: &Routing,
+    m: &Machine,
+) -> Result<Value> {
+    check_footprint(plan, algo, req)?;
     let mut verifier = StreamVerifier::new();
     let mut figures = StreamFigures::new(&req.placement, topo, routing, m)?;
     let mut tee = Tee {
@@ -96,7 +116,7 @@ pub fn stream_figures(
 /// Refuses with one line what streaming cannot hold: a reduction keeps a contributor set per
 /// (rank, block index), twice (the algorithm's partials and the verifier's holdings), and the
 /// largest round is held while it is checked.
-fn check_footprint(algo: &str, req: &AlgoRequest) -> Result<()> {
+fn check_footprint(plan: Option<&RoundPlan>, algo: &str, req: &AlgoRequest) -> Result<()> {
     let p = req.p as u64;
     let set = std::mem::size_of::<RangeSet>() as u64;
     let state = if req.kind.is_reduction() {
@@ -105,7 +125,7 @@ fn check_footprint(algo: &str, req: &AlgoRequest) -> Result<()> {
         p * set
     };
     let pieces = |r: &crate::schedule::Round| r.unicasts.iter().map(|u| u.blocks as u64).sum();
-    let round = registry::round_plan(algo, req)?
+    let round = plan
         .and_then(|plan| plan.rounds.iter().map(pieces).max())
         .unwrap_or(0u64);
     let what = format!(
