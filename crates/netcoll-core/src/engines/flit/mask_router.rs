@@ -261,6 +261,8 @@ impl Stages<'_> {
         let mut elig = self.holding[r];
         if self.wait_bits[r] != 0 {
             let granted = self.allocate_vcs(r, p0, np);
+            self.wait_bits[r] &= !granted;
+            self.routed[r] &= !granted;
             self.holding[r] |= granted;
             if self.va_delay > 0 {
                 // Granted now: not before the next cycle at the switch.
@@ -311,7 +313,7 @@ impl Stages<'_> {
                 return 0;
             }
             let o = pick(cand, self.vcs[p0v + i].va_aptr as usize);
-            self.grant_vc(r, p0, n, i, o);
+            self.grant_vc(p0, n, i, o);
             return reqs;
         }
         // Candidates, and the outputs asked for by more than one requester.
@@ -352,7 +354,7 @@ impl Stages<'_> {
             let grants = self.cand[i];
             if grants != 0 {
                 let o = pick(grants, self.vcs[p0v + i].va_aptr as usize);
-                self.grant_vc(r, p0, n, i, o);
+                self.grant_vc(p0, n, i, o);
                 granted |= 1 << i;
             }
         }
@@ -395,10 +397,10 @@ impl Stages<'_> {
         cand << ((go - p0) * nv)
     }
 
-    /// Local input VC `i` of router `r` takes local output VC `o`; both iSLIP pointers move
+    /// Local input VC `i` (first port `p0`) takes local output VC `o`; both iSLIP pointers move
     /// past the match.
     #[inline(always)]
-    fn grant_vc(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
+    fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
         let (ip, iv) = self.split[i];
         let (op, ov) = self.split[o];
@@ -413,8 +415,6 @@ impl Stages<'_> {
         v.state = ACTIVE;
         v.ready = ready;
         self.sa_mask[p0 + ip as usize] |= 1 << iv;
-        self.wait_bits[r] &= !(1 << i);
-        self.routed[r] &= !(1 << i);
     }
 
     /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module
