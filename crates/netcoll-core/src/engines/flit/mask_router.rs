@@ -52,7 +52,6 @@ struct Stages<'a> {
     vcs: &'a mut [Vc],
     pstart: &'a [u32],
     wait_bits: &'a mut [u64],
-    sa_mask: &'a mut [u64],
     holding: &'a mut [u64],
     routed: &'a mut [u64],
     out_free: &'a mut [u64],
@@ -148,7 +147,6 @@ impl Network<'_> {
             vcs,
             pstart,
             wait_bits,
-            sa_mask,
             va,
             in_rr,
             out_rr,
@@ -171,7 +169,6 @@ impl Network<'_> {
             vcs,
             pstart,
             wait_bits,
-            sa_mask,
             holding: &mut va.holding,
             routed: &mut va.routed,
             out_free: &mut va.out_free,
@@ -402,7 +399,6 @@ impl Stages<'_> {
     #[inline(always)]
     fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
-        let (ip, iv) = self.split[i];
         let (op, ov) = self.split[o];
         let out = &mut self.vcs[p0v + o];
         out.owner = (p0v + i) as u32;
@@ -414,7 +410,6 @@ impl Stages<'_> {
         v.out_vc = ov;
         v.state = ACTIVE;
         v.ready = ready;
-        self.sa_mask[p0 + ip as usize] |= 1 << iv;
     }
 
     /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module

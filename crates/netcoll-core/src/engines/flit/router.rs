@@ -164,7 +164,7 @@ impl Network<'_> {
         let nv = self.nv;
         let ivc = gi * nv + v;
         let (go, ov) = (self.vcs[ivc].out_port as usize, self.vcs[ivc].out_vc);
-        let flit = self.pop_from(ivc, gi, v);
+        let flit = self.pop_from(ivc, gi);
         self.router_flits[r] -= 1;
         self.last_move = self.now;
         self.return_credit(gi, v as u8);
@@ -172,7 +172,6 @@ impl Network<'_> {
         if flit.tail {
             self.release_vc(go, ov as usize);
             self.vcs[ivc].state = IDLE;
-            self.sa_mask[gi] &= !(1 << v);
             if self.vcs[ivc].len > 0 {
                 self.set_waiting(r, ivc, true);
             }

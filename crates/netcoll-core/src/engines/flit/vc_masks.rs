@@ -181,7 +181,6 @@ impl Network<'_> {
     fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
         let (ivc, og) = (p0v + i, p0v + o);
-        let (ip, iv) = self.va.split[i & 63];
         let (op, ov) = self.va.split[o & 63];
         let out = &mut self.vcs[og];
         out.owner = ivc as u32;
@@ -193,7 +192,6 @@ impl Network<'_> {
         v.out_vc = ov;
         v.state = ACTIVE;
         v.ready = ready;
-        self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
         self.va.routed[r * self.wpr] &= !(1 << i);
