@@ -10,6 +10,10 @@
 //! 4. switch and link traversal: a granted flit leaves its buffer now and reaches the next
 //!    input buffer `sw_alloc_delay + st_final_delay + channel_latency` cycles later; the
 //!    freed slot's credit reaches the upstream router `credit_delay + channel_latency` later.
+//!
+//! Runs with BookSim's iSLIP allocators, no multidestination worms and routers of at most 64
+//! VCs take stages 1-3 in mask_router.rs (the same results, on router-local masks); the
+//! stages here and in vc_alloc.rs, vc_masks.rs and sw_alloc.rs serve every other run.
 
 use super::channel::Flit;
 use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
