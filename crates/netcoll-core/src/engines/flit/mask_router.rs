@@ -31,6 +31,7 @@ use super::mask_state::LOCAL;
 use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
 use super::router::mesh_dor;
 use super::types::{prefetch, Vc};
+use super::vc_masks::grant_conflicts;
 
 /// Routers ahead of the one running whose VC records are prefetched.
 const PREFETCH_ROUTERS: usize = 2;
@@ -325,24 +326,10 @@ impl Stages<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        while conflicts != 0 {
-            let o = conflicts.trailing_zeros() as usize;
-            conflicts &= conflicts - 1;
-            let mut askers = 0u64;
-            let mut bits = reqs;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                askers |= (self.cand[i] >> o & 1) << i;
-            }
-            let winner = pick(askers, self.vcs[p0v + o].va_gptr as usize);
-            let mut losers = askers & !(1 << winner);
-            while losers != 0 {
-                let i = losers.trailing_zeros() as usize;
-                losers &= losers - 1;
-                self.cand[i] &= !(1 << o);
-            }
-        }
+        let vcs = &self.vcs;
+        grant_conflicts(self.cand, reqs, conflicts, |o| {
+            vcs[p0v + o].va_gptr as usize
+        });
         // Accept: every requester takes the grant nearest its pointer.
         let (mut bits, mut granted) = (reqs, 0);
         while bits != 0 {

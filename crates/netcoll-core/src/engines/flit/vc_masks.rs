@@ -95,24 +95,10 @@ impl Network<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        while conflicts != 0 {
-            let o = conflicts.trailing_zeros() as usize;
-            conflicts &= conflicts - 1;
-            let mut askers = 0u64;
-            let mut bits = reqs;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                askers |= (self.va.cand[i & 63] >> o & 1) << i;
-            }
-            let winner = rotate_pick(askers, self.vcs[p0v + o].va_gptr as usize);
-            let mut losers = askers & !(1 << winner);
-            while losers != 0 {
-                let i = losers.trailing_zeros() as usize;
-                losers &= losers - 1;
-                self.va.cand[i & 63] &= !(1 << o);
-            }
-        }
+        let vcs = &self.vcs;
+        grant_conflicts(&mut self.va.cand, reqs, conflicts, |o| {
+            vcs[p0v + o].va_gptr as usize
+        });
         // Accept: every requester takes the grant nearest its pointer.
         let mut bits = reqs;
         while bits != 0 {
@@ -195,6 +181,36 @@ impl Network<'_> {
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
         self.va.routed[r * self.wpr] &= !(1 << i);
+    }
+}
+
+/// iSLIP's grant for the outputs asked for by more than one requester (`conflicts`; router-
+/// local numbers): each grants the requester of `reqs` nearest its grant pointer `gptr(o)`
+/// and is struck from the others' candidates `cand`.
+#[inline(always)]
+pub(super) fn grant_conflicts(
+    cand: &mut [u64; MASK_VCS],
+    reqs: u64,
+    mut conflicts: u64,
+    gptr: impl Fn(usize) -> usize,
+) {
+    while conflicts != 0 {
+        let o = conflicts.trailing_zeros() as usize;
+        conflicts &= conflicts - 1;
+        let mut askers = 0u64;
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            askers |= (cand[i & 63] >> o & 1) << i;
+        }
+        let winner = rotate_pick(askers, gptr(o));
+        let mut losers = askers & !(1 << winner);
+        while losers != 0 {
+            let i = losers.trailing_zeros() as usize;
+            losers &= losers - 1;
+            cand[i & 63] &= !(1 << o);
+        }
     }
 }
 
