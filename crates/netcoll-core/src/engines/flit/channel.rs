@@ -73,6 +73,8 @@ pub struct HopDelays {
     pub credit_link: u64,
     /// A credit to the source NI (over the injection channel).
     pub credit_ni: u64,
+    /// A flit from its NI to the router's injection input buffer.
+    pub inject: u64,
 }
 
 impl HopDelays {
@@ -83,6 +85,7 @@ impl HopDelays {
             flit_eject: st + (c.ejection_latency + c.ni_read_delay) as u64,
             credit_link: (c.credit_delay + c.channel_latency) as u64,
             credit_ni: (c.credit_delay + c.injection_latency) as u64,
+            inject: c.injection_latency as u64,
         }
     }
 
@@ -125,23 +128,59 @@ pub struct Arrival {
 #[derive(Debug, Default)]
 pub struct Due {
     pub arrivals: Vec<Arrival>,
-    /// Output VCs (global, `port * num_vcs + vc`) whose downstream buffer freed a slot.
+    /// Credits, numbered as [`Wheel::credit`] numbers them: output VCs (global, `port *
+    /// num_vcs + vc`) whose downstream buffer freed a slot, then NI VCs.
     pub credits: Vec<u32>,
-    /// NI credits (`endpoint * num_vcs + vc`).
-    pub ni_credits: Vec<u32>,
     pub ejects: Vec<(u32, Flit)>,
 }
 
 impl Due {
     fn len(&self) -> usize {
-        self.arrivals.len() + self.credits.len() + self.ni_credits.len() + self.ejects.len()
+        self.arrivals.len() + self.credits.len() + self.ejects.len()
     }
 
     fn clear(&mut self) {
         self.arrivals.clear();
         self.credits.clear();
-        self.ni_credits.clear();
         self.ejects.clear();
+    }
+}
+
+/// The events sent in the cycle running, by kind. Every kind has one delay, so the lists
+/// enter the wheel whole at the end of the cycle ([`Wheel::enter`], a swap of vectors when
+/// the slot is empty): a send is one push onto a vector of the network, with no due cycle
+/// to compute, no slot to find and no partition to test.
+#[derive(Debug, Default)]
+pub struct Sent {
+    /// Flits onto links (due `flit_link` cycles later).
+    pub flits: Vec<Arrival>,
+    /// Flits from NIs onto their injection channels (due `inject` later).
+    pub injected: Vec<Arrival>,
+    /// Flits onto ejection channels (due `flit_eject` later), in the order sent.
+    pub ejects: Vec<(u32, Flit)>,
+    /// Credits, numbered as [`Wheel::credit`] numbers them: for routers' output VCs (due
+    /// `credit_link` later) and NI VCs (due `credit_ni` later: the same in BookSim's
+    /// configurations, else split when they enter the wheel).
+    pub credits: Vec<u32>,
+}
+
+impl Sent {
+    pub fn is_empty(&self) -> bool {
+        self.flits.is_empty()
+            && self.injected.is_empty()
+            && self.ejects.is_empty()
+            && self.credits.is_empty()
+    }
+}
+
+/// Appends `from` to `to`, leaving `from` empty; a swap when `to` is empty (the usual case:
+/// the vectors' capacities circulate, nothing allocates after warm-up).
+fn append<T: Copy>(to: &mut Vec<T>, from: &mut Vec<T>) {
+    if to.is_empty() {
+        std::mem::swap(to, from);
+    } else {
+        to.extend_from_slice(from);
+        from.clear();
     }
 }
 
@@ -152,76 +191,116 @@ pub struct Wheel {
     mask: u64,
     /// VCs per port, to number credits.
     nv: u32,
-    /// Events scheduled and not yet taken.
-    pending: usize,
+    /// The credit number of NI VC 0 (the global VCs of the routers come first).
+    ni_base: u32,
 }
 
 impl Wheel {
-    /// A wheel for delays of 1..=`max_delay` cycles on a network of `nv` VCs per port.
-    pub fn new(max_delay: u64, nv: usize) -> Wheel {
+    /// A wheel for delays of 1..=`max_delay` cycles on a network of `ports` ports and
+    /// `nis` NIs of `nv` VCs each.
+    pub fn new(max_delay: u64, nv: usize, ports: usize, nis: usize) -> Wheel {
         let size = (max_delay + 1).next_power_of_two();
+        let ni_base = ports * nv;
+        assert!(
+            ni_base + nis * nv <= u32::MAX as usize,
+            "credit numbers fit 32 bits"
+        );
         Wheel {
             slots: (0..size).map(|_| Due::default()).collect(),
             mask: size - 1,
             nv: nv as u32,
-            pending: 0,
+            ni_base: ni_base as u32,
         }
+    }
+
+    /// The number of a credit for global output VC `ovc` (`ni: false`) or for NI VC `ovc`
+    /// (`endpoint * num_vcs + vc`): one numbering, one list per cycle for both.
+    #[inline]
+    pub fn credit(&self, ovc: u32, ni: bool) -> u32 {
+        if ni {
+            self.ni_base + ovc
+        } else {
+            ovc
+        }
+    }
+
+    /// The credit number where NI VCs start.
+    #[inline]
+    pub fn ni_base(&self) -> u32 {
+        self.ni_base
     }
 
     #[inline]
     fn slot(&mut self, at: u64) -> &mut Due {
-        self.pending += 1;
         &mut self.slots[(at & self.mask) as usize]
     }
 
     /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
     pub fn push(&mut self, at: u64, e: Event) {
+        let nv = self.nv;
+        let ni_base = self.ni_base;
+        let due = self.slot(at);
         match e {
-            Event::Flit { port, vc, flit } => self.push_flit(at, port, vc as u32, flit),
-            Event::Credit { port, vc } => self.push_credit(at, port * self.nv + vc as u32),
-            Event::NiCredit { ep, vc } => self.push_ni_credit(at, ep * self.nv + vc as u32),
-            Event::Eject { ep, flit } => self.push_eject(at, ep, flit),
+            Event::Flit { port, vc, flit } => due.arrivals.push(Arrival {
+                port,
+                vc: vc as u32,
+                flit,
+            }),
+            Event::Credit { port, vc } => due.credits.push(port * nv + vc as u32),
+            Event::NiCredit { ep, vc } => due.credits.push(ni_base + ep * nv + vc as u32),
+            Event::Eject { ep, flit } => due.ejects.push((ep, flit)),
         }
     }
 
-    #[inline]
-    pub fn push_flit(&mut self, at: u64, port: u32, vc: u32, flit: Flit) {
-        self.slot(at).arrivals.push(Arrival { port, vc, flit });
-    }
-
-    /// A credit for global output VC `ovc`.
-    #[inline]
-    pub fn push_credit(&mut self, at: u64, ovc: u32) {
-        self.slot(at).credits.push(ovc);
-    }
-
-    /// A credit for NI VC `nvc` (`endpoint * num_vcs + vc`).
-    #[inline]
-    pub fn push_ni_credit(&mut self, at: u64, nvc: u32) {
-        self.slot(at).ni_credits.push(nvc);
-    }
-
-    #[inline]
-    pub fn push_eject(&mut self, at: u64, ep: u32, flit: Flit) {
-        self.slot(at).ejects.push((ep, flit));
+    /// Moves the events sent at cycle `now` into the slots they are due in.
+    pub fn enter(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
+        append(
+            &mut self.slot(now + hop.flit_link).arrivals,
+            &mut sent.flits,
+        );
+        append(
+            &mut self.slot(now + hop.inject).arrivals,
+            &mut sent.injected,
+        );
+        append(
+            &mut self.slot(now + hop.flit_eject).ejects,
+            &mut sent.ejects,
+        );
+        if hop.credit_link == hop.credit_ni {
+            append(
+                &mut self.slot(now + hop.credit_link).credits,
+                &mut sent.credits,
+            );
+        } else {
+            let ni_base = self.ni_base;
+            for &c in &sent.credits {
+                let at = now
+                    + if c < ni_base {
+                        hop.credit_link
+                    } else {
+                        hop.credit_ni
+                    };
+                self.slot(at).credits.push(c);
+            }
+            sent.credits.clear();
+        }
     }
 
     /// Takes the events due at `now`, leaving an empty slot (the caller hands the vectors
     /// back with [`Wheel::give_back`], so their capacity is kept).
     pub fn take(&mut self, now: u64) -> Due {
-        let due = std::mem::take(&mut self.slots[(now & self.mask) as usize]);
-        self.pending -= due.len();
-        due
+        std::mem::take(self.slot(now))
     }
 
-    /// Whether nothing is in flight.
+    /// Whether nothing is in flight (a look at every slot: called between cycles of runs
+    /// that may skip idle stretches, never on the way of a flit).
     pub fn is_empty(&self) -> bool {
-        self.pending == 0
+        self.slots.iter().all(|d| d.len() == 0)
     }
 
     pub fn give_back(&mut self, now: u64, mut due: Due) {
         due.clear();
-        let slot = &mut self.slots[(now & self.mask) as usize];
+        let slot = self.slot(now);
         if slot.len() == 0 {
             *slot = due;
         }

@@ -156,6 +156,7 @@ impl Network<'_> {
             self.inject();
         }
         self.routers();
+        self.end_sends();
         let part = self.part.as_mut().expect("a partition");
         for to in (0..crew.parts).filter(|&t| t != id) {
             let mut m = lock(crew.slot(c, id, to));

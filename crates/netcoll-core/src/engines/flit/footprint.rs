@@ -14,8 +14,8 @@ const FLIT_BYTES: u64 = 16;
 const VC_STATE_BYTES: u64 = 64 + 8;
 /// Per port: wiring, round-robin pointers, occupancy, masks.
 const PORT_BYTES: u64 = 48;
-/// Per timing-wheel slot (`channel::Due`: four empty `Vec`s).
-const BUCKET_BYTES: u64 = 96;
+/// Per timing-wheel slot (`channel::Due`: three empty `Vec`s).
+const BUCKET_BYTES: u64 = 72;
 /// Per endpoint: network interface queues and counters, traffic state.
 const ENDPOINT_BYTES: u64 = 256;
 

@@ -1,30 +1,30 @@
 //! The cycles at which nodes generate their next packet (synthetic traffic), as a timing
-//! wheel: slot `cycle % SLOTS` lists the nodes due then, linked through a per-node array (no
-//! allocation after the start). A node whose next generation lies `SLOTS` or more cycles
-//! ahead waits in its slot for the wheel to come round again. Geometric gaps are short at
-//! any load that matters, so a cycle costs a look at the nodes due and few others, where a
-//! binary heap paid two logarithmic sifts per packet.
-
-use super::network::NONE;
+//! wheel: slot `cycle % SLOTS` is a bit set of the nodes due then (no allocation after the
+//! start). A node whose next generation lies `SLOTS` or more cycles ahead waits in its slot
+//! for the wheel to come round again. Geometric gaps are short at any load that matters, so
+//! a cycle costs a look at the nodes due and few others, where a binary heap paid two
+//! logarithmic sifts per packet; and a bit set hands the nodes out in increasing order (the
+//! order the shared random stream is drawn in) without sorting them.
 
 /// Slots of the wheel (a power of two): gaps of this many cycles or more are rare unless
-/// the injection rate is below about 1/SLOTS, and then cost one extra look per turn.
-const SLOTS: usize = 1024;
+/// the injection rate is below about 1/SLOTS, and then cost one extra look per turn. The
+/// bit sets take `SLOTS / 8` bytes per node.
+const SLOTS: usize = 128;
 
 pub(super) struct GenWheel {
-    /// Per slot: the first node listed in it, NONE if none.
-    head: Vec<u32>,
-    /// Per node: the next node in its slot.
-    next: Vec<u32>,
+    /// Per slot, `words` words: bit `n` set when node `n` is listed in the slot.
+    bits: Vec<u64>,
+    words: usize,
     /// Per node: its next generation cycle (u64::MAX: never).
     at: Vec<u64>,
 }
 
 impl GenWheel {
     pub(super) fn new(nodes: usize) -> GenWheel {
+        let words = nodes.div_ceil(64);
         GenWheel {
-            head: vec![NONE; SLOTS],
-            next: vec![NONE; nodes],
+            bits: vec![0; SLOTS * words],
+            words,
             at: vec![u64::MAX; nodes],
         }
     }
@@ -36,30 +36,30 @@ impl GenWheel {
         self.at[node] = at;
         if at != u64::MAX {
             let slot = at as usize & (SLOTS - 1);
-            self.next[node] = self.head[slot];
-            self.head[slot] = node as u32;
+            self.bits[slot * self.words + node / 64] |= 1 << (node % 64);
         }
     }
 
-    /// Puts the nodes due at `now` into `due` in increasing order (the order the shared
-    /// random stream is drawn in) and unlists them. Must be called for every cycle in turn.
+    /// Puts the nodes due at `now` into `due` in increasing order and unlists them. Must
+    /// be called for every cycle in turn.
     pub(super) fn take_due(&mut self, now: u64, due: &mut Vec<u32>) {
         due.clear();
         let slot = now as usize & (SLOTS - 1);
-        let mut node = std::mem::replace(&mut self.head[slot], NONE);
-        while node != NONE {
-            let n = node as usize;
-            let following = self.next[n];
-            if self.at[n] == now {
-                due.push(node);
-            } else {
-                debug_assert!(self.at[n] > now, "a generation cycle was skipped");
-                self.next[n] = self.head[slot];
-                self.head[slot] = node;
+        let words = &mut self.bits[slot * self.words..(slot + 1) * self.words];
+        for (w, word) in words.iter_mut().enumerate() {
+            let mut left = *word;
+            while left != 0 {
+                let b = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let n = w * 64 + b;
+                if self.at[n] == now {
+                    due.push(n as u32);
+                    *word &= !(1 << b);
+                } else {
+                    debug_assert!(self.at[n] > now, "a generation cycle was skipped");
+                }
             }
-            node = following;
         }
-        due.sort_unstable();
     }
 }
 

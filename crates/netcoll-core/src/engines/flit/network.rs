@@ -3,7 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::channel::{Flit, HopDelays, Wheel};
+use super::channel::{Flit, HopDelays, Sent, Wheel};
 use super::config::{FlitConfig, FlowControl};
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
@@ -35,13 +35,20 @@ pub struct Packet {
     pub tag: u32,
     /// A multidestination worm's visit in `rep.table` at its next switch; NONE for unicast.
     pub worm: u32,
+    /// The packet queued behind this one at its source NI (NONE: the last), see [`Ni`].
+    pub next: u32,
 }
 
 /// A network interface: an unbounded source queue and the sending side of the injection
-/// channel, with its own credits for the router's injection input VCs.
-#[derive(Debug, Clone, Default)]
+/// channel, with its own credits for the router's injection input VCs. The queue is linked
+/// through the packet table (`Packet::next`): queueing and taking a packet write the record
+/// that is being written anyway, and an NI holds no buffer of its own.
+#[derive(Debug, Clone)]
 pub struct Ni {
-    pub queue: std::collections::VecDeque<u32>,
+    /// The first and the last packet queued (NONE when the queue is empty).
+    pub head: u32,
+    pub tail: u32,
+    /// The packet being sent (NONE between packets), its next flit and its VC.
     pub cur: u32,
     pub cur_idx: u16,
     pub cur_vc: u8,
@@ -70,6 +77,10 @@ pub struct Network<'t> {
     pub in_from: Vec<In>,
     /// Global input port of each endpoint's injection channel.
     pub ep_port: Vec<u32>,
+    /// `in_from` and `out_to` as the words a traversal reads (wiring.rs: `credit_targets`,
+    /// `flit_targets`).
+    pub up: Vec<u32>,
+    pub down: Vec<u32>,
     /// Per global VC (`port * num_vcs + vc`): the input VC and the output VC of that port
     /// and number, one cache line each (see [`Vc`]).
     pub vcs: Vec<Vc>,
@@ -106,6 +117,8 @@ pub struct Network<'t> {
     pub sa_req_vc: Vec<u8>,
     pub sa_grants: Vec<u64>,
     pub wheel: Wheel,
+    /// The events sent in the cycle running; they enter the wheel at its end.
+    pub sent: Sent,
     /// The delays of a hop's events (from `cfg`, summed once).
     pub hop: HopDelays,
     /// Whether the routers and the deliveries prefetch VC records: only when the records
@@ -221,6 +234,7 @@ impl<'t> Network<'t> {
         }
         let sizes = (topo.num_switches(), np, max_ports);
         let va = VaState::new(cfg, sizes, &class_lo, &class_hi);
+        let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
         let mut net = Network {
             topo,
             routing,
@@ -232,6 +246,8 @@ impl<'t> Network<'t> {
             route_classes: classes as u8,
             step_classes: 1,
             now: 0,
+            up: super::wiring::credit_targets(&in_from, nv, &wheel),
+            down: super::wiring::flit_targets(&out_to),
             out_to,
             in_from,
             ep_port,
@@ -253,7 +269,8 @@ impl<'t> Network<'t> {
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
-            wheel: Wheel::new(HopDelays::new(cfg).longest().max(1), nv),
+            wheel,
+            sent: Sent::default(),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
             torus_dims: match topo.family() {
@@ -280,12 +297,18 @@ impl<'t> Network<'t> {
             tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
-            nis: (0..eps)
-                .map(|_| Ni {
+            nis: vec![
+                Ni {
+                    head: NONE,
+                    tail: NONE,
                     cur: NONE,
-                    ..Ni::default()
-                })
-                .collect(),
+                    cur_idx: 0,
+                    cur_vc: 0,
+                    vc_rr: 0,
+                    generated: 0,
+                };
+                eps
+            ],
             ni_credits: vec![depth as u16; eps * nv],
             ni_busy: vec![false; eps * nv],
             ni_pending: Vec::new(),
@@ -329,16 +352,18 @@ impl<'t> Network<'t> {
 
     /// [`Network::create_tagged`] on step VC class `vclass` (see `vclass.rs`).
     pub fn create_in_class(&mut self, src: usize, dst: usize, size: u16, tag: u32, vclass: u8) {
+        let now = self.now;
         let p = Packet {
             src: src as u32,
             dst: dst as u32,
-            ctime: self.now,
+            ctime: now,
             itime: 0,
             size,
             measured: self.measuring,
             vclass,
             tag,
             worm: NONE,
+            next: NONE,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -354,12 +379,17 @@ impl<'t> Network<'t> {
             self.measured_outstanding += 1;
         }
         self.live_flits += size as u64;
-        self.live_ctime_sum += size as u128 * self.now as u128;
+        self.live_ctime_sum += size as u128 * now as u128;
         let ni = &mut self.nis[src];
-        if ni.queue.is_empty() && ni.cur == NONE {
-            self.ni_pending.push(src as u32);
+        if ni.tail == NONE {
+            ni.head = id;
+            if ni.cur == NONE {
+                self.ni_pending.push(src as u32);
+            }
+        } else {
+            self.packets[ni.tail as usize].next = id;
         }
-        ni.queue.push_back(id);
+        ni.tail = id;
         ni.generated += 1;
     }
 
@@ -381,6 +411,7 @@ impl<'t> Network<'t> {
     pub fn finish_cycle(&mut self) {
         self.inject();
         self.routers();
+        self.end_sends();
         self.now += 1;
     }
 
@@ -388,11 +419,13 @@ impl<'t> Network<'t> {
     pub fn deliver(&mut self) {
         let now = self.now;
         let due = self.wheel.take(now);
+        let ni_base = self.wheel.ni_base();
         for &c in &due.credits {
-            self.vcs[c as usize].credits += 1;
-        }
-        for &c in &due.ni_credits {
-            self.ni_credits[c as usize] += 1;
+            if c < ni_base {
+                self.vcs[c as usize].credits += 1;
+            } else {
+                self.ni_credits[(c - ni_base) as usize] += 1;
+            }
         }
         for (i, a) in due.arrivals.iter().enumerate() {
             if self.prefetch {

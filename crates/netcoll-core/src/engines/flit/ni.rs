@@ -3,7 +3,7 @@
 //! (an infinite sink that records latencies).
 
 use super::allocator::next;
-use super::channel::Flit;
+use super::channel::{Arrival, Flit};
 use super::network::{Network, NONE};
 
 impl Network<'_> {
@@ -19,58 +19,68 @@ impl Network<'_> {
     /// One NI's cycle; returns whether it still has work.
     fn ni_step(&mut self, ep: usize) -> bool {
         let nv = self.nv;
-        if self.nis[ep].cur == NONE {
-            let Some(&pkt) = self.nis[ep].queue.front() else {
-                return false;
-            };
-            let need = if self.is_vct() {
-                self.packets[pkt as usize].size
-            } else {
-                1
-            };
-            // A packet enters on a VC of its step block (all VCs without `vc_per_step`).
-            let (lo, hi) = self.injection_range(self.packets[pkt as usize].vclass);
-            let base = ep * nv + lo;
-            let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
-            let pick = super::allocator::round_robin(start, hi - lo, |k| {
-                !self.ni_busy[base + k] && self.ni_credits[base + k] >= need
-            });
-            let Some(k) = pick else {
-                return true;
-            };
-            let v = lo + k;
-            let base = ep * nv;
-            let ni = &mut self.nis[ep];
-            ni.queue.pop_front();
-            ni.cur = pkt;
-            ni.cur_idx = 0;
-            ni.cur_vc = v as u8;
-            ni.vc_rr = next(v, nv) as u8;
-            self.ni_busy[base + v] = true;
-            self.packets[pkt as usize].itime = self.now;
+        if self.nis[ep].cur == NONE && !self.start_packet(ep) {
+            return self.nis[ep].head != NONE;
         }
-        let ni = &self.nis[ep];
+        let ni = &mut self.nis[ep];
         let (pkt, idx, vc) = (ni.cur, ni.cur_idx, ni.cur_vc);
         let cred = ep * nv + vc as usize;
         if self.ni_credits[cred] == 0 {
             return true;
         }
         self.ni_credits[cred] -= 1;
-        let size = self.packets[pkt as usize].size;
-        let dst = self.packets[pkt as usize].dst;
-        let flit = Flit::new(pkt, dst, self.now, idx == 0, idx + 1 == size);
-        let at = self.now + self.cfg.injection_latency as u64;
-        let port = self.ep_port[ep];
-        self.send_flit(at, port, vc, flit);
+        let p = &self.packets[pkt as usize];
+        let tail = idx + 1 == p.size;
+        let flit = Flit::new(pkt, p.dst, self.now, idx == 0, tail);
+        self.sent.injected.push(Arrival {
+            port: self.ep_port[ep],
+            vc: vc as u32,
+            flit,
+        });
         self.in_flight_flits += 1;
         self.last_move = self.now;
-        let ni = &mut self.nis[ep];
-        ni.cur_idx += 1;
-        if flit.tail {
+        ni.cur_idx = idx + 1;
+        if tail {
             ni.cur = NONE;
             self.ni_busy[cred] = false;
-            return !ni.queue.is_empty();
+            return ni.head != NONE;
         }
+        true
+    }
+
+    /// Takes the packet at the head of `ep`'s queue onto an injection VC of its step block
+    /// (all VCs without `vc_per_step`) that is free and has the credits it needs (all its
+    /// flits under cut-through), round-robin; false when the queue is empty or no VC is.
+    fn start_packet(&mut self, ep: usize) -> bool {
+        let nv = self.nv;
+        let pkt = self.nis[ep].head;
+        if pkt == NONE {
+            return false;
+        }
+        let p = &self.packets[pkt as usize];
+        let need = if self.is_vct() { p.size } else { 1 };
+        let (lo, hi) = self.injection_range(p.vclass);
+        let base = ep * nv + lo;
+        let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
+        let pick = super::allocator::round_robin(start, hi - lo, |k| {
+            !self.ni_busy[base + k] && self.ni_credits[base + k] >= need
+        });
+        let Some(k) = pick else {
+            return false;
+        };
+        let v = lo + k;
+        let p = &mut self.packets[pkt as usize];
+        p.itime = self.now;
+        let ni = &mut self.nis[ep];
+        ni.head = p.next;
+        if ni.head == NONE {
+            ni.tail = NONE;
+        }
+        ni.cur = pkt;
+        ni.cur_idx = 0;
+        ni.cur_vc = v as u8;
+        ni.vc_rr = next(v, nv) as u8;
+        self.ni_busy[ep * nv + v] = true;
         true
     }
 

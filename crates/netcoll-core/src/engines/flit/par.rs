@@ -20,7 +20,7 @@
 //! packet sizes, worms, step VC classes) or that react to each arrival in order (multicast
 //! traffic, schedules) run on one thread.
 
-use super::channel::{Event, Flit};
+use super::channel::Event;
 use super::config::FlowControl;
 use super::network::Network;
 use super::partition::{Partition, Workers};
@@ -86,49 +86,52 @@ impl<'t> Network<'t> {
         self.workers.as_ref().map_or(1, |w| w.nets.len() + 1)
     }
 
-    /// A flit's arrival at input `port`, VC `vc`, at cycle `at`: into the own wheel (without
-    /// a tagged event), or, in a partitioned run, posted as an [`Event`] (`post`).
+    /// The end of a cycle's sends: the events sent in it (`self.sent`) enter the wheel, or,
+    /// in a partitioned run, are posted one by one (`post`).
     #[inline]
-    pub(super) fn send_flit(&mut self, at: u64, port: u32, vc: u8, flit: Flit) {
+    pub(super) fn end_sends(&mut self) {
         if self.part.is_some() {
-            return self.post(at, Event::Flit { port, vc, flit });
+            return self.post_sent();
         }
-        self.wheel.push_flit(at, port, vc as u32, flit);
+        self.wheel.enter(self.now, &self.hop, &mut self.sent);
     }
 
-    /// A credit for VC `vc` of output `port` at cycle `at`.
-    #[inline]
-    pub(super) fn send_credit(&mut self, at: u64, port: u32, vc: u8) {
-        if self.part.is_some() {
-            return self.post(at, Event::Credit { port, vc });
+    /// [`Network::end_sends`] of a partitioned run: every event into the own wheel or the
+    /// outbox of the partition that owns its destination, each kind in the order sent.
+    #[cold]
+    #[inline(never)]
+    fn post_sent(&mut self) {
+        let mut sent = std::mem::take(&mut self.sent);
+        let (now, hop) = (self.now, self.hop);
+        let split = VcSplit::new(self.nv);
+        for (list, delay) in [(&sent.flits, hop.flit_link), (&sent.injected, hop.inject)] {
+            for a in list {
+                let (port, vc, flit) = (a.port, a.vc as u8, a.flit);
+                self.post(now + delay, Event::Flit { port, vc, flit });
+            }
         }
-        self.wheel
-            .push_credit(at, port * self.nv as u32 + vc as u32);
-    }
-
-    /// A credit for VC `vc` of endpoint `ep`'s NI at cycle `at`.
-    #[inline]
-    pub(super) fn send_ni_credit(&mut self, at: u64, ep: u32, vc: u8) {
-        if self.part.is_some() {
-            return self.post(at, Event::NiCredit { ep, vc });
+        let ni_base = self.wheel.ni_base();
+        for &c in &sent.credits {
+            if c < ni_base {
+                let (port, vc) = split.of(c);
+                self.post(now + hop.credit_link, Event::Credit { port, vc });
+            } else {
+                let (ep, vc) = split.of(c - ni_base);
+                self.post(now + hop.credit_ni, Event::NiCredit { ep, vc });
+            }
         }
-        self.wheel
-            .push_ni_credit(at, ep * self.nv as u32 + vc as u32);
-    }
-
-    /// A flit's arrival at endpoint `ep`'s NI at cycle `at`.
-    #[inline]
-    pub(super) fn send_eject(&mut self, at: u64, ep: u32, flit: Flit) {
-        if self.part.is_some() {
-            return self.post(at, Event::Eject { ep, flit });
+        for &(ep, flit) in &sent.ejects {
+            self.post(now + hop.flit_eject, Event::Eject { ep, flit });
         }
-        self.wheel.push_eject(at, ep, flit);
+        sent.flits.clear();
+        sent.injected.clear();
+        sent.ejects.clear();
+        sent.credits.clear();
+        self.sent = sent;
     }
 
     /// An event of a partitioned run: into the own wheel, or the outbox of the partition
     /// that owns its destination.
-    #[cold]
-    #[inline(never)]
     fn post(&mut self, at: u64, e: Event) {
         let p = self.part.as_mut().expect("a partitioned network");
         let dest = match e {
@@ -151,9 +154,11 @@ impl<'t> Network<'t> {
         self.deliver();
         self.inject();
         self.routers();
+        self.end_sends();
         for w in workers.nets.iter_mut() {
             w.deliver();
             w.routers();
+            w.end_sends();
         }
         let mut boxes: Vec<_> = std::iter::once(&mut *self)
             .chain(workers.nets.iter_mut())
@@ -218,6 +223,30 @@ impl<'t> Network<'t> {
             self.ring[vcs.start * depth..vcs.end * depth]
                 .copy_from_slice(&w.ring[vcs.start * depth..vcs.end * depth]);
             self.vcs[vcs.clone()].copy_from_slice(&w.vcs[vcs]);
+        }
+    }
+}
+
+/// Splits a global VC index into (port, VC), by a shift when the VCs per port are a power
+/// of two (a division costs tens of cycles; a partitioned run splits every credit).
+struct VcSplit {
+    nv: u32,
+    shift: Option<u32>,
+}
+
+impl VcSplit {
+    fn new(nv: usize) -> VcSplit {
+        VcSplit {
+            nv: nv as u32,
+            shift: nv.is_power_of_two().then(|| nv.trailing_zeros()),
+        }
+    }
+
+    #[inline]
+    fn of(&self, c: u32) -> (u32, u8) {
+        match self.shift {
+            Some(s) => (c >> s, (c & (self.nv - 1)) as u8),
+            None => (c / self.nv, (c % self.nv) as u8),
         }
     }
 }

@@ -27,7 +27,7 @@ impl Network<'_> {
     /// source's switch).
     pub fn create_worm(&mut self, src: usize, visit: u32, size: u16, tag: u32) {
         self.create_tagged(src, src, size, tag);
-        let id = *self.nis[src].queue.back().expect("just queued");
+        let id = self.nis[src].tail;
         self.packets[id as usize].worm = visit;
     }
 

@@ -15,9 +15,10 @@
 //! VCs take stages 1-3 in mask_router.rs (the same results, on router-local masks); the
 //! stages here and in vc_alloc.rs, vc_masks.rs and sw_alloc.rs serve every other run.
 
-use super::channel::Flit;
-use super::network::{In, Network, Out, IDLE, NONE, VC_WAIT};
+use super::channel::{Arrival, Flit};
+use super::network::{Network, IDLE, NONE, VC_WAIT};
 use super::types::prefetch;
+use super::wiring::DOWN_EJECT;
 
 /// Routers ahead of the one running whose VC records are prefetched.
 const PREFETCH_ROUTERS: usize = 2;
@@ -163,20 +164,33 @@ impl Network<'_> {
         }
     }
 
-    /// A granted flit leaves input VC `v` of global input port `gi`.
+    /// A granted flit leaves input VC `v` of global input port `gi`: `pop_from`, the
+    /// credit upstream, the flit onwards and, on its tail, the VC released, written out with
+    /// the VC's record borrowed once (this runs once per flit and hop).
     pub(super) fn traverse(&mut self, r: usize, gi: usize, v: usize) {
-        let nv = self.nv;
+        let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
-        let (go, ov) = (self.vcs[ivc].out_port as usize, self.vcs[ivc].out_vc);
-        let flit = self.pop_from(ivc, gi);
+        let x = &mut self.vcs[ivc];
+        let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
+        x.len -= 1;
+        let left = x.len;
+        if left > 0 {
+            let h = x.head as usize;
+            x.front = self.ring[ivc * depth + h];
+            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
+        } else {
+            self.port_occ[gi] -= 1;
+        }
+        if flit.tail {
+            x.state = IDLE;
+        }
         self.router_flits[r] -= 1;
         self.last_move = self.now;
         self.return_credit(gi, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
             self.release_vc(go, ov as usize);
-            self.vcs[ivc].state = IDLE;
-            if self.vcs[ivc].len > 0 {
+            if left > 0 {
                 self.set_waiting(r, ivc, true);
             }
         }
@@ -187,12 +201,9 @@ impl Network<'_> {
     /// (replicate.rs).
     #[inline(always)]
     pub(super) fn return_credit(&mut self, gi: usize, v: u8) {
-        let (now, hop) = (self.now, self.hop);
-        match self.in_from[gi] {
-            In::Link(gu) => self.send_credit(now + hop.credit_link, gu, v),
-            In::Ni(ep) => self.send_ni_credit(now + hop.credit_ni, ep, v),
-            In::Open => unreachable!("flits never enter an open port"),
-        }
+        let up = self.up[gi];
+        debug_assert!(up != u32::MAX, "flits never enter an open port");
+        self.sent.credits.push(up + v as u32);
     }
 
     /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next
@@ -200,17 +211,20 @@ impl Network<'_> {
     /// traversal, shared by the router's `traverse` and a worm's branches (replicate.rs).
     #[inline(always)]
     pub(super) fn send_out(&mut self, go: usize, ov: u8, mut flit: Flit) {
-        let (now, hop) = (self.now, self.hop);
         self.chan_flits[go] += 1;
-        match self.out_to[go] {
-            Out::Link { input, .. } => {
-                self.vcs[go * self.nv + ov as usize].credits -= 1;
-                self.flit_hops += 1;
-                flit.hops += 1;
-                self.send_flit(now + hop.flit_link, input, ov, flit);
-            }
-            Out::Eject(ep) => self.send_eject(now + hop.flit_eject, ep, flit),
-            Out::Open => unreachable!("routing never leaves by an open port"),
+        let down = self.down[go];
+        debug_assert!(down != u32::MAX, "routing never leaves by an open port");
+        if down & DOWN_EJECT == 0 {
+            self.vcs[go * self.nv + ov as usize].credits -= 1;
+            self.flit_hops += 1;
+            flit.hops += 1;
+            self.sent.flits.push(Arrival {
+                port: down,
+                vc: ov as u32,
+                flit,
+            });
+        } else {
+            self.sent.ejects.push((down & !DOWN_EJECT, flit));
         }
     }
 }
