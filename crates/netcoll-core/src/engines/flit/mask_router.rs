@@ -12,13 +12,16 @@
 //! 1. routing: an idle waiting VC is routed inline by the route table or the closed-form
 //!    mesh DOR (other routings run `Network::route` for the word first);
 //! 2. VC allocation: the iSLIP matching of vc_masks.rs, on the router's VCs numbered
-//!    locally (`port * num_vcs + vc`, as in its wait set);
+//!    locally (`port * num_vcs + vc`, as in its wait set); the routed VCs are a mask of
+//!    their own (`va.routed`), so only the idle ones are visited, and with a routing delay
+//!    of at most one cycle the VCs routed before this cycle request without a look;
 //! 3. switch allocation: the router's eligible input VCs (output VC held, flit ready, a
 //!    credit) by output port, one mask each. An output grants the input port nearest its
 //!    pointer among the ports with a VC in its mask; an input accepts the granted output
 //!    nearest its pointer and sends that output's VC of its port nearest its VC offset
 //!    (iSLIP's request per (input, output) is the VC nearest the offset, and only an
-//!    accepted pair needs it).
+//!    accepted pair needs it). When no two requests share an input or an output port,
+//!    every request is granted and accepted: they go without the arbitration.
 //!
 //! The word's traversals then run in the order decided (router by router, input ports in
 //! order within a router, as the general allocator sends them): a traversal changes only
