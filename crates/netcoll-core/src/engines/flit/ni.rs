@@ -118,14 +118,16 @@ impl Network<'_> {
             self.arrivals.push((p.tag, self.now));
         }
         let net = self.now - p.itime;
+        // Every traversal counted a hop, the one into the ejection channel too.
+        let hops = flit.hops as u64 - 1;
         if self.log_latency {
             self.arrival_lat.push((lat, net));
         }
         if in_period {
-            self.period.packet_arrived(lat, net, flit.hops as u64);
+            self.period.packet_arrived(lat, net, hops);
         }
         if p.measured {
-            self.measured.packet_arrived(lat, net, flit.hops as u64);
+            self.measured.packet_arrived(lat, net, hops);
             self.measured_outstanding -= 1;
         }
         self.free.push(flit.pkt);

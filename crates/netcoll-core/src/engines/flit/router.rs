@@ -171,6 +171,8 @@ impl Network<'_> {
         let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
         let x = &mut self.vcs[ivc];
+        // The hop is counted in the record, so the flit is copied whole (see `send_out`).
+        x.front.hops += 1;
         let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
         x.len -= 1;
         let left = x.len;
@@ -209,15 +211,16 @@ impl Network<'_> {
     /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next
     /// router (taking a credit) or down the ejection channel. The second half of a
     /// traversal, shared by the router's `traverse` and a worm's branches (replicate.rs).
+    /// The caller has counted the traversal in `flit.hops` (ejection included: `eject`
+    /// takes one off), so the flit moves as it is.
     #[inline(always)]
-    pub(super) fn send_out(&mut self, go: usize, ov: u8, mut flit: Flit) {
+    pub(super) fn send_out(&mut self, go: usize, ov: u8, flit: Flit) {
         self.chan_flits[go] += 1;
         let down = self.down[go];
         debug_assert!(down != u32::MAX, "routing never leaves by an open port");
         if down & DOWN_EJECT == 0 {
             self.vcs[go * self.nv + ov as usize].credits -= 1;
             self.flit_hops += 1;
-            flit.hops += 1;
             self.sent.flits.push(Arrival {
                 port: down,
                 vc: ov as u32,

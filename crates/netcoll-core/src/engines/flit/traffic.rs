@@ -55,6 +55,7 @@ impl Traffic {
     }
 
     /// The destination of a packet from `src`.
+    #[inline]
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
         match &self.pattern {
             // Multicasts draw their destinations in multicast.rs; one uniform node here.
@@ -80,6 +81,7 @@ impl Traffic {
 
     /// Cycles from one generation opportunity to the next packet (1 = the next cycle), or
     /// None if the node never generates.
+    #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
         match self.log_q {
             None if self.p <= 0.0 => None,
