@@ -67,7 +67,7 @@ fn crossed_requests(allocator: &str) -> u32 {
         let ivc = put(&mut net, gi, vc, 0);
         net.set_waiting(4, ivc, false);
         net.vcs[ivc].state = ACTIVE;
-        net.sa_mask[gi] |= 1 << vc;
+        net.set_holding(4, ivc, true);
         net.vcs[ivc].out_port = out as u32;
         net.vcs[ivc].out_vc = vc;
         net.vcs[out * net.nv + vc as usize].owner = ivc as u32;

@@ -7,7 +7,8 @@
 //! One concern per file: `config` (fields and defaults; `config_keys` reads a key, `config_check`
 //! validates), `network` (flat state; `wiring` where each port leads), `router` (routing and switch traversal), `vc_alloc` /
 //! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones; `vc_masks` the iSLIP VC
-//! allocator on bit masks, `va_state` its masks and scratch), `torus` (BookSim's torus
+//! allocator on bit masks, `va_state` its masks and scratch), `mask_router` (the router stages'
+//! common case on router-local masks, `mask_state` its switch and scratch), `torus` (BookSim's torus
 //! DOR), `allocator` (round-robin arbiters), `channel` (links and credits as a timing wheel), `ni`
 //! (injection and ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms),
 //! `deadlock` (wait-for cycles), `sim` (measurement; `gen_wheel` the nodes' next generation
@@ -32,6 +33,8 @@ mod dest_draw;
 mod exec;
 mod footprint;
 mod gen_wheel;
+mod mask_router;
+mod mask_state;
 pub mod mcload;
 pub mod multicast;
 mod network;
@@ -79,6 +82,8 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+mod tests_mask_router;
 #[cfg(test)]
 mod tests_multicast;
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::routing::Routing;
 use crate::spec_err;
 use crate::topology::Topology;
 
+use super::mask_state::MaskRouter;
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
 use super::va_state::VaState;
 use super::wiring::{ports, wiring};
@@ -97,9 +98,6 @@ pub struct Network<'t> {
     /// and not active), a bit each (local index `port * num_vcs + vc`).
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
-    /// Per global input port: bit v set when VC v holds an output VC and a flit (the VCs the
-    /// switch allocator looks at).
-    pub sa_mask: Vec<u64>,
     /// Per global input port: occupied VCs.
     pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
@@ -111,6 +109,8 @@ pub struct Network<'t> {
     pub req_vc: Vec<u8>,
     /// The VC allocators' pointers, masks and scratch (vc_masks.rs).
     pub va: VaState,
+    /// The router stages' path for the common case and its scratch (mask_router.rs).
+    pub mr: Box<MaskRouter>,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
@@ -232,7 +232,8 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
-        let va = VaState::new(cfg, np, max_ports, &class_lo, &class_hi);
+        let sizes = (topo.num_switches(), np, max_ports);
+        let va = VaState::new(cfg, sizes, &class_lo, &class_hi);
         let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
         let mut net = Network {
             topo,
@@ -260,11 +261,11 @@ impl<'t> Network<'t> {
             wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
             wpr: (max_ports * nv).div_ceil(64),
             port_occ: vec![0; np],
-            sa_mask: vec![0; np],
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
             va,
+            mr: Box::default(),
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
@@ -462,8 +463,6 @@ impl<'t> Network<'t> {
             self.port_occ[port as usize] += 1;
             if self.vcs[ivc].state == IDLE {
                 self.set_waiting(r, ivc, true);
-            } else if self.vcs[ivc].state == ACTIVE {
-                self.sa_mask[port as usize] |= 1 << vc;
             }
         }
         self.router_flits[r] += 1;
@@ -506,12 +505,12 @@ impl<'t> Network<'t> {
 
     #[inline]
     pub fn pop(&mut self, ivc: usize) -> Flit {
-        self.pop_from(ivc, ivc / self.nv, ivc % self.nv)
+        self.pop_from(ivc, ivc / self.nv)
     }
 
-    /// Takes the front flit of input VC `ivc`, VC `v` of global input port `gi`.
+    /// Takes the front flit of input VC `ivc` of global input port `gi`.
     #[inline]
-    pub fn pop_from(&mut self, ivc: usize, gi: usize, v: usize) -> Flit {
+    pub fn pop_from(&mut self, ivc: usize, gi: usize) -> Flit {
         let depth = self.depth;
         let x = &mut self.vcs[ivc];
         let f = x.front;
@@ -522,7 +521,6 @@ impl<'t> Network<'t> {
             x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
         } else {
             self.port_occ[gi] -= 1;
-            self.sa_mask[gi] &= !(1 << v);
         }
         f
     }

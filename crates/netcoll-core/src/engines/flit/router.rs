@@ -10,6 +10,10 @@
 //! 4. switch and link traversal: a granted flit leaves its buffer now and reaches the next
 //!    input buffer `sw_alloc_delay + st_final_delay + channel_latency` cycles later; the
 //!    freed slot's credit reaches the upstream router `credit_delay + channel_latency` later.
+//!
+//! Runs with BookSim's iSLIP allocators, no multidestination worms and routers of at most 64
+//! VCs take stages 1-3 in mask_router.rs (the same results, on router-local masks); the
+//! stages here and in vc_alloc.rs, vc_masks.rs and sw_alloc.rs serve every other run.
 
 use super::channel::{Arrival, Flit};
 use super::network::{Network, IDLE, NONE, VC_WAIT};
@@ -23,6 +27,9 @@ impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
     /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
+        if self.mask_router_applies() {
+            return self.mask_routers();
+        }
         for w in 0..self.active.len() {
             let mut bits = self.active[w];
             while bits != 0 {
@@ -92,6 +99,7 @@ impl Network<'_> {
         };
         v.state = VC_WAIT;
         v.ready = self.now + self.cfg.routing_delay as u64;
+        self.set_routed(r, ivc, true);
     }
 
     /// [`Network::route`] away from the destination router, by the routing's step and the
@@ -177,9 +185,6 @@ impl Network<'_> {
         }
         if flit.tail {
             x.state = IDLE;
-        }
-        if left == 0 || flit.tail {
-            self.sa_mask[gi] &= !(1 << v);
         }
         self.router_flits[r] -= 1;
         self.return_credit(gi, v as u8);

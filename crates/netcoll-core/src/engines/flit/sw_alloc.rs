@@ -47,9 +47,10 @@ impl Network<'_> {
         let nports = self.pstart[r + 1] as usize - p0;
         let mp = self.out_req.len();
         let (mut outs, mut ins) = (0u64, 0u64);
+        let held = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
         for i in 0..nports {
             let gi = p0 + i;
-            let mask = self.sa_mask[gi];
+            let mask = bits_at(held, i * nv, nv);
             if mask == 0 {
                 continue;
             }
@@ -65,7 +66,10 @@ impl Network<'_> {
                     bits &= bits - 1;
                     let ivc = base + v;
                     let og = self.vcs[ivc].out_port as usize;
-                    if self.vcs[ivc].ready > self.now
+                    // `holding` may keep a VC whose tail has left (mask_router.rs).
+                    if self.vcs[ivc].state != ACTIVE
+                        || self.vcs[ivc].len == 0
+                        || self.vcs[ivc].ready > self.now
                         || self.vcs[og * nv + self.vcs[ivc].out_vc as usize].credits == 0
                     {
                         continue;
@@ -160,5 +164,20 @@ impl Network<'_> {
                 self.traverse(r, p0 + i, v);
             }
         }
+    }
+}
+
+/// The `n` bits (`n <= 64`) from bit `at` of the bit set `words`.
+#[inline]
+fn bits_at(words: &[u64], at: usize, n: usize) -> u64 {
+    let (w, off) = (at / 64, at % 64);
+    let mut x = words[w] >> off;
+    if off + n > 64 && w + 1 < words.len() {
+        x |= words[w + 1] << (64 - off);
+    }
+    if n >= 64 {
+        x
+    } else {
+        x & ((1 << n) - 1)
     }
 }

@@ -15,6 +15,14 @@ pub struct VaState {
     pub delay: u64,
     /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
     pub out_free: Vec<u64>,
+    /// Per router, as many words as its wait set: bit set when the local input VC holds an
+    /// output VC (state ACTIVE): set where a VC allocator grants, cleared where the mask
+    /// router sends a tail (or finds a VC that the general stages' traversal left idle).
+    /// The mask router's switch allocation looks at these VCs only.
+    pub holding: Vec<u64>,
+    /// Likewise: the local input VCs routed and waiting for an output VC (state VC_WAIT),
+    /// kept where a VC is routed and where a VC allocator grants.
+    pub routed: Vec<u64>,
     /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
     pub class_mask: Box<[u64; 256]>,
     /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
@@ -34,7 +42,12 @@ pub struct VaState {
 }
 
 impl VaState {
-    pub fn new(cfg: &FlitConfig, ports: usize, max_ports: usize, lo: &[u8], hi: &[u8]) -> VaState {
+    pub fn new(
+        cfg: &FlitConfig,
+        (routers, ports, max_ports): (usize, usize, usize),
+        lo: &[u8],
+        hi: &[u8],
+    ) -> VaState {
         let nv = cfg.num_vcs;
         let all = if nv <= MASK_VCS { all_vcs(nv) } else { 0 };
         let mut split = [(0, 0); MASK_VCS];
@@ -48,6 +61,8 @@ impl VaState {
                 cfg.vc_alloc_delay as u64
             },
             out_free: vec![all; ports],
+            holding: vec![0; routers * (max_ports * nv).div_ceil(64)],
+            routed: vec![0; routers * (max_ports * nv).div_ceil(64)],
             class_mask: Box::new([0; 256]),
             split,
             mask_limit: MASK_VCS,

@@ -54,8 +54,9 @@ impl Network<'_> {
         self.claim_vc(og / self.nv, og % self.nv, ivc);
         self.vcs[ivc].out_vc = (og % self.nv) as u8;
         self.vcs[ivc].state = ACTIVE;
-        self.sa_mask[ivc / self.nv] |= 1 << (ivc % self.nv);
         self.set_waiting(r, ivc, false);
+        self.set_holding(r, ivc, true);
+        self.set_routed(r, ivc, false);
         self.vcs[ivc].ready = self.now + self.va.delay;
     }
 

@@ -39,6 +39,28 @@ impl Network<'_> {
         }
     }
 
+    /// Marks input VC `ivc` (global) of router `r` as holding an output VC, or not.
+    #[inline]
+    pub(super) fn set_holding(&mut self, r: usize, ivc: usize, on: bool) {
+        let (w, b) = self.local_bit(r, ivc);
+        set_bit(&mut self.va.holding[w], b, on);
+    }
+
+    /// Marks input VC `ivc` (global) of router `r` as routed and waiting for an output VC,
+    /// or not.
+    #[inline]
+    pub(super) fn set_routed(&mut self, r: usize, ivc: usize, on: bool) {
+        let (w, b) = self.local_bit(r, ivc);
+        set_bit(&mut self.va.routed[w], b, on);
+    }
+
+    /// The word (in the per-router masks) and bit of input VC `ivc` of router `r`.
+    #[inline]
+    fn local_bit(&self, r: usize, ivc: usize) -> (usize, usize) {
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        (r * self.wpr + local / 64, local % 64)
+    }
+
     /// iSLIP VC allocation at router `r`: on masks when its VCs fit, else by the grant
     /// table (vc_alloc.rs).
     pub(super) fn islip_vcs_masks(&mut self, r: usize) {
@@ -73,24 +95,10 @@ impl Network<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        while conflicts != 0 {
-            let o = conflicts.trailing_zeros() as usize;
-            conflicts &= conflicts - 1;
-            let mut askers = 0u64;
-            let mut bits = reqs;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                askers |= (self.va.cand[i & 63] >> o & 1) << i;
-            }
-            let winner = rotate_pick(askers, self.vcs[p0v + o].va_gptr as usize);
-            let mut losers = askers & !(1 << winner);
-            while losers != 0 {
-                let i = losers.trailing_zeros() as usize;
-                losers &= losers - 1;
-                self.va.cand[i & 63] &= !(1 << o);
-            }
-        }
+        let vcs = &self.vcs;
+        grant_conflicts(&mut self.va.cand, reqs, conflicts, |o| {
+            vcs[p0v + o].va_gptr as usize
+        });
         // Accept: every requester takes the grant nearest its pointer.
         let mut bits = reqs;
         while bits != 0 {
@@ -159,7 +167,6 @@ impl Network<'_> {
     fn grant_local(&mut self, r: usize, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
         let (ivc, og) = (p0v + i, p0v + o);
-        let (ip, iv) = self.va.split[i & 63];
         let (op, ov) = self.va.split[o & 63];
         let out = &mut self.vcs[og];
         out.owner = ivc as u32;
@@ -171,8 +178,49 @@ impl Network<'_> {
         v.out_vc = ov;
         v.state = ACTIVE;
         v.ready = ready;
-        self.sa_mask[p0 + ip as usize] |= 1 << iv;
         self.wait_bits[r * self.wpr] &= !(1 << i);
+        self.va.holding[r * self.wpr] |= 1 << i;
+        self.va.routed[r * self.wpr] &= !(1 << i);
+    }
+}
+
+/// iSLIP's grant for the outputs asked for by more than one requester (`conflicts`; router-
+/// local numbers): each grants the requester of `reqs` nearest its grant pointer `gptr(o)`
+/// and is struck from the others' candidates `cand`.
+#[inline(always)]
+pub(super) fn grant_conflicts(
+    cand: &mut [u64; MASK_VCS],
+    reqs: u64,
+    mut conflicts: u64,
+    gptr: impl Fn(usize) -> usize,
+) {
+    while conflicts != 0 {
+        let o = conflicts.trailing_zeros() as usize;
+        conflicts &= conflicts - 1;
+        let mut askers = 0u64;
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            askers |= (cand[i & 63] >> o & 1) << i;
+        }
+        let winner = rotate_pick(askers, gptr(o));
+        let mut losers = askers & !(1 << winner);
+        while losers != 0 {
+            let i = losers.trailing_zeros() as usize;
+            losers &= losers - 1;
+            cand[i & 63] &= !(1 << o);
+        }
+    }
+}
+
+/// Sets or clears bit `b` of `word`.
+#[inline]
+fn set_bit(word: &mut u64, b: usize, on: bool) {
+    if on {
+        *word |= 1 << b;
+    } else {
+        *word &= !(1 << b);
     }
 }
 

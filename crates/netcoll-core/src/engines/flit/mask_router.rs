@@ -1,0 +1,522 @@
+//! The router's stages for the common case, on router-local bit masks: iSLIP VC allocation
+//! and iSLIP switch allocation (both BookSim's defaults), no multidestination worms, and
+//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus and anynet
+//! runs take this path; everything else takes the general stages (vc_masks.rs, sw_alloc.rs),
+//! which give the same matchings, pointer moves and traversals in the same order
+//! (`tests_mask_router.rs` runs both on the same configurations).
+//!
+//! The active routers run a word (64 routers) at a time. The network's arrays the stages
+//! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
+//! every router of the word runs
+//!
+//! 1. routing: an idle waiting VC is routed inline by the route table or the closed-form
+//!    mesh DOR (other routings run `Network::route` for the word first);
+//! 2. VC allocation: the iSLIP matching of vc_masks.rs, on the router's VCs numbered
+//!    locally (`port * num_vcs + vc`, as in its wait set); the routed VCs are a mask of
+//!    their own (`va.routed`), so only the idle ones are visited, and with a routing delay
+//!    of at most one cycle the VCs routed before this cycle request without a look;
+//! 3. switch allocation: the router's eligible input VCs (output VC held, flit ready, a
+//!    credit) by output port, one mask each. An output grants the input port nearest its
+//!    pointer among the ports with a VC in its mask; an input accepts the granted output
+//!    nearest its pointer and sends that output's VC of its port nearest its VC offset
+//!    (iSLIP's request per (input, output) is the VC nearest the offset, and only an
+//!    accepted pair needs it). When no two requests share an input or an output port,
+//!    every request is granted and accepted: they go without the arbitration.
+//!
+//! The word's traversals then run in the order decided (router by router, input ports in
+//! order within a router, as the general allocator sends them): a traversal changes only
+//! its own router's VCs, credits and masks, which no other router's stages read, and the
+//! events it sends keep their order.
+
+use super::allocator::next;
+use super::config::{FlowControl, SwAllocator, VcAllocator};
+use super::mask_state::LOCAL;
+use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
+use super::router::mesh_dor;
+use super::types::{prefetch, Vc};
+use super::vc_masks::grant_conflicts;
+
+/// Routers ahead of the one running whose VC records are prefetched.
+const PREFETCH_ROUTERS: usize = 2;
+
+/// What the inline routing reads.
+#[derive(Clone, Copy)]
+struct Routes<'a> {
+    route_table: &'a [u32],
+    route_n: usize,
+    mesh_dims: &'a [u32],
+    ep_switch: &'a [u32],
+    ep_port: &'a [u32],
+    /// The cycle a VC routed now may bid for an output VC.
+    ready: u64,
+}
+
+/// What one word of routers' stages read and write, borrowed apart from the network.
+struct Stages<'a> {
+    vcs: &'a mut [Vc],
+    pstart: &'a [u32],
+    wait_bits: &'a mut [u64],
+    holding: &'a mut [u64],
+    routed: &'a mut [u64],
+    out_free: &'a mut [u64],
+    class_mask: &'a [u64; 256],
+    split: &'a [(u8, u8); LOCAL],
+    cand: &'a mut [u64; LOCAL],
+    in_rr: &'a mut [u8],
+    out_rr: &'a mut [u16],
+    sa_aptr: &'a mut [u16],
+    routes: Routes<'a>,
+    packets: &'a [Packet],
+    by_out: &'a mut [u64; LOCAL],
+    port_req: &'a mut [u64; LOCAL],
+    grants: &'a mut [u64; LOCAL],
+    sent: &'a mut Vec<u64>,
+    active: &'a [u64],
+    now: u64,
+    nv: usize,
+    va_delay: u64,
+    vct: bool,
+    inline_rc: bool,
+    routing_delay: u64,
+    prefetch: bool,
+}
+
+impl Network<'_> {
+    /// Whether this cycle's routers run on this path (checked once per cycle: a run may
+    /// place worms later, and tests switch the path off).
+    pub(super) fn mask_router_applies(&self) -> bool {
+        self.mr.enabled
+            && self.cfg.vc_allocator == VcAllocator::Islip
+            && self.cfg.sw_allocator == SwAllocator::Islip
+            && self.rep.table.visits() == 0
+            && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
+    }
+
+    /// Whether routing is inline on this path (route table, or DOR on a large mesh).
+    fn inline_routing(&self) -> bool {
+        self.route_n != 0 || (!self.mesh_dims.is_empty() && self.step_classes <= 1)
+    }
+
+    /// Runs every active router on this path (see the module comment); routers left
+    /// without flits leave the active set.
+    pub(super) fn mask_routers(&mut self) {
+        let inline_rc = self.inline_routing();
+        let mut sent = std::mem::take(&mut self.mr.sent);
+        for w in 0..self.active.len() {
+            let word = self.active[w];
+            if word == 0 {
+                continue;
+            }
+            if !inline_rc {
+                self.route_idle(w, word);
+            }
+            sent.clear();
+            self.stages(w, word, &mut sent);
+            for &s in &sent {
+                let (r, gi, v) = (
+                    (s >> 32) as usize,
+                    (s as u32 >> 6) as usize,
+                    s as usize & 63,
+                );
+                self.traverse(r, gi, v);
+                if self.router_flits[r] == 0 {
+                    self.active[w] &= !(1 << (r % 64));
+                }
+            }
+        }
+        self.mr.sent = sent;
+    }
+
+    /// Routes the idle waiting VCs of the routers of word `w` by [`Network::route`].
+    fn route_idle(&mut self, w: usize, mut word: u64) {
+        while word != 0 {
+            let r = w * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            let p0v = self.pstart[r] as usize * self.nv;
+            let mut bits = self.wait_bits[r];
+            while bits != 0 {
+                let ivc = p0v + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.vcs[ivc].state == IDLE {
+                    self.route(ivc, r);
+                }
+            }
+        }
+    }
+
+    /// The stages of the routers of word `w`; their traversals go to `sent`.
+    fn stages(&mut self, w: usize, mut word: u64, sent: &mut Vec<u64>) {
+        let inline_rc = self.inline_routing();
+        let Network {
+            vcs,
+            pstart,
+            wait_bits,
+            va,
+            in_rr,
+            out_rr,
+            sa_aptr,
+            route_table,
+            route_n,
+            mesh_dims,
+            ep_switch,
+            ep_port,
+            packets,
+            mr,
+            active,
+            now,
+            nv,
+            cfg,
+            prefetch,
+            ..
+        } = self;
+        let mut st = Stages {
+            vcs,
+            pstart,
+            wait_bits,
+            holding: &mut va.holding,
+            routed: &mut va.routed,
+            out_free: &mut va.out_free,
+            class_mask: &va.class_mask,
+            split: &va.split,
+            cand: &mut va.cand,
+            in_rr,
+            out_rr,
+            sa_aptr,
+            routes: Routes {
+                route_table,
+                route_n: *route_n,
+                mesh_dims,
+                ep_switch,
+                ep_port,
+                ready: *now + cfg.routing_delay as u64,
+            },
+            packets,
+            by_out: &mut mr.by_out,
+            port_req: &mut mr.port_req,
+            grants: &mut mr.grants,
+            sent,
+            active,
+            now: *now,
+            nv: *nv,
+            va_delay: va.delay,
+            vct: cfg.flow_control == FlowControl::CutThrough,
+            inline_rc,
+            routing_delay: cfg.routing_delay as u64,
+            prefetch: *prefetch,
+        };
+        while word != 0 {
+            let r = w * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            if st.prefetch {
+                st.prefetch_router(r + PREFETCH_ROUTERS);
+            }
+            st.router(r);
+        }
+    }
+}
+
+impl Routes<'_> {
+    /// Routes idle input VC `v` of router `r` (first port `p0`) inline.
+    #[inline(always)]
+    fn route(self, v: &mut Vc, r: usize, p0: usize) {
+        let dst = v.front.dst();
+        let dst_sw = self.ep_switch[dst] as usize;
+        if dst_sw == r {
+            v.out_port = self.ep_port[dst];
+            v.class = u8::MAX; // ejection: any VC
+        } else if self.route_n != 0 {
+            let e = self.route_table[r * self.route_n + dst_sw];
+            v.out_port = p0 as u32 + (e & 0xffff);
+            v.class = (e >> 16) as u8;
+            v.front.set_rstate((e >> 24) as u8);
+        } else {
+            let (port, _, state) = mesh_dor(self.mesh_dims, r, dst_sw);
+            v.out_port = p0 as u32 + port;
+            v.class = 0;
+            v.front.set_rstate(state);
+        }
+        v.state = VC_WAIT;
+        v.ready = self.ready;
+    }
+}
+
+impl Stages<'_> {
+    /// Prefetches the VC records of router `r` if it is active.
+    #[inline]
+    fn prefetch_router(&self, r: usize) {
+        if r + 1 >= self.pstart.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
+            return;
+        }
+        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
+        for v in &self.vcs[a * self.nv..b * self.nv] {
+            prefetch(v);
+        }
+    }
+
+    /// The stages of router `r`. The VCs holding an output VC (`holding`, with the ones the
+    /// VC allocation grants) are the switch allocation's candidates.
+    #[inline(always)]
+    fn router(&mut self, r: usize) {
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let mut elig = self.holding[r];
+        if self.wait_bits[r] != 0 {
+            let granted = self.allocate_vcs(r, p0, np);
+            self.wait_bits[r] &= !granted;
+            self.routed[r] &= !granted;
+            self.holding[r] |= granted;
+            if self.va_delay > 0 {
+                // Granted now: not before the next cycle at the switch.
+                elig &= !granted;
+            } else {
+                elig |= granted;
+            }
+        }
+        self.allocate_switch(r, p0, np, elig);
+    }
+
+    /// Routing and iSLIP VC allocation at router `r` (vc_masks.rs's matching); returns the
+    /// local input VCs granted.
+    #[inline(always)]
+    fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize) -> u64 {
+        let nv = self.nv;
+        let n = np * nv;
+        let p0v = p0 * nv;
+        let routed = self.routed[r];
+        let mut reqs = if self.inline_rc && self.routing_delay <= 1 {
+            // Routed before this cycle: ready.
+            routed
+        } else {
+            self.ready_among(p0v, routed)
+        };
+        if self.inline_rc {
+            // The waiting VCs not routed yet are idle: route them.
+            let idle = self.wait_bits[r] & !routed;
+            let mut bits = idle;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                debug_assert_eq!(self.vcs[p0v + i].state, IDLE);
+                self.routes.route(&mut self.vcs[p0v + i], r, p0);
+            }
+            self.routed[r] = routed | idle;
+            if self.routing_delay == 0 {
+                reqs |= idle;
+            }
+        }
+        if reqs == 0 {
+            return 0;
+        }
+        if reqs & (reqs - 1) == 0 {
+            let i = reqs.trailing_zeros() as usize;
+            let cand = self.candidates(p0, i);
+            if cand == 0 {
+                return 0;
+            }
+            let o = pick(cand, self.vcs[p0v + i].va_aptr as usize);
+            self.grant_vc(p0, n, i, o);
+            return reqs;
+        }
+        // Candidates, and the outputs asked for by more than one requester.
+        let (mut asked, mut conflicts) = (0u64, 0u64);
+        let mut bits = reqs;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let cand = self.candidates(p0, i);
+            self.cand[i] = cand;
+            conflicts |= asked & cand;
+            asked |= cand;
+        }
+        // Grant: a conflict output grants the requester nearest its pointer only.
+        let vcs = &self.vcs;
+        grant_conflicts(self.cand, reqs, conflicts, |o| {
+            vcs[p0v + o].va_gptr as usize
+        });
+        // Accept: every requester takes the grant nearest its pointer.
+        let (mut bits, mut granted) = (reqs, 0);
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let grants = self.cand[i];
+            if grants != 0 {
+                let o = pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                self.grant_vc(p0, n, i, o);
+                granted |= 1 << i;
+            }
+        }
+        granted
+    }
+
+    /// The VCs of `bits` (local numbers, first VC `p0v`) whose flit is ready now.
+    #[inline(always)]
+    fn ready_among(&self, p0v: usize, mut bits: u64) -> u64 {
+        let mut ready = 0;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if self.vcs[p0v + i].ready <= self.now {
+                ready |= 1 << i;
+            }
+        }
+        ready
+    }
+
+    /// The output VCs (local numbers) local input VC `i` requests: the free VCs of its
+    /// class on its output port (under virtual cut-through, with room for the packet).
+    #[inline(always)]
+    fn candidates(&self, p0: usize, i: usize) -> u64 {
+        let nv = self.nv;
+        let v = &self.vcs[p0 * nv + i];
+        let go = v.out_port as usize;
+        let mut cand = self.out_free[go] & self.class_mask[v.class as usize];
+        if self.vct {
+            let need = self.packets[v.front.pkt as usize].size;
+            let mut bits = cand;
+            while bits != 0 {
+                let ov = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.vcs[go * nv + ov].credits < need {
+                    cand &= !(1 << ov);
+                }
+            }
+        }
+        cand << ((go - p0) * nv)
+    }
+
+    /// Local input VC `i` (first port `p0`) takes local output VC `o`; both iSLIP pointers move
+    /// past the match.
+    #[inline(always)]
+    fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
+        let p0v = p0 * self.nv;
+        let (op, ov) = self.split[o];
+        let out = &mut self.vcs[p0v + o];
+        out.owner = (p0v + i) as u32;
+        out.va_gptr = next(i, n) as u16;
+        self.out_free[p0 + op as usize] &= !(1 << ov);
+        let ready = self.now + self.va_delay;
+        let v = &mut self.vcs[p0v + i];
+        v.va_aptr = next(o, n) as u16;
+        v.out_vc = ov;
+        v.state = ACTIVE;
+        v.ready = ready;
+    }
+
+    /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module
+    /// comment); the accepted traversals go to `sent`.
+    #[inline(always)]
+    fn allocate_switch(&mut self, r: usize, p0: usize, np: usize, elig: u64) {
+        let (nv, now) = (self.nv, self.now);
+        let p0v = p0 * nv;
+        // Requests: the eligible VCs, and whether two share an input or an output port.
+        let (mut reqd, mut ins, mut outs, mut shared) = (0u64, 0u64, 0u64, 0u64);
+        let mut bits = elig;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let v = &self.vcs[p0v + b];
+            if v.state != ACTIVE {
+                // Its tail left by the general stages: it holds no output VC any more.
+                self.holding[r] &= !(1 << b);
+                continue;
+            }
+            // Granted before this cycle (or now, speculatively): ready unless the VA
+            // delay is longer.
+            if v.len == 0 || (self.va_delay > 1 && v.ready > now) {
+                continue;
+            }
+            let go = v.out_port as usize;
+            if self.vcs[go * nv + v.out_vc as usize].credits == 0 {
+                continue;
+            }
+            let (i, o) = (1u64 << self.split[b].0, 1u64 << ((go - p0) & (LOCAL - 1)));
+            shared |= (ins & i) | (outs & o);
+            (reqd, ins, outs) = (reqd | 1 << b, ins | i, outs | o);
+        }
+        if shared == 0 {
+            // One request per input and per output port: each is granted and accepted.
+            while reqd != 0 {
+                let b = reqd.trailing_zeros() as usize;
+                reqd &= reqd - 1;
+                let o = self.vcs[p0v + b].out_port as usize - p0;
+                self.send(r, p0, np, b, o);
+            }
+        } else {
+            self.islip_switch(r, p0, np, reqd, outs);
+        }
+    }
+
+    /// iSLIP's grant and accept over the requesting VCs `reqd` (local numbers), which ask
+    /// for the local outputs `outs`.
+    #[inline(always)]
+    fn islip_switch(&mut self, r: usize, p0: usize, np: usize, mut reqd: u64, mut outs: u64) {
+        let nv = self.nv;
+        while reqd != 0 {
+            let b = reqd.trailing_zeros() as usize;
+            reqd &= reqd - 1;
+            let o = (self.vcs[p0 * nv + b].out_port as usize - p0) & (LOCAL - 1);
+            self.by_out[o] |= 1 << b;
+            self.port_req[o] |= 1 << self.split[b].0;
+        }
+        // Grant: every requested output picks an input port.
+        let mut ins = 0u64;
+        let mut bits = outs;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let i = pick(
+                std::mem::take(&mut self.port_req[o]),
+                self.out_rr[p0 + o] as usize,
+            );
+            self.grants[i] |= 1 << o;
+            ins |= 1 << i;
+        }
+        // Accept: every granted input port picks an output and sends its VC for it.
+        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            let grants = std::mem::take(&mut self.grants[i]);
+            let o = pick(grants, self.sa_aptr[p0 + i] as usize);
+            let v = pick(
+                self.by_out[o] >> (i * nv) & vmask,
+                self.in_rr[p0 + i] as usize,
+            );
+            self.send(r, p0, np, i * nv + v, o);
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.by_out[o] = 0;
+        }
+    }
+
+    /// Local input VC `b` of router `r` wins local output `o`: the iSLIP pointers move past
+    /// the match, the traversal is noted, and a tail gives up its VC's place among the
+    /// switch candidates.
+    #[inline(always)]
+    fn send(&mut self, r: usize, p0: usize, np: usize, b: usize, o: usize) {
+        let (i, v) = self.split[b];
+        let (i, v) = (i as usize, v as usize);
+        let gi = p0 + i;
+        self.out_rr[p0 + o] = next(i, np) as u16;
+        self.sa_aptr[gi] = next(o, np) as u16;
+        self.in_rr[gi] = next(v, self.nv) as u8;
+        if self.vcs[p0 * self.nv + b].front.tail {
+            self.holding[r] &= !(1 << b);
+        }
+        self.sent
+            .push((r as u64) << 32 | (gi as u64) << 6 | v as u64);
+    }
+}
+
+/// [`super::allocator::rotate_pick`] for a start below 64 (every pointer of a router of at most 64 VCs).
+#[inline(always)]
+fn pick(mask: u64, start: usize) -> usize {
+    let hi = mask & (!0u64 << (start & 63));
+    if hi != 0 {
+        hi.trailing_zeros() as usize
+    } else {
+        mask.trailing_zeros() as usize
+    }
+}

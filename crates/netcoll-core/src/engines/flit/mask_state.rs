@@ -1,0 +1,32 @@
+//! The state of the router stages' common-case path (mask_router.rs): its switch and its
+//! scratch. Plain data, so that the network holds it without importing the stages.
+
+/// Local VCs (and ports) a router on the mask path has at most.
+pub const LOCAL: usize = 64;
+
+/// The mask path's switch in a run, and its scratch.
+pub struct MaskRouter {
+    /// Off: every router runs the general stages (tests compare the two paths).
+    pub enabled: bool,
+    /// Per local output port: the eligible local input VCs that want it (switch allocation).
+    pub by_out: [u64; LOCAL],
+    /// Per local output port: the input ports of those VCs.
+    pub port_req: [u64; LOCAL],
+    /// Per local input port: the outputs that granted it (switch allocation).
+    pub grants: [u64; LOCAL],
+    /// The traversals one word of routers decided, in order: `router << 32 | global input
+    /// port << 6 | VC`.
+    pub sent: Vec<u64>,
+}
+
+impl Default for MaskRouter {
+    fn default() -> MaskRouter {
+        MaskRouter {
+            enabled: true,
+            by_out: [0; LOCAL],
+            port_req: [0; LOCAL],
+            grants: [0; LOCAL],
+            sent: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The mask router (mask_router.rs) against the general stages (vc_masks.rs, sw_alloc.rs):
+//! the same run on both paths gives the same figures, bit for bit.
+
+use super::config::FlitConfig;
+use super::sim::Sim;
+
+/// Every figure of a run as JSON, on the mask path or (`masks = false`) on the general
+/// stages in every partition; and whether the mask path applied.
+fn figures(pairs: &[(&str, &str)], masks: bool) -> (String, bool) {
+    let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
+    let topo = c.build_topology().unwrap();
+    let mut sim = Sim::new(&topo, &c).unwrap();
+    let applies = sim.net.mask_router_applies();
+    sim.net.mr.enabled = masks;
+    if let Some(w) = sim.net.workers.as_mut() {
+        w.nets.iter_mut().for_each(|n| n.mr.enabled = masks);
+    }
+    (serde_json::to_string(&sim.simulate()).unwrap(), applies)
+}
+
+fn assert_paths_agree(cases: &[&[(&str, &str)]]) {
+    let fixed = [
+        ("sim_type", "fixed"),
+        ("warmup_cycles", "100"),
+        ("sim_cycles", "1200"),
+    ];
+    for case in cases {
+        let pairs: Vec<(&str, &str)> = case.iter().chain(&fixed).copied().collect();
+        let ((a, applies), (b, _)) = (figures(&pairs, true), figures(&pairs, false));
+        assert!(applies, "the mask path must apply to {case:?}");
+        assert!(a.contains("\"flit_hops\""), "{a}");
+        assert_eq!(a, b, "{case:?}");
+    }
+}
+
+#[test]
+fn mask_router_matches_the_general_stages_on_meshes() {
+    assert_paths_agree(&[
+        &[("k", "8"), ("injection_rate", "0.2")],
+        // Past saturation: VA conflicts, lost switch grants, VCs waiting for credits.
+        &[("k", "8"), ("injection_rate", "0.6")],
+        &[
+            ("k", "8"),
+            ("injection_rate", "0.3"),
+            ("traffic", "transpose"),
+        ],
+        &[("k", "4"), ("n", "3"), ("injection_rate", "0.4")],
+        // Wormhole packets over several VCs and shallow buffers.
+        &[
+            ("k", "6"),
+            ("injection_rate", "0.4"),
+            ("packet_size", "5"),
+            ("injection_rate_uses_flits", "1"),
+            ("num_vcs", "2"),
+            ("vc_buf_size", "2"),
+        ],
+        // Virtual cut-through: VA asks for room for the whole packet.
+        &[
+            ("k", "6"),
+            ("injection_rate", "0.5"),
+            ("packet_size", "4"),
+            ("injection_rate_uses_flits", "1"),
+            ("flow_control", "virtual_cut_through"),
+            ("vc_buf_size", "4"),
+        ],
+        // Speculative VA (switch bids in the grant's cycle) and other delays.
+        &[("k", "6"), ("injection_rate", "0.4"), ("speculative", "1")],
+        &[
+            ("k", "6"),
+            ("injection_rate", "0.3"),
+            ("routing_delay", "0"),
+            ("vc_alloc_delay", "2"),
+            ("credit_delay", "2"),
+        ],
+        &[
+            ("k", "6"),
+            ("injection_rate", "0.3"),
+            ("routing_delay", "2"),
+        ],
+        // More routers than the route table takes: DOR in closed form.
+        &[("k", "33"), ("injection_rate", "0.02")],
+        // Two threads: each partition runs its routers on its own path.
+        &[("k", "8"), ("injection_rate", "0.3"), ("threads", "2")],
+    ]);
+}
+
+#[test]
+fn mask_router_matches_the_general_stages_on_tori_and_irregular_networks() {
+    assert_paths_agree(&[
+        // BookSim's torus DOR (routed by `Network::route` first: random half-way ties).
+        &[("topology", "torus"), ("k", "8"), ("injection_rate", "0.3")],
+        &[
+            ("topology", "torus"),
+            ("k", "6"),
+            ("injection_rate", "0.4"),
+            ("torus_routing", "dateline"),
+            ("threads", "2"),
+        ],
+        // Up*/down* on an irregular network: routing state carried by the flits.
+        &[
+            ("topology", "netcoll"),
+            (
+                "netcoll_topology",
+                "irregular:switches=12,ports=8,nodes=36,seed=5",
+            ),
+            ("routing_function", "updown"),
+            ("injection_rate", "0.15"),
+        ],
+    ]);
+}
+
+#[test]
+fn mask_router_matches_the_general_stages_on_anynet() {
+    let dir = std::env::temp_dir().join(format!("netcoll_mask_router_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("ring.net");
+    std::fs::write(
+        &net,
+        "router 0 node 0 node 1 router 1 router 3\nrouter 1 node 2 node 3 router 2\n\
+         router 2 node 4 node 5 router 3 router 0\nrouter 3 node 6 node 7\n",
+    )
+    .unwrap();
+    let file = net.to_string_lossy().to_string();
+    let result = std::panic::catch_unwind(|| {
+        assert_paths_agree(&[
+            &[
+                ("topology", "anynet"),
+                ("routing_function", "min"),
+                ("network_file", &file),
+                ("injection_rate", "0.3"),
+            ],
+            &[
+                ("topology", "anynet"),
+                ("routing_function", "up_down"),
+                ("network_file", &file),
+                ("injection_rate", "0.2"),
+            ],
+        ])
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    result.unwrap();
+}
+
+#[test]
+fn mask_router_stays_off_where_the_general_stages_differ() {
+    let applies = |pairs: &[(&str, &str)]| {
+        let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
+        let topo = c.build_topology().unwrap();
+        let applies = Sim::new(&topo, &c).unwrap().net.mask_router_applies();
+        applies
+    };
+    assert!(applies(&[("k", "8")]));
+    assert!(!applies(&[("k", "8"), ("vc_allocator", "greedy")]));
+    assert!(!applies(&[
+        ("k", "8"),
+        ("sw_allocator", "separable_input_first")
+    ]));
+    // 5 ports x 16 VCs: more than a mask of 64 holds.
+    assert!(!applies(&[("k", "8"), ("num_vcs", "16")]));
+}
