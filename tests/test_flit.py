@@ -142,8 +142,10 @@ def test_bench_flit_quick_prints_figures():
     assert all(r["cycles_per_wall_s"] > 0 and not r["unstable"] for r in rows)
     # Automatic threads: one below 1,024 routers, every core on the 128x128 mesh.
     assert all(r["threads"] == 1 for r in rows if r["network"] != "mesh:128x128")
-    two = cli_json("bench", "flit", "--quick", "--threads", "2")
+    two = cli_json("bench", "flit", "--quick", "--threads", "2", "--repeat", "2")
     assert [r["threads"] for r in two] == [2] * len(rows)
+    # --repeat times every case but the large one that many times (the median reported).
+    assert [r["repeat"] for r in two] == [2] * (len(rows) - 1) + [1]
     same = ("network", "load", "cycles", "avg_packet_latency", "accepted_rate", "flit_hops")
     assert [{k: r[k] for k in same} for r in two] == [{k: r[k] for k in same} for r in rows]
 

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 import click
 
@@ -165,21 +166,23 @@ def anynet_listing(routers: int = 16, nodes: int = 4, chords: int = 8, seed: int
     return "\n".join(lines) + "\n"
 
 
-def booksim_run(binary: str, cfg: Path, overrides: list[str]) -> dict:
-    """BookSim 2 on `cfg` (in its folder, where it looks for network_file): simulated cycles
-    per CPU second of its process, and its packet latency."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        out = subprocess.run(
-            [str(Path(binary).resolve()), cfg.name, *overrides],
-            capture_output=True,
-            text=True,
-            cwd=cfg.parent,
-        ).stdout
-    except OSError as e:
-        raise NetcollError(f"cannot run BookSim at {binary}: {e.strerror}") from None
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    secs = max(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1e-9)
+def booksim_run(binary: str, cfg: Path, overrides: list[str], repeat: int = 1) -> dict:
+    """BookSim 2 on `cfg` (in its folder, where it looks for network_file), `repeat` times:
+    simulated cycles per CPU second of its process (the median run), and its packet latency."""
+    secs, out = [], ""
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        try:
+            out = subprocess.run(
+                [str(Path(binary).resolve()), cfg.name, *overrides],
+                capture_output=True,
+                text=True,
+                cwd=cfg.parent,
+            ).stdout
+        except OSError as e:
+            raise NetcollError(f"cannot run BookSim at {binary}: {e.strerror}") from None
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        secs.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     m = re.search(r"Time taken is (\d+) cycles", out)
     if not m:
         raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
@@ -187,23 +190,29 @@ def booksim_run(binary: str, cfg: Path, overrides: list[str]) -> dict:
     cycles = int(m.group(1))
     return {
         "booksim_cycles": cycles,
-        "booksim_cycles_per_s": round(cycles / secs),
+        "booksim_cpu_seconds": round(median(secs), 4),
+        "booksim_cycles_per_s": round(cycles / max(median(secs), 1e-9)),
         "booksim_latency": round(float(lat[-1]), 2) if lat else None,
     }
 
 
-def timed_row(network: str, load: float, cfg: Path, pairs: list) -> dict:
-    """netcoll on the BookSim file `cfg` with `pairs` on top, timed."""
-    start, cpu0 = time.perf_counter(), time.process_time()
-    r = simulate_booksim(str(cfg), pairs)
-    wall = time.perf_counter() - start
-    # CPU time: robust to other processes sharing the machine.
-    secs = max(time.process_time() - cpu0, 1e-9)
+def timed_row(network: str, load: float, cfg: Path, pairs: list, repeat: int = 1) -> dict:
+    """netcoll on the BookSim file `cfg` with `pairs` on top, timed `repeat` times (the
+    median run's times; every run gives the same figures)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        start, cpu0 = time.perf_counter(), time.process_time()
+        r = simulate_booksim(str(cfg), pairs)
+        walls.append(time.perf_counter() - start)
+        # CPU time: robust to other processes sharing the machine.
+        cpus.append(time.process_time() - cpu0)
+    wall, secs = median(walls), max(median(cpus), 1e-9)
     return {
         "network": network,
         "load": load,
         "sim_type": r["sim_type"],
         "threads": r["threads"],
+        "repeat": repeat,
         "cycles": r["cycles"],
         "cpu_seconds": round(secs, 4),
         "wall_seconds": round(wall, 4),
@@ -218,7 +227,7 @@ def timed_row(network: str, load: float, cfg: Path, pairs: list) -> dict:
     }
 
 
-def runfile_rows(booksim: str, quick: bool, mine: list) -> list[dict]:
+def runfile_rows(booksim: str, quick: bool, mine: list, repeat: int = 1) -> list[dict]:
     """BookSim's shipped runfiles (`examples/` beside the binary, as BookSim 2's source tree
     has them), as shipped in both simulators; none if the folder is not there."""
     rows = []
@@ -229,17 +238,20 @@ def runfile_rows(booksim: str, quick: bool, mine: list) -> list[dict]:
             continue
         over = ["sample_period=200"] if quick else []
         pairs = [tuple(o.split("=", 1)) for o in over]
-        row = timed_row(network, load, cfg, pairs + mine)
-        b = booksim_run(booksim, cfg, over)
+        row = timed_row(network, load, cfg, pairs + mine, repeat)
+        b = booksim_run(booksim, cfg, over, repeat)
         b["ratio"] = round(row["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
         rows.append({**row, **b})
     return rows
 
 
-def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = None) -> list[dict]:
+def bench_rows(
+    quick: bool, booksim: str | None = None, threads: int | None = None, repeat: int = 1
+) -> list[dict]:
     """Each case's file run by netcoll and (with a binary) BookSim, load by load; `--quick`
     shortens the sample periods (both simulators) and the large run; `threads` goes to
-    netcoll's runs (None: the automatic choice, one thread below 1,024 routers)."""
+    netcoll's runs (None: the automatic choice, one thread below 1,024 routers); every
+    case but the large one runs `repeat` times on each side, the median run timed."""
     mine = [] if threads is None else [("threads", str(threads))]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -251,13 +263,13 @@ def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = No
             for load in loads:
                 over = [f"injection_rate={load}"] + (["sample_period=200"] if quick else [])
                 pairs = [tuple(o.split("=", 1)) for o in over]
-                rows.append(timed_row(network, load, cfg, pairs + mine))
+                rows.append(timed_row(network, load, cfg, pairs + mine, repeat))
                 if booksim:
-                    b = booksim_run(booksim, cfg, over)
+                    b = booksim_run(booksim, cfg, over, repeat)
                     b["ratio"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
                     rows[-1].update(b)
         if booksim:
-            rows += runfile_rows(booksim, quick, mine)
+            rows += runfile_rows(booksim, quick, mine, repeat)
         network, text, load, cycles = LARGE
         cycles = 100 if quick else cycles
         cfg = folder / "large.cfg"
@@ -283,14 +295,22 @@ def bench_rows(quick: bool, booksim: str | None = None, threads: int | None = No
 @threads_option(
     "Threads for netcoll's runs [default: automatic: one below 1,024 routers, every core above]."
 )
+@click.option(
+    "--repeat",
+    type=bounded(1, 100, "integer count"),
+    default=1,
+    show_default=True,
+    help="Runs per case on each side, the median timed (runs of 10-100 ms are noisy); "
+    "the 128x128 run once.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def bench_flit(quick, booksim, threads, as_json):
+def bench_flit(quick, booksim, threads, repeat, as_json):
     """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
     configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
     packets, 4 VCs x 8 flits, latency mode; one thread unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
     per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's."""
-    rows = bench_rows(quick, booksim, threads)
+    rows = bench_rows(quick, booksim, threads, repeat)
     if as_json:
         print(json.dumps(rows, indent=2))
         return
