@@ -9,8 +9,10 @@
 //! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
 //! every router of the word runs
 //!
-//! 1. routing: an idle waiting VC is routed inline by the route table or the closed-form
-//!    mesh DOR (other routings run `Network::route` for the word first);
+//! 1. routing: an idle waiting VC is routed inline by the route table, the closed-form
+//!    mesh DOR or the torus DOR of torus.rs (other routings run `Network::route` for the
+//!    word first); a router routes its idle VCs in local order, as `Network::route` would,
+//!    so each router's tie draws on a torus come in the same order;
 //! 2. VC allocation: the iSLIP matching of vc_masks.rs, on the router's VCs numbered
 //!    locally (`port * num_vcs + vc`, as in its wait set); the routed VCs are a mask of
 //!    their own (`va.routed`), so only the idle ones are visited, and with a routing delay
@@ -33,13 +35,14 @@ use super::config::{FlowControl, SwAllocator, VcAllocator};
 use super::mask_state::LOCAL;
 use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
 use super::router::mesh_dor;
+use super::torus::TorusDor;
 use super::types::{prefetch, Vc};
 use super::vc_masks::grant_conflicts;
 
 /// Routers ahead of the one running whose VC records are prefetched.
 const PREFETCH_ROUTERS: usize = 2;
 
-/// What the inline routing reads.
+/// What the inline routing reads (and the torus's tie draws, which it counts).
 #[derive(Clone, Copy)]
 struct Routes<'a> {
     route_table: &'a [u32],
@@ -47,6 +50,9 @@ struct Routes<'a> {
     mesh_dims: &'a [u32],
     ep_switch: &'a [u32],
     ep_port: &'a [u32],
+    torus: &'a TorusDor,
+    /// `u8::MAX` when the routing's VC classes split the VCs, else 0 (one class).
+    class_keep: u8,
     /// The cycle a VC routed now may bid for an output VC.
     ready: u64,
 }
@@ -92,9 +98,11 @@ impl Network<'_> {
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
     }
 
-    /// Whether routing is inline on this path (route table, or DOR on a large mesh).
-    fn inline_routing(&self) -> bool {
-        self.route_n != 0 || (!self.mesh_dims.is_empty() && self.step_classes <= 1)
+    /// Whether routing is inline on this path (route table, DOR on a large mesh, DOR on a
+    /// torus).
+    pub(super) fn inline_routing(&self) -> bool {
+        self.route_n != 0
+            || ((!self.mesh_dims.is_empty() || self.torus.routes()) && self.step_classes <= 1)
     }
 
     /// Runs every active router on this path (see the module comment); routers left
@@ -160,6 +168,8 @@ impl Network<'_> {
             mesh_dims,
             ep_switch,
             ep_port,
+            torus,
+            route_classes,
             packets,
             mr,
             active,
@@ -188,6 +198,8 @@ impl Network<'_> {
                 mesh_dims,
                 ep_switch,
                 ep_port,
+                torus,
+                class_keep: if *route_classes > 1 { u8::MAX } else { 0 },
                 ready: *now + cfg.routing_delay as u64,
             },
             packets,
@@ -229,14 +241,26 @@ impl Routes<'_> {
             v.out_port = p0 as u32 + (e & 0xffff);
             v.class = (e >> 16) as u8;
             v.front.set_rstate((e >> 24) as u8);
-        } else {
+        } else if !self.mesh_dims.is_empty() {
             let (port, _, state) = mesh_dor(self.mesh_dims, r, dst_sw);
             v.out_port = p0 as u32 + port;
             v.class = 0;
             v.front.set_rstate(state);
+        } else {
+            self.route_torus(v, r, p0, dst_sw);
         }
         v.state = VC_WAIT;
         v.ready = self.ready;
+    }
+
+    /// [`Routes::route`] on a torus, away from the destination (out of line: the mesh's
+    /// table lookup above stays as short as it was).
+    #[inline(never)]
+    fn route_torus(self, v: &mut Vc, r: usize, p0: usize, dst_sw: usize) {
+        let (port, class, state) = self.torus.step(r, dst_sw, v.front.rstate());
+        v.out_port = p0 as u32 + port;
+        v.class = class & self.class_keep;
+        v.front.set_rstate(state);
     }
 }
 

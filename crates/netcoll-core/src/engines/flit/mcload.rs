@@ -141,8 +141,7 @@ impl<'t> PlanLoad<'t> {
         }
         let mut net = Network::new(topo, cfg)?;
         net.log_arrivals = true;
-        if scheme != McScheme::NiKbinomial && (net.route_classes > 1 || !net.torus_dims.is_empty())
-        {
+        if scheme != McScheme::NiKbinomial && (net.route_classes > 1 || net.torus.booksim()) {
             return spec_err!(
                 "multicast_scheme = {algo} needs a routing with one VC class (up*/down* on an \
                  irregular network), not {} on {}",

@@ -327,7 +327,7 @@ impl Multicast {
 /// Tree worms take any VC on every hop (replicate.rs), so the routing must need a single
 /// VC class; and an input buffer must hold a whole worm (seed 003's deadlock rule).
 fn check_tree_network(net: &Network) -> Result<()> {
-    if net.route_classes > 1 || !net.torus_dims.is_empty() {
+    if net.route_classes > 1 || net.torus.booksim() {
         return spec_err!(
             "multicast_scheme = tree needs a routing with one VC class (up*/down*, or DOR on a \
              mesh or hypercube), not {} on {}: use multicast_scheme = unicast",

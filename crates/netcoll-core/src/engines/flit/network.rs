@@ -7,6 +7,7 @@ use super::channel::{Flit, HopDelays, Sent, Wheel};
 use super::config::{FlitConfig, FlowControl};
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
+use super::torus::TorusDor;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::spec_err;
@@ -124,9 +125,8 @@ pub struct Network<'t> {
     /// Whether the routers and the deliveries prefetch VC records: only when the records
     /// outgrow a core's L2 cache (on smaller networks the hint costs more than it saves).
     pub prefetch: bool,
-    /// Torus radices when BookSim's torus DOR is in use (empty otherwise), and the draws
-    /// each router has made for its random tie-breaks (torus.rs).
-    pub torus_dims: Vec<usize>,
+    /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
+    pub torus: TorusDor,
     /// DOR on a mesh or hypercube depends only on (router, destination router): the step
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
@@ -138,7 +138,6 @@ pub struct Network<'t> {
     pub mesh_dims: Vec<u32>,
     /// The router of every endpoint (flat, for routing without the topology's records).
     pub ep_switch: Vec<u32>,
-    pub tie_draws: Vec<u32>,
     // Packets and NIs.
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
@@ -273,15 +272,7 @@ impl<'t> Network<'t> {
             sent: Sent::default(),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
-            torus_dims: match topo.family() {
-                crate::topology::Family::Torus { dims }
-                    if cfg.routing == crate::routing::RoutingKind::Dor
-                        && cfg.torus_routing == super::config::TorusRouting::Booksim =>
-                {
-                    dims.clone()
-                }
-                _ => Vec::new(),
-            },
+            torus: TorusDor::new(topo, cfg),
             mesh_dims: match topo.family() {
                 crate::topology::Family::Mesh { dims }
                     if route_table.is_empty()
@@ -294,7 +285,6 @@ impl<'t> Network<'t> {
             ep_switch: (0..eps).map(|e| topo.endpoint_switch(e) as u32).collect(),
             route_table,
             route_n: 0,
-            tie_draws: vec![0; topo.num_switches()],
             packets: Vec::new(),
             free: Vec::new(),
             nis: vec![

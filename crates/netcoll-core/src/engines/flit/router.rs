@@ -126,14 +126,16 @@ impl Network<'_> {
             (e & 0xffff, (e >> 16) as u8, (e >> 24) as u8)
         } else if !self.mesh_dims.is_empty() {
             mesh_dor(&self.mesh_dims, r, dst_sw)
-        } else if self.torus_dims.is_empty() {
+        } else if self.torus.booksim() {
+            self.torus.step(r, dst_sw, rstate)
+        } else {
+            // Also the dateline torus: the mask router's closed form (torus.rs) is checked
+            // against this.
             let step = self
                 .routing
                 .next(self.topo, r, dst_sw, rstate)
                 .expect("not at the destination");
             (step.via.port, step.vc_class, step.state)
-        } else {
-            self.torus_step(r, dst_sw, rstate)
         }
     }
 

@@ -5,12 +5,13 @@ use super::config::FlitConfig;
 use super::sim::Sim;
 
 /// Every figure of a run as JSON, on the mask path or (`masks = false`) on the general
-/// stages in every partition; and whether the mask path applied.
-fn figures(pairs: &[(&str, &str)], masks: bool) -> (String, bool) {
+/// stages in every partition; and whether the mask path applied (with inline routing when
+/// `inline` is asked for).
+fn figures(pairs: &[(&str, &str)], masks: bool, inline: bool) -> (String, bool) {
     let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
     let topo = c.build_topology().unwrap();
     let mut sim = Sim::new(&topo, &c).unwrap();
-    let applies = sim.net.mask_router_applies();
+    let applies = sim.net.mask_router_applies() && (!inline || sim.net.inline_routing());
     sim.net.mr.enabled = masks;
     if let Some(w) = sim.net.workers.as_mut() {
         w.nets.iter_mut().for_each(|n| n.mr.enabled = masks);
@@ -19,6 +20,11 @@ fn figures(pairs: &[(&str, &str)], masks: bool) -> (String, bool) {
 }
 
 fn assert_paths_agree(cases: &[&[(&str, &str)]]) {
+    assert_paths_agree_inline(cases, false)
+}
+
+/// The two paths agree, and (`inline`) the mask path routes inline.
+fn assert_paths_agree_inline(cases: &[&[(&str, &str)]], inline: bool) {
     let fixed = [
         ("sim_type", "fixed"),
         ("warmup_cycles", "100"),
@@ -26,8 +32,12 @@ fn assert_paths_agree(cases: &[&[(&str, &str)]]) {
     ];
     for case in cases {
         let pairs: Vec<(&str, &str)> = case.iter().chain(&fixed).copied().collect();
-        let ((a, applies), (b, _)) = (figures(&pairs, true), figures(&pairs, false));
-        assert!(applies, "the mask path must apply to {case:?}");
+        let (a, applies) = figures(&pairs, true, inline);
+        let (b, _) = figures(&pairs, false, false);
+        assert!(
+            applies,
+            "the mask path (inline: {inline}) must apply to {case:?}"
+        );
         assert!(a.contains("\"flit_hops\""), "{a}");
         assert_eq!(a, b, "{case:?}");
     }
@@ -86,16 +96,40 @@ fn mask_router_matches_the_general_stages_on_meshes() {
 
 #[test]
 fn mask_router_matches_the_general_stages_on_tori_and_irregular_networks() {
-    assert_paths_agree(&[
-        // BookSim's torus DOR (routed by `Network::route` first: random half-way ties).
-        &[("topology", "torus"), ("k", "8"), ("injection_rate", "0.3")],
+    // Both torus DORs routed inline (torus.rs); the general stages route BookSim's by the
+    // same code (its half-way ties drawn per router in the same order) and the dateline's
+    // by `crate::routing`.
+    assert_paths_agree_inline(
         &[
-            ("topology", "torus"),
-            ("k", "6"),
-            ("injection_rate", "0.4"),
-            ("torus_routing", "dateline"),
-            ("threads", "2"),
+            // Even radices: half-way ties, drawn at random.
+            &[("topology", "torus"), ("k", "8"), ("injection_rate", "0.3")],
+            &[
+                ("topology", "torus"),
+                ("k", "4"),
+                ("n", "3"),
+                ("injection_rate", "0.5"),
+                ("use_noc_latency", "1"),
+                ("threads", "2"),
+            ],
+            &[("topology", "torus"), ("k", "5"), ("injection_rate", "0.4")],
+            &[
+                ("topology", "torus"),
+                ("k", "6"),
+                ("injection_rate", "0.4"),
+                ("torus_routing", "dateline"),
+                ("threads", "2"),
+            ],
+            &[
+                ("topology", "torus"),
+                ("k", "5"),
+                ("n", "3"),
+                ("injection_rate", "0.3"),
+                ("torus_routing", "dateline"),
+            ],
         ],
+        true,
+    );
+    assert_paths_agree(&[
         // Up*/down* on an irregular network: routing state carried by the flits.
         &[
             ("topology", "netcoll"),

@@ -1,54 +1,152 @@
-//! BookSim 2's dimension-order routing on a torus (`dim_order_torus` in its routefunc.cpp,
-//! re-derived here), the flit engine's default on tori (`torus_routing = booksim`):
+//! Dimension-order routing on a torus in closed form, for both `torus_routing`s:
 //!
-//! * when a packet turns into a dimension (or leaves its source) it picks the shorter way
-//!   round; a tie (the destination exactly half-way round) goes either way with
-//!   probability 1/2 (BookSim draws from its global RNG; we draw from a stream per router,
-//!   its n-th draw a hash of (`seed`, router, n), so runs stay deterministic and do not
-//!   depend on the order routers are visited in, or on how many threads run them);
-//! * the VC class is fixed for the whole dimension at that turn: class 1 (the upper half of
-//!   the VCs) if the path in this dimension crosses the wrap-around link, class 0 otherwise.
+//! * `booksim` (the default): BookSim 2's `dim_order_torus` (its routefunc.cpp,
+//!   re-derived here). When a packet turns into a dimension (or leaves its source) it picks
+//!   the shorter way round; a tie (the destination exactly half-way round) goes either way
+//!   with probability 1/2 (BookSim draws from its global RNG; we draw from a stream per
+//!   router, its n-th draw a hash of (`seed`, router, n), so runs stay deterministic and do
+//!   not depend on the order routers are visited in, or on how many threads run them). The
+//!   VC class is fixed for the whole dimension at that turn: class 1 (the upper half of the
+//!   VCs) if the path in this dimension crosses the wrap-around link, class 0 otherwise.
+//! * `dateline`: `crate::routing`'s DOR (routing/dor.rs): ties go the + way and the class
+//!   switches from 0 to 1 at the dateline crossing. The general router stages keep
+//!   `crate::routing` for it; the mask router (mask_router.rs) routes it here, and
+//!   tests_mask_router.rs checks that the two agree.
 //!
-//! `torus_routing = dateline` keeps `crate::routing`'s scheme instead: ties go the + way and
-//! the class switches from 0 to 1 at the dateline crossing. Both are deadlock-free; they
-//! load the two VC halves and the two directions differently, which shows near saturation.
+//! Both are deadlock-free; they load the two VC halves and the two directions differently,
+//! which shows near saturation. Every router's coordinates are computed once, so a hop
+//! costs no division.
 
-use super::network::Network;
+use std::cell::Cell;
 
-/// Packet routing state: bit 0 the class, bit 1 the direction (1: minus), bits 2.. the
-/// dimension of the last hop + 1 (0: not yet moved).
-impl Network<'_> {
-    /// Output port (local) and VC class of a head at router `r` bound for router `dst`.
-    pub(super) fn torus_step(&mut self, r: usize, dst: usize, state: u8) -> (u32, u8, u8) {
-        let (mut a, mut b) = (r, dst);
-        for (dim, &k) in self.torus_dims.iter().enumerate() {
-            let (cur, dest) = (a % k, b % k);
-            if cur == dest {
-                a /= k;
-                b /= k;
-                continue;
-            }
-            let (minus, class) = if (state >> 2) as usize == dim + 1 {
-                (state >> 1 & 1 == 1, state & 1)
-            } else {
-                let dist2 = k as i64 - 2 * ((dest + k - cur) % k) as i64;
-                let plus = dist2 > 0 || (dist2 == 0 && self.tie_break(r));
-                let wraps = if plus { cur > dest } else { dest > cur };
-                (!plus, u8::from(wraps))
-            };
-            let port = (2 * dim) as u32 + u32::from(minus);
-            let state = class | (u8::from(minus) << 1) | (((dim + 1) as u8) << 2);
-            return (port, class, state);
+use super::config::{FlitConfig, TorusRouting};
+use crate::routing::RoutingKind;
+use crate::topology::{Family, Topology};
+
+/// DOR on a torus: the radices, every router's coordinates and the tie draws.
+#[derive(Default)]
+pub struct TorusDor {
+    /// Radices (empty: not a torus routed by DOR).
+    dims: Vec<u32>,
+    /// Router `r`'s coordinates at `r * dims.len()..`, dimension 0 first.
+    coords: Vec<u32>,
+    /// BookSim's scheme, else the dateline's.
+    booksim: bool,
+    /// The key of the tie draws (from the seed).
+    tie_key: u64,
+    /// The draws each router has made for its half-way ties (BookSim's scheme); cells, so
+    /// that the mask router's routing borrows the whole table shared.
+    tie_draws: Vec<Cell<u32>>,
+}
+
+impl TorusDor {
+    pub fn new(topo: &Topology, cfg: &FlitConfig) -> TorusDor {
+        let Family::Torus { dims } = topo.family() else {
+            return TorusDor::default();
+        };
+        if cfg.routing != RoutingKind::Dor {
+            return TorusDor::default();
         }
-        unreachable!("torus_step is only called away from the destination")
+        let n = topo.num_switches();
+        let mut coords = Vec::with_capacity(n * dims.len());
+        for r in 0..n {
+            let mut a = r;
+            for &k in dims {
+                coords.push((a % k) as u32);
+                a /= k;
+            }
+        }
+        TorusDor {
+            dims: dims.iter().map(|&k| k as u32).collect(),
+            coords,
+            booksim: cfg.torus_routing == TorusRouting::Booksim,
+            tie_key: splitmix64(cfg.seed ^ 0x7025_u64 << 32),
+            tie_draws: vec![Cell::new(0); n],
+        }
+    }
+
+    /// Whether this is a torus routed by DOR (either scheme).
+    #[inline]
+    pub fn routes(&self) -> bool {
+        !self.dims.is_empty()
+    }
+
+    /// Whether this is a torus routed by BookSim's scheme.
+    #[inline]
+    pub fn booksim(&self) -> bool {
+        self.booksim && self.routes()
+    }
+
+    /// Output port (local), VC class and routing state after the hop of a head at router
+    /// `r` bound for router `dst` (not `r`) with routing state `state`.
+    #[inline]
+    pub fn step(&self, r: usize, dst: usize, state: u8) -> (u32, u8, u8) {
+        let nd = self.dims.len();
+        let (a, b) = (r * nd, dst * nd);
+        for dim in 0..nd {
+            let (cur, dest) = (self.coords[a + dim], self.coords[b + dim]);
+            if cur != dest {
+                let k = self.dims[dim];
+                return if self.booksim {
+                    self.booksim_hop(r, dim, (cur, dest, k), state)
+                } else {
+                    dateline_hop(dim, (cur, dest, k), state)
+                };
+            }
+        }
+        unreachable!("TorusDor::step is only called away from the destination")
+    }
+
+    /// BookSim's hop in dimension `dim` from coordinate `cur` towards `dest` on a ring of
+    /// `k`. State: bit 0 the class, bit 1 the direction (1: minus), bits 2.. the dimension
+    /// of the last hop + 1 (0: not yet moved).
+    #[inline]
+    fn booksim_hop(&self, r: usize, dim: usize, ctk: (u32, u32, u32), state: u8) -> (u32, u8, u8) {
+        let (cur, dest, k) = ctk;
+        let (minus, class) = if (state >> 2) as usize == dim + 1 {
+            (state >> 1 & 1 == 1, state & 1)
+        } else {
+            let dist2 = k as i64 - 2 * ahead(cur, dest, k) as i64;
+            let plus = dist2 > 0 || (dist2 == 0 && self.tie_break(r));
+            let wraps = if plus { cur > dest } else { dest > cur };
+            (!plus, u8::from(wraps))
+        };
+        let port = (2 * dim) as u32 + u32::from(minus);
+        let state = class | (u8::from(minus) << 1) | (((dim + 1) as u8) << 2);
+        (port, class, state)
     }
 
     /// Router `r`'s next fair coin for a half-way tie.
-    fn tie_break(&mut self, r: usize) -> bool {
-        let n = self.tie_draws[r];
-        self.tie_draws[r] = n.wrapping_add(1);
-        let key = splitmix64(self.cfg.seed ^ 0x7025_u64 << 32) ^ ((r as u64) << 32 | n as u64);
-        splitmix64(key) >> 63 == 1
+    #[inline]
+    fn tie_break(&self, r: usize) -> bool {
+        let n = self.tie_draws[r].get();
+        self.tie_draws[r].set(n.wrapping_add(1));
+        splitmix64(self.tie_key ^ ((r as u64) << 32 | n as u64)) >> 63 == 1
+    }
+}
+
+/// routing/dor.rs's hop on a torus in dimension `dim` from coordinate `c` towards `target`
+/// on a ring of `k`. State: bit 0 the dateline class, bits 1.. the dimension of the last
+/// hop + 1.
+#[inline]
+fn dateline_hop(dim: usize, ctk: (u32, u32, u32), state: u8) -> (u32, u8, u8) {
+    let (c, target, k) = ctk;
+    // The + way is `ahead` hops, the - way `k - ahead`.
+    let plus = 2 * ahead(c, target, k) <= k;
+    let port = 2 * dim as u32 + u32::from(!plus);
+    let crosses = (plus && c == k - 1) || (!plus && c == 0);
+    let same_dim = (state >> 1) as usize == dim + 1;
+    let class = u8::from(crosses || (same_dim && state & 1 == 1));
+    (port, class, class | (((dim + 1) as u8) << 1))
+}
+
+/// Hops from coordinate `c` to `target` (not `c`) the + way round a ring of `k`.
+#[inline]
+fn ahead(c: u32, target: u32, k: u32) -> u32 {
+    if target > c {
+        target - c
+    } else {
+        target + k - c
     }
 }
 
@@ -70,7 +168,7 @@ mod tests {
     fn walk(net: &mut Network, src: usize, dst: usize) -> (Vec<u32>, Vec<u8>) {
         let (mut at, mut state, mut ports, mut classes) = (src, 0u8, vec![], vec![]);
         while at != dst {
-            let (port, class, s) = net.torus_step(at, dst, state);
+            let (port, class, s) = net.torus.step(at, dst, state);
             let crate::topology::Peer::Switch { switch, .. } = net.topo.peer(at, port as usize)
             else {
                 panic!("torus ports are links")
