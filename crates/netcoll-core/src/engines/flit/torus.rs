@@ -79,10 +79,20 @@ impl TorusDor {
 
     /// Output port (local), VC class and routing state after the hop of a head at router
     /// `r` bound for router `dst` (not `r`) with routing state `state`.
-    #[inline]
+    #[inline(always)]
     pub fn step(&self, r: usize, dst: usize, state: u8) -> (u32, u8, u8) {
         let nd = self.dims.len();
         let (a, b) = (r * nd, dst * nd);
+        let last = (state >> 2) as usize;
+        if self.booksim && last != 0 && self.coords[a + last - 1] != self.coords[b + last - 1] {
+            // Most hops: on in the dimension of the last hop (DOR: the ones before it are
+            // done), the same way and class, the state as it was.
+            return (
+                2 * (last - 1) as u32 + u32::from(state >> 1 & 1),
+                state & 1,
+                state,
+            );
+        }
         for dim in 0..nd {
             let (cur, dest) = (self.coords[a + dim], self.coords[b + dim]);
             if cur != dest {
