@@ -170,17 +170,17 @@ fn splitmix64(x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::engines::flit::config::FlitConfig;
-    use crate::engines::flit::network::Network;
+    use super::TorusDor;
+    use crate::engines::flit::config::{FlitConfig, TorusRouting};
+    use crate::routing::{Routing, RoutingKind};
     use crate::topology::Topology;
 
-    /// Walks a head from router `src` to `dst` on an 8x8 torus: (ports taken, classes).
-    fn walk(net: &mut Network, src: usize, dst: usize) -> (Vec<u32>, Vec<u8>) {
+    /// Walks a head from router `src` to `dst` on a torus: (ports taken, classes).
+    fn walk(dor: &TorusDor, topo: &Topology, src: usize, dst: usize) -> (Vec<u32>, Vec<u8>) {
         let (mut at, mut state, mut ports, mut classes) = (src, 0u8, vec![], vec![]);
         while at != dst {
-            let (port, class, s) = net.torus.step(at, dst, state);
-            let crate::topology::Peer::Switch { switch, .. } = net.topo.peer(at, port as usize)
-            else {
+            let (port, class, s) = dor.step(at, dst, state);
+            let crate::topology::Peer::Switch { switch, .. } = topo.peer(at, port as usize) else {
                 panic!("torus ports are links")
             };
             (at, state) = (switch as usize, s);
@@ -193,18 +193,45 @@ mod tests {
     #[test]
     fn booksim_torus_dor_fixes_the_class_per_dimension_and_breaks_ties_at_random() {
         let topo = Topology::from_spec("torus:8x8").unwrap();
-        let mut net = Network::new(&topo, &FlitConfig::default()).unwrap();
+        let dor = TorusDor::new(&topo, &FlitConfig::default());
+        let walk = |src, dst| walk(&dor, &topo, src, dst);
         // x 6 -> 1 goes + round the wrap (3 hops): class 1 on every hop, also before the
         // wrap link; then y 0 -> 2 goes + without wrapping: class 0.
-        let (ports, classes) = walk(&mut net, 6, 1 + 2 * 8);
+        let (ports, classes) = walk(6, 1 + 2 * 8);
         assert_eq!(ports, [0, 0, 0, 2, 2]);
         assert_eq!(classes, [1, 1, 1, 0, 0]);
         // x 1 -> 3: + without wrapping, class 0; x 2 -> 7 goes - over the wrap: class 1.
-        assert_eq!(walk(&mut net, 1, 3), (vec![0, 0], vec![0, 0]));
-        assert_eq!(walk(&mut net, 2, 7), (vec![1, 1, 1], vec![1, 1, 1]));
+        assert_eq!(walk(1, 3), (vec![0, 0], vec![0, 0]));
+        assert_eq!(walk(2, 7), (vec![1, 1, 1], vec![1, 1, 1]));
         // Half-way round (0 -> 4): four hops either way, both directions occur.
-        let dirs: Vec<u32> = (0..40).map(|_| walk(&mut net, 0, 4).0[0]).collect();
+        let dirs: Vec<u32> = (0..40).map(|_| walk(0, 4).0[0]).collect();
         assert!(dirs.iter().all(|&p| p <= 1) && dirs.contains(&0) && dirs.contains(&1));
-        assert!((0..20).all(|_| walk(&mut net, 0, 4).0.len() == 4));
+        assert!((0..20).all(|_| walk(0, 4).0.len() == 4));
+    }
+
+    #[test]
+    fn dateline_torus_dor_takes_the_steps_of_crate_routing() {
+        let cfg = FlitConfig {
+            torus_routing: TorusRouting::Dateline,
+            ..FlitConfig::default()
+        };
+        for spec in ["torus:6x5", "torus:4x3x4"] {
+            let topo = Topology::from_spec(spec).unwrap();
+            let dor = TorusDor::new(&topo, &cfg);
+            let routing = Routing::new(&topo, RoutingKind::Dor, None).unwrap();
+            let n = topo.num_switches();
+            for (src, dst) in (0..n).flat_map(|s| (0..n).map(move |d| (s, d))) {
+                let (mut at, mut state) = (src, 0u8);
+                while let Some(step) = routing.next(&topo, at, dst, state) {
+                    let want = (step.via.port, step.vc_class, step.state);
+                    assert_eq!(
+                        dor.step(at, dst, state),
+                        want,
+                        "{spec}: {src} -> {dst} at {at}"
+                    );
+                    (at, state) = (step.via.switch as usize, step.state);
+                }
+            }
+        }
     }
 }
