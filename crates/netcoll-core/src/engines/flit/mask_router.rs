@@ -39,6 +39,10 @@ use super::torus::TorusDor;
 use super::types::{prefetch, Vc};
 use super::vc_masks::grant_conflicts;
 
+/// Global input ports a decided traversal can name (`sent` packs the port in 26 bits
+/// beside its VC); larger networks take the general stages.
+const MAX_SENT_PORTS: usize = 1 << 26;
+
 /// Routers ahead of the one running whose VC records are prefetched.
 const PREFETCH_ROUTERS: usize = 2;
 
@@ -96,6 +100,7 @@ impl Network<'_> {
             && self.cfg.sw_allocator == SwAllocator::Islip
             && self.rep.table.visits() == 0
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
+            && self.port_router.len() < MAX_SENT_PORTS
     }
 
     /// Whether routing is inline on this path (route table, DOR on a large mesh, DOR on a
