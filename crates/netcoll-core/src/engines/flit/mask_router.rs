@@ -34,17 +34,14 @@ use super::allocator::next;
 use super::config::{FlowControl, SwAllocator, VcAllocator};
 use super::mask_state::LOCAL;
 use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
-use super::router::mesh_dor;
+use super::router::{mesh_dor, prefetch_router_vcs, PREFETCH_ROUTERS};
 use super::torus::TorusDor;
-use super::types::{prefetch, Vc};
-use super::vc_masks::grant_conflicts;
+use super::types::Vc;
+use super::vc_masks::{free_candidates, grant_conflicts};
 
 /// Global input ports a decided traversal can name (`sent` packs the port in 26 bits
 /// beside its VC); larger networks take the general stages.
 const MAX_SENT_PORTS: usize = 1 << 26;
-
-/// Routers ahead of the one running whose VC records are prefetched.
-const PREFETCH_ROUTERS: usize = 2;
 
 /// What the inline routing reads (and the torus's tie draws, which it counts).
 #[derive(Clone, Copy)]
@@ -225,7 +222,7 @@ impl Network<'_> {
             let r = w * 64 + word.trailing_zeros() as usize;
             word &= word - 1;
             if st.prefetch {
-                st.prefetch_router(r + PREFETCH_ROUTERS);
+                prefetch_router_vcs(st.vcs, st.pstart, st.active, st.nv, r + PREFETCH_ROUTERS);
             }
             st.router(r);
         }
@@ -270,18 +267,6 @@ impl Routes<'_> {
 }
 
 impl Stages<'_> {
-    /// Prefetches the VC records of router `r` if it is active.
-    #[inline]
-    fn prefetch_router(&self, r: usize) {
-        if r + 1 >= self.pstart.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
-            return;
-        }
-        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
-        for v in &self.vcs[a * self.nv..b * self.nv] {
-            prefetch(v);
-        }
-    }
-
     /// The stages of router `r`. The VCs holding an output VC (`holding`, with the ones the
     /// VC allocation grants) are the switch allocation's candidates.
     #[inline(always)]
@@ -391,26 +376,20 @@ impl Stages<'_> {
         ready
     }
 
-    /// The output VCs (local numbers) local input VC `i` requests: the free VCs of its
-    /// class on its output port (under virtual cut-through, with room for the packet).
+    /// [`free_candidates`] of local input VC `i` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, p0: usize, i: usize) -> u64 {
-        let nv = self.nv;
-        let v = &self.vcs[p0 * nv + i];
-        let go = v.out_port as usize;
-        let mut cand = self.out_free[go] & self.class_mask[v.class as usize];
-        if self.vct {
-            let need = self.packets[v.front.pkt as usize].size;
-            let mut bits = cand;
-            while bits != 0 {
-                let ov = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.vcs[go * nv + ov].credits < need {
-                    cand &= !(1 << ov);
-                }
-            }
-        }
-        cand << ((go - p0) * nv)
+        let packets = self.vct.then_some(self.packets);
+        let (vcs, nv) = (&*self.vcs, self.nv);
+        free_candidates(
+            vcs,
+            self.out_free,
+            self.class_mask,
+            nv,
+            p0 * nv + i,
+            p0,
+            packets,
+        )
     }
 
     /// Local input VC `i` (first port `p0`) takes local output VC `o`; both iSLIP pointers move

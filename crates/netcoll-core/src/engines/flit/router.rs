@@ -17,11 +17,11 @@
 
 use super::channel::{Arrival, Flit};
 use super::network::{Network, IDLE, NONE, VC_WAIT};
-use super::types::prefetch;
+use super::types::{prefetch, Vc};
 use super::wiring::DOWN_EJECT;
 
-/// Routers ahead of the one running whose VC records are prefetched.
-const PREFETCH_ROUTERS: usize = 2;
+/// Routers ahead of the one running whose VC records are prefetched (both router paths).
+pub(super) const PREFETCH_ROUTERS: usize = 2;
 
 impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
@@ -47,17 +47,10 @@ impl Network<'_> {
         }
     }
 
-    /// Prefetches the VC records of router `r` (if it holds flits): its input VCs and the
-    /// output VCs its flits ask for are all in its own ports' lines.
+    /// [`prefetch_router_vcs`] on this network.
     #[inline]
     fn prefetch_router(&self, r: usize) {
-        if r >= self.router_flits.len() || self.active[r / 64] & (1 << (r % 64)) == 0 {
-            return;
-        }
-        let (a, b) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
-        for v in &self.vcs[a * self.nv..b * self.nv] {
-            prefetch(v);
-        }
+        prefetch_router_vcs(&self.vcs, &self.pstart, &self.active, self.nv, r);
     }
 
     fn router(&mut self, r: usize) {
@@ -250,4 +243,18 @@ pub(super) fn mesh_dor(dims: &[u32], at: usize, dst: usize) -> (u32, u8, u8) {
         b /= k;
     }
     unreachable!("mesh_dor is only called away from the destination")
+}
+
+/// Prefetches the VC records of router `r` if it is active (holds flits): its input VCs and
+/// the output VCs its flits ask for are all in its own ports' lines. Shared by the general
+/// stages and the mask router, which holds the arrays borrowed apart.
+#[inline(always)]
+pub(super) fn prefetch_router_vcs(vcs: &[Vc], pstart: &[u32], active: &[u64], nv: usize, r: usize) {
+    if r + 1 >= pstart.len() || active[r / 64] & (1 << (r % 64)) == 0 {
+        return;
+    }
+    let (a, b) = (pstart[r] as usize, pstart[r + 1] as usize);
+    for v in &vcs[a * nv..b * nv] {
+        prefetch(v);
+    }
 }

@@ -16,8 +16,8 @@
 //! A lone requester has no conflicts: it takes the candidate nearest its accept pointer.
 
 use super::allocator::{next, rotate_pick};
-use super::network::{Network, ACTIVE, IDLE, VC_WAIT};
-use super::types::REPL;
+use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
+use super::types::{Vc, REPL};
 use super::va_state::MASK_VCS;
 
 impl Network<'_> {
@@ -140,25 +140,19 @@ impl Network<'_> {
         reqs
     }
 
-    /// The output VCs (router-local numbers) input VC `ivc` requests: the free VCs of its
-    /// class on its output port (under virtual cut-through, those with room for the packet).
+    /// [`free_candidates`] of input VC `ivc` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, ivc: usize, p0: usize) -> u64 {
-        let v = &self.vcs[ivc];
-        let go = v.out_port as usize;
-        let mut cand = self.va.out_free[go] & self.va.class_mask[v.class as usize];
-        if self.is_vct() {
-            let need = self.packets[v.front.pkt as usize].size;
-            let mut bits = cand;
-            while bits != 0 {
-                let ov = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if self.vcs[go * self.nv + ov].credits < need {
-                    cand &= !(1 << ov);
-                }
-            }
-        }
-        cand << ((go - p0) * self.nv)
+        let packets = self.is_vct().then_some(&self.packets[..]);
+        free_candidates(
+            &self.vcs,
+            &self.va.out_free,
+            &self.va.class_mask,
+            self.nv,
+            ivc,
+            p0,
+            packets,
+        )
     }
 
     /// Input VC `i` of router `r` takes output VC `o` (router-local numbers); both iSLIP
@@ -222,6 +216,37 @@ fn set_bit(word: &mut u64, b: usize, on: bool) {
     } else {
         *word &= !(1 << b);
     }
+}
+
+/// The output VCs (router-local numbers, first port `p0`) input VC `ivc` (global) requests:
+/// the free VCs of its class on its output port; under virtual cut-through (`packets`
+/// given) those with room for the whole packet. Shared by the general mask allocator and
+/// the mask router.
+#[inline(always)]
+pub(super) fn free_candidates(
+    vcs: &[Vc],
+    out_free: &[u64],
+    class_mask: &[u64; 256],
+    nv: usize,
+    ivc: usize,
+    p0: usize,
+    packets: Option<&[Packet]>,
+) -> u64 {
+    let v = &vcs[ivc];
+    let go = v.out_port as usize;
+    let mut cand = out_free[go] & class_mask[v.class as usize];
+    if let Some(packets) = packets {
+        let need = packets[v.front.pkt as usize].size;
+        let mut bits = cand;
+        while bits != 0 {
+            let ov = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if vcs[go * nv + ov].credits < need {
+                cand &= !(1 << ov);
+            }
+        }
+    }
+    cand << ((go - p0) * nv)
 }
 
 #[cfg(test)]
