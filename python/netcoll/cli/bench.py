@@ -187,11 +187,11 @@ def booksim_run(binary: str, cfg: Path, overrides: list[str], repeat: int = 1) -
     if not m:
         raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
     lat = re.findall(r"Packet latency average = ([-0-9.e+]+)", out)
-    cycles = int(m.group(1))
+    cycles, mid = int(m.group(1)), median(secs)
     return {
         "booksim_cycles": cycles,
-        "booksim_cpu_seconds": round(median(secs), 4),
-        "booksim_cycles_per_s": round(cycles / max(median(secs), 1e-9)),
+        "booksim_cpu_seconds": round(mid, 4),
+        "booksim_cycles_per_s": round(cycles / max(mid, 1e-9)),
         "booksim_latency": round(float(lat[-1]), 2) if lat else None,
     }
 
