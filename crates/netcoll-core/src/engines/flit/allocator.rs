@@ -20,19 +20,19 @@ pub fn round_robin(start: usize, n: usize, mut want: impl FnMut(usize) -> bool) 
 }
 
 /// The first set bit of `mask` at or after `start`, wrapping (`mask` is not empty): the
-/// round-robin pick over bit positions.
+/// round-robin pick over bit positions. A start of 64 or more picks the lowest bit.
 #[inline]
 pub fn rotate_pick(mask: u64, start: usize) -> usize {
-    let hi = if start < 64 {
-        mask & (!0u64 << start)
-    } else {
-        0
-    };
-    if hi != 0 {
-        hi.trailing_zeros() as usize
-    } else {
-        mask.trailing_zeros() as usize
-    }
+    pick_below_64(mask, if start < 64 { start } else { 0 })
+}
+
+/// [`rotate_pick`] for a start below 64, without a branch: rotated right by `start`, the
+/// bits at or after `start` come first and the wrapped ones after them, in order, so the
+/// lowest set bit of the rotated mask is the pick. (An empty mask gives `start`.)
+#[inline(always)]
+pub fn pick_below_64(mask: u64, start: usize) -> usize {
+    debug_assert!(start < 64);
+    (mask.rotate_right(start as u32).trailing_zeros() as usize + start) & 63
 }
 
 /// `(x + 1) % n` for `x < n`, without a division (the allocators' pointer updates).
@@ -56,6 +56,13 @@ mod tests {
         assert_eq!(rotate_pick(0b1010, 4), 1);
         assert_eq!(rotate_pick(1 << 63 | 1, 63), 63);
         assert_eq!(rotate_pick(0b1010, 64), 1);
+        for mask in [1u64, 0b1010, 1 << 63 | 1, 0xf0f0, !0] {
+            for start in 0..64 {
+                let hi = mask & (!0u64 << start);
+                let want = if hi != 0 { hi } else { mask }.trailing_zeros() as usize;
+                assert_eq!(super::pick_below_64(mask, start), want, "{mask:#x} {start}");
+            }
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@
 //! its own router's VCs, credits and masks, which no other router's stages read, and the
 //! events it sends keep their order.
 
-use super::allocator::next;
+use super::allocator::{next, pick_below_64 as pick};
 use super::config::{FlowControl, SwAllocator, VcAllocator};
 use super::mask_state::LOCAL;
 use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
@@ -515,16 +515,5 @@ impl Stages<'_> {
         }
         self.sent
             .push((r as u64) << 32 | (gi as u64) << 6 | v as u64);
-    }
-}
-
-/// [`super::allocator::rotate_pick`] for a start below 64 (every pointer of a router of at most 64 VCs).
-#[inline(always)]
-fn pick(mask: u64, start: usize) -> usize {
-    let hi = mask & (!0u64 << (start & 63));
-    if hi != 0 {
-        hi.trailing_zeros() as usize
-    } else {
-        mask.trailing_zeros() as usize
     }
 }
