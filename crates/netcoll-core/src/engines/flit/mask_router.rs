@@ -321,16 +321,6 @@ impl Stages<'_> {
         if reqs == 0 {
             return 0;
         }
-        if reqs & (reqs - 1) == 0 {
-            let i = reqs.trailing_zeros() as usize;
-            let cand = self.candidates(p0, i);
-            if cand == 0 {
-                return 0;
-            }
-            let o = pick(cand, self.vcs[p0v + i].va_aptr as usize);
-            self.grant_vc(p0, n, i, o);
-            return reqs;
-        }
         // Candidates, and the outputs asked for by more than one requester.
         let (mut asked, mut conflicts) = (0u64, 0u64);
         let mut bits = reqs;
