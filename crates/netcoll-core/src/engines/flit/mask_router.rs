@@ -58,8 +58,10 @@ struct Routes<'a> {
     ready: u64,
 }
 
-/// What one word of routers' stages read and write, borrowed apart from the network.
-struct Stages<'a> {
+/// What one word of routers' stages read and write, borrowed apart from the network. With
+/// `C` (the common configuration: inline routing by the route table, routing and VC
+/// allocation delays of one cycle, wormhole, no prefetch) the flags below are constants.
+struct Stages<'a, const C: bool> {
     vcs: &'a mut [Vc],
     pstart: &'a [u32],
     wait_bits: &'a mut [u64],
@@ -154,8 +156,24 @@ impl Network<'_> {
         }
     }
 
-    /// The stages of the routers of word `w`; their traversals go to `sent`.
-    fn stages(&mut self, w: usize, mut word: u64, sent: &mut Vec<u64>) {
+    /// The stages of the routers of word `w`; their traversals go to `sent`. The common
+    /// configuration runs a copy of the stages with its flags as constants.
+    fn stages(&mut self, w: usize, word: u64, sent: &mut Vec<u64>) {
+        let common = self.route_n != 0
+            && self.cfg.routing_delay == 1
+            && self.va.delay == 1
+            && self.cfg.flow_control != FlowControl::CutThrough
+            && !self.prefetch;
+        if common {
+            self.stages_as::<true>(w, word, sent);
+        } else {
+            self.stages_as::<false>(w, word, sent);
+        }
+    }
+
+    /// [`Network::stages`], `C` as in [`Stages`].
+    #[inline(always)]
+    fn stages_as<const C: bool>(&mut self, w: usize, mut word: u64, sent: &mut Vec<u64>) {
         let inline_rc = self.inline_routing();
         let Network {
             vcs,
@@ -181,7 +199,7 @@ impl Network<'_> {
             prefetch,
             ..
         } = self;
-        let mut st = Stages {
+        let mut st = Stages::<C> {
             vcs,
             pstart,
             wait_bits,
@@ -221,7 +239,7 @@ impl Network<'_> {
         while word != 0 {
             let r = w * 64 + word.trailing_zeros() as usize;
             word &= word - 1;
-            if st.prefetch {
+            if !C && st.prefetch {
                 prefetch_router_vcs(st.vcs, st.pstart, st.active, st.nv, r + PREFETCH_ROUTERS);
             }
             st.router(r);
@@ -232,13 +250,13 @@ impl Network<'_> {
 impl Routes<'_> {
     /// Routes idle input VC `v` of router `r` (first port `p0`) inline.
     #[inline(always)]
-    fn route(self, v: &mut Vc, r: usize, p0: usize) {
+    fn route(self, v: &mut Vc, r: usize, p0: usize, table: bool) {
         let dst = v.front.dst();
         let dst_sw = self.ep_switch[dst] as usize;
         if dst_sw == r {
             v.out_port = self.ep_port[dst];
             v.class = u8::MAX; // ejection: any VC
-        } else if self.route_n != 0 {
+        } else if table || self.route_n != 0 {
             let e = self.route_table[r * self.route_n + dst_sw];
             v.out_port = p0 as u32 + (e & 0xffff);
             v.class = (e >> 16) as u8;
@@ -266,7 +284,31 @@ impl Routes<'_> {
     }
 }
 
-impl Stages<'_> {
+impl<const C: bool> Stages<'_, C> {
+    /// The flags of the configuration, constants in the common one.
+    #[inline(always)]
+    fn inline_rc(&self) -> bool {
+        C || self.inline_rc
+    }
+
+    #[inline(always)]
+    fn routing_delay(&self) -> u64 {
+        if C {
+            1
+        } else {
+            self.routing_delay
+        }
+    }
+
+    #[inline(always)]
+    fn va_delay(&self) -> u64 {
+        if C {
+            1
+        } else {
+            self.va_delay
+        }
+    }
+
     /// The stages of router `r`. The VCs holding an output VC (`holding`, with the ones the
     /// VC allocation grants) are the switch allocation's candidates.
     #[inline(always)]
@@ -279,7 +321,7 @@ impl Stages<'_> {
             self.wait_bits[r] &= !granted;
             self.routed[r] &= !granted;
             self.holding[r] |= granted;
-            if self.va_delay > 0 {
+            if self.va_delay() > 0 {
                 // Granted now: not before the next cycle at the switch.
                 elig &= !granted;
             } else {
@@ -297,13 +339,13 @@ impl Stages<'_> {
         let n = np * nv;
         let p0v = p0 * nv;
         let routed = self.routed[r];
-        let mut reqs = if self.inline_rc && self.routing_delay <= 1 {
+        let mut reqs = if self.inline_rc() && self.routing_delay() <= 1 {
             // Routed before this cycle: ready.
             routed
         } else {
             self.ready_among(p0v, routed)
         };
-        if self.inline_rc {
+        if self.inline_rc() {
             // The waiting VCs not routed yet are idle: route them.
             let idle = self.wait_bits[r] & !routed;
             let mut bits = idle;
@@ -311,10 +353,10 @@ impl Stages<'_> {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 debug_assert_eq!(self.vcs[p0v + i].state, IDLE);
-                self.routes.route(&mut self.vcs[p0v + i], r, p0);
+                self.routes.route(&mut self.vcs[p0v + i], r, p0, C);
             }
             self.routed[r] = routed | idle;
-            if self.routing_delay == 0 {
+            if self.routing_delay() == 0 {
                 reqs |= idle;
             }
         }
@@ -369,7 +411,7 @@ impl Stages<'_> {
     /// [`free_candidates`] of local input VC `i` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, p0: usize, i: usize) -> u64 {
-        let packets = self.vct.then_some(self.packets);
+        let packets = (!C && self.vct).then_some(self.packets);
         let (vcs, nv) = (&*self.vcs, self.nv);
         free_candidates(
             vcs,
@@ -392,7 +434,7 @@ impl Stages<'_> {
         out.owner = (p0v + i) as u32;
         out.va_gptr = next(i, n) as u16;
         self.out_free[p0 + op as usize] &= !(1 << ov);
-        let ready = self.now + self.va_delay;
+        let ready = self.now + self.va_delay();
         let v = &mut self.vcs[p0v + i];
         v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
@@ -420,7 +462,7 @@ impl Stages<'_> {
             }
             // Granted before this cycle (or now, speculatively): ready unless the VA
             // delay is longer.
-            if v.len == 0 || (self.va_delay > 1 && v.ready > now) {
+            if v.len == 0 || (self.va_delay() > 1 && v.ready > now) {
                 continue;
             }
             let go = v.out_port as usize;
