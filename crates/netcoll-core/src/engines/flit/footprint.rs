@@ -3,6 +3,7 @@
 //! timing wheel of 2^31 buckets) with one line instead of an abort.
 
 use super::channel::HopDelays;
+use super::mask_router::MAX_EP_ROUTES;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;
@@ -32,6 +33,13 @@ pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
     } else {
         0
     };
+    // The mask router's endpoint route table (mask_router.rs), when it is small enough.
+    let routes = switches.saturating_mul(topo.num_endpoints() as u64);
+    let ep_routes = if routes <= MAX_EP_ROUTES as u64 {
+        routes * 4
+    } else {
+        0
+    };
     ports
         .saturating_mul(nv)
         .saturating_mul(depth * FLIT_BYTES + VC_STATE_BYTES)
@@ -39,4 +47,5 @@ pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
         + topo.num_endpoints() as u64 * ENDPOINT_BYTES
         + wheel
         + tables
+        + ep_routes
 }

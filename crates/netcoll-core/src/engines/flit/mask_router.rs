@@ -43,11 +43,20 @@ use super::vc_masks::{free_candidates, grant_conflicts};
 /// beside its VC); larger networks take the general stages.
 const MAX_SENT_PORTS: usize = 1 << 26;
 
+/// Entries of the endpoint route table at most (4 bytes each: 4 MiB); larger networks
+/// route by the router table.
+pub(super) const MAX_EP_ROUTES: usize = 1 << 20;
+
+/// In an endpoint route: the destination is at this router (the port is its ejection).
+const EJECT: u32 = 1 << 15;
+
 /// What the inline routing reads (and the torus's tie draws, which it counts).
 #[derive(Clone, Copy)]
 struct Routes<'a> {
     route_table: &'a [u32],
     route_n: usize,
+    /// [`MaskRouter::ep_routes`](super::mask_state::MaskRouter) (empty: not built).
+    ep_routes: &'a [u32],
     mesh_dims: &'a [u32],
     ep_switch: &'a [u32],
     ep_port: &'a [u32],
@@ -113,6 +122,9 @@ impl Network<'_> {
     /// without flits leave the active set.
     pub(super) fn mask_routers(&mut self) {
         let inline_rc = self.inline_routing();
+        if self.route_n != 0 && self.mr.ep_routes.is_empty() {
+            self.build_ep_routes();
+        }
         let mut sent = std::mem::take(&mut self.mr.sent);
         for w in 0..self.active.len() {
             let word = self.active[w];
@@ -139,6 +151,27 @@ impl Network<'_> {
         self.mr.sent = sent;
     }
 
+    /// Builds the endpoint route table from the router table (when it fits
+    /// `MAX_EP_ROUTES`): a route is then one lookup by the flit's destination.
+    fn build_ep_routes(&mut self) {
+        let (routers, eps) = (self.pstart.len() - 1, self.ep_switch.len());
+        if routers.saturating_mul(eps) > MAX_EP_ROUTES {
+            return;
+        }
+        let mut t = Vec::with_capacity(routers * eps);
+        for r in 0..routers {
+            for dst in 0..eps {
+                let sw = self.ep_switch[dst] as usize;
+                t.push(if sw == r {
+                    (self.ep_port[dst] - self.pstart[r]) | EJECT | 0xff << 16
+                } else {
+                    self.route_table[r * self.route_n + sw]
+                });
+            }
+        }
+        self.mr.ep_routes = t;
+    }
+
     /// Routes the idle waiting VCs of the routers of word `w` by [`Network::route`].
     fn route_idle(&mut self, w: usize, mut word: u64) {
         while word != 0 {
@@ -160,6 +193,7 @@ impl Network<'_> {
     /// configuration runs a copy of the stages with its flags as constants.
     fn stages(&mut self, w: usize, word: u64, sent: &mut Vec<u64>) {
         let common = self.route_n != 0
+            && !self.mr.ep_routes.is_empty()
             && self.cfg.routing_delay == 1
             && self.va.delay == 1
             && self.cfg.flow_control != FlowControl::CutThrough
@@ -215,6 +249,7 @@ impl Network<'_> {
             routes: Routes {
                 route_table,
                 route_n: *route_n,
+                ep_routes: &mr.ep_routes,
                 mesh_dims,
                 ep_switch,
                 ep_port,
@@ -252,11 +287,26 @@ impl Routes<'_> {
     #[inline(always)]
     fn route(self, v: &mut Vc, r: usize, p0: usize, table: bool) {
         let dst = v.front.dst();
+        if table {
+            // The endpoint table: one lookup, the ejection by a select.
+            let e = self.ep_routes[r * self.ep_switch.len() + dst];
+            v.out_port = p0 as u32 + (e & (EJECT - 1));
+            v.class = (e >> 16) as u8;
+            let state = if e & EJECT != 0 {
+                v.front.rstate()
+            } else {
+                (e >> 24) as u8
+            };
+            v.front.set_rstate(state);
+            v.state = VC_WAIT;
+            v.ready = self.ready;
+            return;
+        }
         let dst_sw = self.ep_switch[dst] as usize;
         if dst_sw == r {
             v.out_port = self.ep_port[dst];
             v.class = u8::MAX; // ejection: any VC
-        } else if table || self.route_n != 0 {
+        } else if self.route_n != 0 {
             let e = self.route_table[r * self.route_n + dst_sw];
             v.out_port = p0 as u32 + (e & 0xffff);
             v.class = (e >> 16) as u8;

@@ -14,6 +14,10 @@ pub struct MaskRouter {
     pub port_req: [u64; LOCAL],
     /// Per local input port: the outputs that granted it (switch allocation).
     pub grants: [u64; LOCAL],
+    /// The common configuration's routes (mask_router.rs): per router and endpoint, the
+    /// route table's entry towards the endpoint's router, or at that router the ejection
+    /// (local port | `EJECT`, class `u8::MAX`); empty until built.
+    pub ep_routes: Vec<u32>,
     /// The traversals one word of routers decided, in order: `router << 32 | global input
     /// port << 6 | VC`.
     pub sent: Vec<u64>,
@@ -26,6 +30,7 @@ impl Default for MaskRouter {
             by_out: [0; LOCAL],
             port_req: [0; LOCAL],
             grants: [0; LOCAL],
+            ep_routes: Vec::new(),
             sent: Vec::new(),
         }
     }
