@@ -9,8 +9,9 @@
 //! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
 //! every router of the word runs
 //!
-//! 1. routing: an idle waiting VC is routed inline by the route table, the closed-form
-//!    mesh DOR or the torus DOR of torus.rs (other routings run `Network::route` for the
+//! 1. routing (mask_routes.rs): an idle waiting VC is routed inline by the endpoint route
+//!    table (the common configuration), the route table, the closed-form mesh DOR or the
+//!    torus DOR of torus.rs (other routings run `Network::route` for the
 //!    word first); a router routes its idle VCs in local order, as `Network::route` would,
 //!    so each router's tie draws on a torus come in the same order;
 //! 2. VC allocation: the iSLIP matching of vc_masks.rs, on the router's VCs numbered
@@ -32,40 +33,16 @@
 
 use super::allocator::{next, pick_below_64 as pick};
 use super::config::{FlowControl, SwAllocator, VcAllocator};
+use super::mask_routes::Routes;
 use super::mask_state::LOCAL;
-use super::network::{Network, Packet, ACTIVE, IDLE, VC_WAIT};
-use super::router::{mesh_dor, prefetch_router_vcs, PREFETCH_ROUTERS};
-use super::torus::TorusDor;
+use super::network::{Network, Packet, ACTIVE, IDLE};
+use super::router::{prefetch_router_vcs, PREFETCH_ROUTERS};
 use super::types::Vc;
 use super::vc_masks::{free_candidates, grant_conflicts};
 
 /// Global input ports a decided traversal can name (`sent` packs the port in 26 bits
 /// beside its VC); larger networks take the general stages.
 const MAX_SENT_PORTS: usize = 1 << 26;
-
-/// Entries of the endpoint route table at most (4 bytes each: 4 MiB); larger networks
-/// route by the router table.
-pub(super) const MAX_EP_ROUTES: usize = 1 << 20;
-
-/// In an endpoint route: the destination is at this router (the port is its ejection).
-const EJECT: u32 = 1 << 15;
-
-/// What the inline routing reads (and the torus's tie draws, which it counts).
-#[derive(Clone, Copy)]
-struct Routes<'a> {
-    route_table: &'a [u32],
-    route_n: usize,
-    /// [`MaskRouter::ep_routes`](super::mask_state::MaskRouter) (empty: not built).
-    ep_routes: &'a [u32],
-    mesh_dims: &'a [u32],
-    ep_switch: &'a [u32],
-    ep_port: &'a [u32],
-    torus: &'a TorusDor,
-    /// `u8::MAX` when the routing's VC classes split the VCs, else 0 (one class).
-    class_keep: u8,
-    /// The cycle a VC routed now may bid for an output VC.
-    ready: u64,
-}
 
 /// What one word of routers' stages read and write, borrowed apart from the network. With
 /// `C` (the common configuration: inline routing by the route table, routing and VC
@@ -149,27 +126,6 @@ impl Network<'_> {
             }
         }
         self.mr.sent = sent;
-    }
-
-    /// Builds the endpoint route table from the router table (when it fits
-    /// `MAX_EP_ROUTES`): a route is then one lookup by the flit's destination.
-    fn build_ep_routes(&mut self) {
-        let (routers, eps) = (self.pstart.len() - 1, self.ep_switch.len());
-        if routers.saturating_mul(eps) > MAX_EP_ROUTES {
-            return;
-        }
-        let mut t = Vec::with_capacity(routers * eps);
-        for r in 0..routers {
-            for dst in 0..eps {
-                let sw = self.ep_switch[dst] as usize;
-                t.push(if sw == r {
-                    (self.ep_port[dst] - self.pstart[r]) | EJECT | 0xff << 16
-                } else {
-                    self.route_table[r * self.route_n + sw]
-                });
-            }
-        }
-        self.mr.ep_routes = t;
     }
 
     /// Routes the idle waiting VCs of the routers of word `w` by [`Network::route`].
@@ -279,58 +235,6 @@ impl Network<'_> {
             }
             st.router(r);
         }
-    }
-}
-
-impl Routes<'_> {
-    /// Routes idle input VC `v` of router `r` (first port `p0`) inline.
-    #[inline(always)]
-    fn route(self, v: &mut Vc, r: usize, p0: usize, table: bool) {
-        let dst = v.front.dst();
-        if table {
-            // The endpoint table: one lookup, the ejection by a select.
-            let e = self.ep_routes[r * self.ep_switch.len() + dst];
-            v.out_port = p0 as u32 + (e & (EJECT - 1));
-            v.class = (e >> 16) as u8;
-            let state = if e & EJECT != 0 {
-                v.front.rstate()
-            } else {
-                (e >> 24) as u8
-            };
-            v.front.set_rstate(state);
-            v.state = VC_WAIT;
-            v.ready = self.ready;
-            return;
-        }
-        let dst_sw = self.ep_switch[dst] as usize;
-        if dst_sw == r {
-            v.out_port = self.ep_port[dst];
-            v.class = u8::MAX; // ejection: any VC
-        } else if self.route_n != 0 {
-            let e = self.route_table[r * self.route_n + dst_sw];
-            v.out_port = p0 as u32 + (e & 0xffff);
-            v.class = (e >> 16) as u8;
-            v.front.set_rstate((e >> 24) as u8);
-        } else if !self.mesh_dims.is_empty() {
-            let (port, _, state) = mesh_dor(self.mesh_dims, r, dst_sw);
-            v.out_port = p0 as u32 + port;
-            v.class = 0;
-            v.front.set_rstate(state);
-        } else {
-            self.route_torus(v, r, p0, dst_sw);
-        }
-        v.state = VC_WAIT;
-        v.ready = self.ready;
-    }
-
-    /// [`Routes::route`] on a torus, away from the destination (out of line: the mesh's
-    /// table lookup above stays as short as it was).
-    #[inline(never)]
-    fn route_torus(self, v: &mut Vc, r: usize, p0: usize, dst_sw: usize) {
-        let (port, class, state) = self.torus.step(r, dst_sw, v.front.rstate());
-        v.out_port = p0 as u32 + port;
-        v.class = class & self.class_keep;
-        v.front.set_rstate(state);
     }
 }
 

@@ -34,6 +34,7 @@ mod exec;
 mod footprint;
 mod gen_wheel;
 mod mask_router;
+mod mask_routes;
 mod mask_state;
 pub mod mcload;
 pub mod multicast;
