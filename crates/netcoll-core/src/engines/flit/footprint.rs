@@ -33,7 +33,7 @@ pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
     } else {
         0
     };
-    // The mask router's endpoint route table (mask_router.rs), when it is small enough.
+    // The mask router's endpoint route table (mask_routes.rs), when it is small enough.
     let routes = switches.saturating_mul(topo.num_endpoints() as u64);
     let ep_routes = if routes <= MAX_EP_ROUTES as u64 {
         routes * 4

@@ -14,7 +14,7 @@ pub struct MaskRouter {
     pub port_req: [u64; LOCAL],
     /// Per local input port: the outputs that granted it (switch allocation).
     pub grants: [u64; LOCAL],
-    /// The common configuration's routes (mask_router.rs): per router and endpoint, the
+    /// The common configuration's routes (mask_routes.rs): per router and endpoint, the
     /// route table's entry towards the endpoint's router, or at that router the ejection
     /// (local port | `EJECT`, class `u8::MAX`); empty until built.
     pub ep_routes: Vec<u32>,
