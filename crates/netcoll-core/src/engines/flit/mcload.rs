@@ -45,6 +45,7 @@ use crate::topology::Topology;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 /// Where the schedule of each multicast comes from: the planning layer builds it with the
@@ -88,7 +89,11 @@ pub struct PlanLoad<'t> {
     draw: DestDraw,
     traffic: Traffic,
     rng: ChaCha8Rng,
-    next_gen: Vec<u64>,
+    /// The nodes' next multicast starts, earliest first (cycle, node): a cycle looks at
+    /// the nodes due, not at every node, and the run skips to the earliest when idle.
+    next_gen: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The nodes due in this cycle (reused).
+    due: Vec<u32>,
     rate: f64,
     vct: Option<usize>,
     step_classes: u32,
@@ -182,7 +187,8 @@ impl<'t> PlanLoad<'t> {
             draw: DestDraw::new(nodes, m),
             traffic,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
-            next_gen: vec![u64::MAX; nodes],
+            next_gen: BinaryHeap::with_capacity(nodes),
+            due: Vec::new(),
             rate,
             vct,
             step_classes,
@@ -198,10 +204,9 @@ impl<'t> PlanLoad<'t> {
             duplicates: 0,
         };
         for ep in 0..nodes {
-            run.next_gen[ep] = match run.traffic.gap(&mut run.rng) {
-                Some(g) => g - 1,
-                None => u64::MAX,
-            };
+            if let Some(g) = run.traffic.gap(&mut run.rng) {
+                run.next_gen.push(Reverse((g - 1, ep as u32)));
+            }
         }
         Ok(run)
     }
@@ -276,21 +281,35 @@ impl<'t> PlanLoad<'t> {
         Ok(())
     }
 
-    /// Nodes whose Bernoulli trial succeeds now start a multicast.
+    /// Nodes whose Bernoulli trial succeeds now start a multicast, in node order (the
+    /// order the shared random stream is drawn in).
     fn generate(&mut self) -> Result<()> {
         let now = self.net.now;
-        for ep in 0..self.next_gen.len() {
-            if self.next_gen[ep] > now {
-                continue;
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        while let Some(&Reverse((at, ep))) = self.next_gen.peek() {
+            if at > now {
+                break;
             }
-            self.draw.draw(ep, self.m, &mut self.rng);
-            self.start(ep, self.counting)?;
-            self.next_gen[ep] = match self.traffic.gap(&mut self.rng) {
-                Some(g) => now + g,
-                None => u64::MAX,
-            };
+            self.next_gen.pop();
+            due.push(ep);
         }
-        Ok(())
+        // Due cycles are never behind `now` (the run visits every cycle or skips to the
+        // earliest), so the heap already gives node order; sorting keeps it so regardless.
+        due.sort_unstable();
+        let mut result = Ok(());
+        for &ep in &due {
+            self.draw.draw(ep as usize, self.m, &mut self.rng);
+            result = self.start(ep as usize, self.counting);
+            if result.is_err() {
+                break;
+            }
+            if let Some(g) = self.traffic.gap(&mut self.rng) {
+                self.next_gen.push(Reverse((now + g, ep)));
+            }
+        }
+        self.due = due;
+        result
     }
 
     /// Applies the network's arrivals and the events due now.
@@ -397,7 +416,7 @@ impl<'t> PlanLoad<'t> {
             if n.in_flight_flits == 0 && n.wheel.is_empty() && n.ni_pending.is_empty() {
                 // Nothing moves before the next op event or multicast: skip to it.
                 let ev = self.sh.heap.peek().map_or(u64::MAX, |r| r.0 .0);
-                let gen = self.next_gen.iter().copied().min().unwrap_or(u64::MAX);
+                let gen = self.next_gen.peek().map_or(u64::MAX, |r| r.0 .0);
                 let next = ev.min(gen).min(cfg.max_cycles);
                 if next > n.now && next < u64::MAX {
                     self.net.now = next;
@@ -449,7 +468,7 @@ impl<'t> PlanLoad<'t> {
     /// Runs until every multicast started so far has completed (at most `cycles`); the
     /// multicast figures (tests, hand-worked cases).
     pub fn run_multicasts(&mut self, cycles: u64) -> Result<MulticastResult> {
-        self.next_gen.iter_mut().for_each(|g| *g = u64::MAX);
+        self.next_gen.clear();
         let end = self.net.now + cycles;
         self.run(|r| r.slots.iter().all(Option::is_none) || r.net.now >= end)?;
         Ok(self.multicast_result())
