@@ -61,6 +61,8 @@ struct Routes<'a> {
 /// What one word of routers' stages read and write, borrowed apart from the network.
 struct Stages<'a> {
     vcs: &'a mut [Vc],
+    credits: &'a [u16],
+    owner: &'a mut [u32],
     pstart: &'a [u32],
     wait_bits: &'a mut [u64],
     holding: &'a mut [u64],
@@ -159,6 +161,8 @@ impl Network<'_> {
         let inline_rc = self.inline_routing();
         let Network {
             vcs,
+            credits,
+            owner,
             pstart,
             wait_bits,
             va,
@@ -183,6 +187,8 @@ impl Network<'_> {
         } = self;
         let mut st = Stages {
             vcs,
+            credits,
+            owner,
             pstart,
             wait_bits,
             holding: &mut va.holding,
@@ -379,7 +385,7 @@ impl Stages<'_> {
     /// [`free_candidates`] of local input VC `i` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, p0: usize, i: usize) -> u64 {
-        let packets = self.vct.then_some(self.packets);
+        let vct = self.vct.then_some((self.packets, self.credits));
         let (vcs, nv) = (&*self.vcs, self.nv);
         free_candidates(
             vcs,
@@ -388,7 +394,7 @@ impl Stages<'_> {
             nv,
             p0 * nv + i,
             p0,
-            packets,
+            vct,
         )
     }
 
@@ -398,9 +404,8 @@ impl Stages<'_> {
     fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
         let (op, ov) = self.split[o];
-        let out = &mut self.vcs[p0v + o];
-        out.owner = (p0v + i) as u32;
-        out.va_gptr = next(i, n) as u16;
+        self.owner[p0v + o] = (p0v + i) as u32;
+        self.vcs[p0v + o].va_gptr = next(i, n) as u16;
         self.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va_delay;
         let v = &mut self.vcs[p0v + i];
@@ -434,7 +439,7 @@ impl Stages<'_> {
                 continue;
             }
             let go = v.out_port as usize;
-            if self.vcs[go * nv + v.out_vc as usize].credits == 0 {
+            if self.credits[go * nv + v.out_vc as usize] == 0 {
                 continue;
             }
             let (i, o) = (1u64 << self.split[b].0, 1u64 << ((go - p0) & (LOCAL - 1)));

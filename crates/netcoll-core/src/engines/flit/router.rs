@@ -166,9 +166,10 @@ impl Network<'_> {
         let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
         let x = &mut self.vcs[ivc];
-        // The hop is counted in the record, so the flit is copied whole (see `send_out`).
-        x.front.hops += 1;
-        let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
+        // The flit is read whole and its hop counted in the copy (see `send_out`): an
+        // increment in the record before the read would make the read wait for the store.
+        let (go, ov, mut flit) = (x.out_port as usize, x.out_vc, x.front);
+        flit.hops += 1;
         x.len -= 1;
         let left = x.len;
         if left > 0 {
@@ -213,7 +214,7 @@ impl Network<'_> {
         let down = self.down[go];
         debug_assert!(down != u32::MAX, "routing never leaves by an open port");
         if down & DOWN_EJECT == 0 {
-            self.vcs[go * self.nv + ov as usize].credits -= 1;
+            self.credits[go * self.nv + ov as usize] -= 1;
             self.flit_hops += 1;
             self.sent.flits.push(Arrival {
                 port: down,

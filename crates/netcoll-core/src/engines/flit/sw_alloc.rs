@@ -36,8 +36,8 @@ impl Network<'_> {
         self.vcs[ivc].len > 0
             && self.vcs[ivc].state == ACTIVE
             && self.vcs[ivc].ready <= self.now
-            && self.vcs[self.vcs[ivc].out_port as usize * self.nv + self.vcs[ivc].out_vc as usize]
-                .credits
+            && self.credits
+                [self.vcs[ivc].out_port as usize * self.nv + self.vcs[ivc].out_vc as usize]
                 > 0
     }
 
@@ -70,7 +70,7 @@ impl Network<'_> {
                     if self.vcs[ivc].state != ACTIVE
                         || self.vcs[ivc].len == 0
                         || self.vcs[ivc].ready > self.now
-                        || self.vcs[og * nv + self.vcs[ivc].out_vc as usize].credits == 0
+                        || self.credits[og * nv + self.vcs[ivc].out_vc as usize] == 0
                     {
                         continue;
                     }

@@ -16,8 +16,9 @@ pub const REPL: u8 = 3;
 
 /// Everything the router stages read and write about one input VC and the output VC of the
 /// same port and number, in one cache line: a hop touches the input VC's line (arrival,
-/// routing, allocation, traversal) and its output VC's (credits, owner), not a dozen
-/// arrays. The front flit is kept here, so a VC holding one flit (most of them below
+/// routing, allocation, traversal), not a dozen arrays. The output VCs' credits and owners
+/// are apart, dense (`Network::credits`, `Network::owner`): a traversal takes a credit and
+/// a tail frees its output VC in lines that stay in L1, where the records do not. The front flit is kept here, so a VC holding one flit (most of them below
 /// saturation) never touches its ring buffer.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
@@ -35,10 +36,6 @@ pub struct Vc {
     /// The output VC held (ACTIVE), and the VC class the routing asked for.
     pub out_vc: u8,
     pub class: u8,
-    /// Output side: the input VC (global) holding this output VC, NONE when free.
-    pub owner: u32,
-    /// Output side: credits for the downstream buffer.
-    pub credits: u16,
     /// The iSLIP VC allocator's accept pointer (input side) and grant pointer (output
     /// side), router-local VC numbers: next to the fields a VC allocation writes.
     pub va_aptr: u16,
@@ -46,7 +43,7 @@ pub struct Vc {
 }
 
 impl Vc {
-    pub fn new(depth: u16) -> Vc {
+    pub fn new() -> Vc {
         Vc {
             front: Flit::default(),
             ready: 0,
@@ -56,8 +53,6 @@ impl Vc {
             state: IDLE,
             out_vc: 0,
             class: 0,
-            owner: NONE,
-            credits: depth,
             va_aptr: 0,
             va_gptr: 0,
         }

@@ -96,7 +96,7 @@ impl Network<'_> {
             let base = self.vcs[ivc].out_port as usize * nv;
             let need = self.vc_need(ivc);
             for og in base + lo..base + hi {
-                if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
+                if self.owner[og] != NONE || self.credits[og] < need {
                     continue;
                 }
                 self.offer_grant(og - p0v, og, i, n, &mut touched);
@@ -185,7 +185,7 @@ impl Network<'_> {
         let aptr = self.vcs[ivc].va_aptr as usize;
         let mut best: Option<(usize, usize)> = None;
         for og in base + lo..base + hi {
-            if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
+            if self.owner[og] != NONE || self.credits[og] < need {
                 continue;
             }
             let d = wrap(og - p0v + n - aptr, n);
@@ -251,7 +251,7 @@ impl Network<'_> {
         let base = go * self.nv;
         let pick = round_robin(self.va_rr[go] as usize, hi - lo, |k| {
             let o = base + lo + k;
-            self.vcs[o].owner == NONE && self.vcs[o].credits >= need
+            self.owner[o] == NONE && self.credits[o] >= need
         });
         let Some(k) = pick else {
             return false;
