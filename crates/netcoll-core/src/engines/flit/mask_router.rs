@@ -67,6 +67,8 @@ struct Stages<'a> {
     wait_bits: &'a mut [u64],
     holding: &'a mut [u64],
     routed: &'a mut [u64],
+    aptr: &'a mut [u16],
+    gptr: &'a mut [u16],
     out_free: &'a mut [u64],
     class_mask: &'a [u64; 256],
     split: &'a [(u8, u8); LOCAL],
@@ -193,6 +195,8 @@ impl Network<'_> {
             wait_bits,
             holding: &mut va.holding,
             routed: &mut va.routed,
+            aptr: &mut va.aptr,
+            gptr: &mut va.gptr,
             out_free: &mut va.out_free,
             class_mask: &va.class_mask,
             split: &va.split,
@@ -258,7 +262,7 @@ impl Routes<'_> {
             self.route_torus(v, r, p0, dst_sw);
         }
         v.state = VC_WAIT;
-        v.ready = self.ready;
+        v.set_ready(self.ready);
     }
 
     /// [`Routes::route`] on a torus, away from the destination (out of line: the mesh's
@@ -333,7 +337,7 @@ impl Stages<'_> {
             if cand == 0 {
                 return 0;
             }
-            let o = pick(cand, self.vcs[p0v + i].va_aptr as usize);
+            let o = pick(cand, self.aptr[p0v + i] as usize);
             self.grant_vc(p0, n, i, o);
             return reqs;
         }
@@ -349,10 +353,8 @@ impl Stages<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        let vcs = &self.vcs;
-        grant_conflicts(self.cand, reqs, conflicts, |o| {
-            vcs[p0v + o].va_gptr as usize
-        });
+        let gptr = &*self.gptr;
+        grant_conflicts(self.cand, reqs, conflicts, |o| gptr[p0v + o] as usize);
         // Accept: every requester takes the grant nearest its pointer.
         let (mut bits, mut granted) = (reqs, 0);
         while bits != 0 {
@@ -360,7 +362,7 @@ impl Stages<'_> {
             bits &= bits - 1;
             let grants = self.cand[i];
             if grants != 0 {
-                let o = pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                let o = pick(grants, self.aptr[p0v + i] as usize);
                 self.grant_vc(p0, n, i, o);
                 granted |= 1 << i;
             }
@@ -375,7 +377,7 @@ impl Stages<'_> {
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if self.vcs[p0v + i].ready <= self.now {
+            if self.vcs[p0v + i].ready_by(self.now) {
                 ready |= 1 << i;
             }
         }
@@ -405,14 +407,14 @@ impl Stages<'_> {
         let p0v = p0 * self.nv;
         let (op, ov) = self.split[o];
         self.owner[p0v + o] = (p0v + i) as u32;
-        self.vcs[p0v + o].va_gptr = next(i, n) as u16;
+        self.gptr[p0v + o] = next(i, n) as u16;
+        self.aptr[p0v + i] = next(o, n) as u16;
         self.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va_delay;
         let v = &mut self.vcs[p0v + i];
-        v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
         v.state = ACTIVE;
-        v.ready = ready;
+        v.set_ready(ready);
     }
 
     /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module
@@ -435,7 +437,7 @@ impl Stages<'_> {
             }
             // Granted before this cycle (or now, speculatively): ready unless the VA
             // delay is longer.
-            if v.len == 0 || (self.va_delay > 1 && v.ready > now) {
+            if v.len == 0 || (self.va_delay > 1 && !v.ready_by(now)) {
                 continue;
             }
             let go = v.out_port as usize;

@@ -130,8 +130,9 @@ pub struct Network<'t> {
     pub sent: Sent,
     /// The delays of a hop's events (from `cfg`, summed once).
     pub hop: HopDelays,
-    /// Whether the routers and the deliveries prefetch VC records: only when the records
-    /// outgrow a core's L2 cache (on smaller networks the hint costs more than it saves).
+    /// Whether the routers prefetch VC records: only when the records outgrow a core's L2
+    /// cache (on smaller networks the hint costs more than it saves). Deliveries always
+    /// prefetch theirs (`deliver`).
     pub prefetch: bool,
     /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
     pub torus: TorusDor,
@@ -534,7 +535,7 @@ impl<'t> Network<'t> {
 }
 
 /// VC records (bytes) from which they are prefetched: the L2 cache of one core (512 KiB on
-/// the machines measured); a 16x16 mesh of 4 VCs has 320 KiB of records, 32x32 1.3 MiB.
+/// the machines measured); a 16x16 mesh of 4 VCs has 160 KiB of records, 32x32 640 KiB.
 const PREFETCH_MIN_BYTES: usize = 512 << 10;
 
 /// Arrivals per batch of [`Network::deliver`]'s prefetches (64 lines of the 512 of a

@@ -61,7 +61,7 @@ impl Network<'_> {
         self.rep.rep_of[ivc] = s as u32;
         self.vcs[ivc].out_port = self.rep.branches[s * self.rep.max_out].port;
         self.vcs[ivc].state = REPL;
-        self.vcs[ivc].ready = self.now + self.cfg.routing_delay as u64;
+        self.vcs[ivc].set_ready(self.now + self.cfg.routing_delay as u64);
     }
 
     /// VC allocation for every branch still without an output VC. Returns true when the

@@ -91,7 +91,7 @@ impl Network<'_> {
             &mut self.vcs[ivc]
         };
         v.state = VC_WAIT;
-        v.ready = self.now + self.cfg.routing_delay as u64;
+        v.set_ready(self.now + self.cfg.routing_delay as u64);
         self.set_routed(r, ivc, true);
     }
 
@@ -255,7 +255,11 @@ pub(super) fn prefetch_router_vcs(vcs: &[Vc], pstart: &[u32], active: &[u64], nv
         return;
     }
     let (a, b) = (pstart[r] as usize, pstart[r + 1] as usize);
-    for v in &vcs[a * nv..b * nv] {
-        prefetch(v);
+    // One prefetch per cache line (records are aligned and share lines, types.rs).
+    let per_line = (64 / std::mem::size_of::<Vc>()).max(1);
+    let mut i = a * nv;
+    while i < b * nv {
+        prefetch(&vcs[i]);
+        i = (i / per_line + 1) * per_line;
     }
 }

@@ -78,7 +78,7 @@ impl Network<'_> {
             let i = reqs.trailing_zeros() as usize;
             let cand = self.candidates(p0v + i, p0);
             if cand != 0 {
-                let o = rotate_pick(cand, self.vcs[p0v + i].va_aptr as usize);
+                let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
                 self.grant_local(r, p0, n, i, o);
             }
             return;
@@ -95,9 +95,9 @@ impl Network<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        let vcs = &self.vcs;
+        let gptr = &self.va.gptr;
         grant_conflicts(&mut self.va.cand, reqs, conflicts, |o| {
-            vcs[p0v + o].va_gptr as usize
+            gptr[p0v + o] as usize
         });
         // Accept: every requester takes the grant nearest its pointer.
         let mut bits = reqs;
@@ -106,7 +106,7 @@ impl Network<'_> {
             bits &= bits - 1;
             let grants = self.va.cand[i & 63];
             if grants != 0 {
-                let o = rotate_pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
                 self.grant_local(r, p0, n, i, o);
             }
         }
@@ -128,7 +128,7 @@ impl Network<'_> {
                 self.route(ivc, r);
             }
             let v = &self.vcs[ivc];
-            if v.ready > self.now {
+            if !v.ready_by(self.now) {
                 continue;
             }
             if v.state == VC_WAIT {
@@ -143,7 +143,9 @@ impl Network<'_> {
     /// [`free_candidates`] of input VC `ivc` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, ivc: usize, p0: usize) -> u64 {
-        let vct = self.is_vct().then_some((&self.packets[..], &self.credits[..]));
+        let vct = self
+            .is_vct()
+            .then_some((&self.packets[..], &self.credits[..]));
         free_candidates(
             &self.vcs,
             &self.va.out_free,
@@ -163,14 +165,14 @@ impl Network<'_> {
         let (ivc, og) = (p0v + i, p0v + o);
         let (op, ov) = self.va.split[o & 63];
         self.owner[og] = ivc as u32;
-        self.vcs[og].va_gptr = next(i, n) as u16;
+        self.va.gptr[og] = next(i, n) as u16;
+        self.va.aptr[ivc] = next(o, n) as u16;
         self.va.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va.delay;
         let v = &mut self.vcs[ivc];
-        v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
         v.state = ACTIVE;
-        v.ready = ready;
+        v.set_ready(ready);
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
         self.va.routed[r * self.wpr] &= !(1 << i);
