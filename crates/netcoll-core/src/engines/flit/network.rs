@@ -522,7 +522,7 @@ impl<'t> Network<'t> {
         if x.len > 0 {
             let h = x.head as usize;
             x.front = self.ring[ivc * depth + h];
-            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
+            x.head = super::router::next_head(h, x.len, depth);
         } else {
             self.port_occ[gi] -= 1;
         }

@@ -175,7 +175,7 @@ impl Network<'_> {
         if left > 0 {
             let h = x.head as usize;
             x.front = self.ring[ivc * depth + h];
-            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
+            x.head = next_head(h, left, depth);
         } else {
             self.port_occ[gi] -= 1;
         }
@@ -224,6 +224,19 @@ impl Network<'_> {
         } else {
             self.sent.ejects.push((down & !DOWN_EJECT, flit));
         }
+    }
+}
+
+/// The ring position of an input VC's second flit after its front left and the flit at
+/// ring position `h` took its place, `left` flits remaining: the next position, or 0 when
+/// the ring is empty now, so that a VC's ring is used from its start (its first cache
+/// line) whenever it drains, not all round it.
+#[inline(always)]
+pub(super) fn next_head(h: usize, left: u16, depth: usize) -> u16 {
+    if left == 1 || h + 1 == depth {
+        0
+    } else {
+        h as u16 + 1
     }
 }
 
