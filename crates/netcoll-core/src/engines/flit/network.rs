@@ -90,8 +90,8 @@ pub struct Network<'t> {
     pub credits: Vec<u16>,
     /// Per output VC (global): the input VC (global) holding it, NONE when free.
     pub owner: Vec<u32>,
-    /// Per global VC (`port * num_vcs + vc`): the input VC and the output VC of that port
-    /// and number, one cache line each (see [`Vc`]).
+    /// Per global VC (`port * num_vcs + vc`): the input VC's record, 32 bytes (see
+    /// [`Vc`]).
     pub vcs: Vec<Vc>,
     /// Per input VC, `depth` slots: a ring of the flits behind the front one (which lives
     /// in its [`Vc`]); touched only when a VC holds two flits or more.
