@@ -70,7 +70,7 @@ fn crossed_requests(allocator: &str) -> u32 {
         net.set_holding(4, ivc, true);
         net.vcs[ivc].out_port = out as u32;
         net.vcs[ivc].out_vc = vc;
-        net.vcs[out * net.nv + vc as usize].owner = ivc as u32;
+        net.owner[out * net.nv + vc as usize] = ivc as u32;
     }
     let before = net.router_flits[4];
     net.allocate_switch(4);

@@ -45,14 +45,14 @@ impl Network<'_> {
         match self.vcs[ivc].state {
             ACTIVE => {
                 let ov = self.vcs[ivc].out_vc as usize;
-                if self.vcs[go * nv + ov].credits == 0 {
+                if self.credits[go * nv + ov] == 0 {
                     out.extend(downstream(ov));
                 }
             }
             VC_WAIT => {
                 let (lo, hi) = self.vc_range(ivc);
                 for ov in lo..hi {
-                    match self.vcs[go * nv + ov].owner {
+                    match self.owner[go * nv + ov] {
                         NONE => out.extend(downstream(ov)),
                         o => out.push(o as usize),
                     }

@@ -49,10 +49,14 @@ const MAX_SENT_PORTS: usize = 1 << 26;
 /// allocation delays of one cycle, wormhole, no prefetch) the flags below are constants.
 struct Stages<'a, const C: bool> {
     vcs: &'a mut [Vc],
+    credits: &'a [u16],
+    owner: &'a mut [u32],
     pstart: &'a [u32],
     wait_bits: &'a mut [u64],
     holding: &'a mut [u64],
     routed: &'a mut [u64],
+    aptr: &'a mut [u16],
+    gptr: &'a mut [u16],
     out_free: &'a mut [u64],
     class_mask: &'a [u64; 256],
     split: &'a [(u8, u8); LOCAL],
@@ -167,6 +171,8 @@ impl Network<'_> {
         let inline_rc = self.inline_routing();
         let Network {
             vcs,
+            credits,
+            owner,
             pstart,
             wait_bits,
             va,
@@ -191,10 +197,14 @@ impl Network<'_> {
         } = self;
         let mut st = Stages::<C> {
             vcs,
+            credits,
+            owner,
             pstart,
             wait_bits,
             holding: &mut va.holding,
             routed: &mut va.routed,
+            aptr: &mut va.aptr,
+            gptr: &mut va.gptr,
             out_free: &mut va.out_free,
             class_mask: &va.class_mask,
             split: &va.split,
@@ -329,10 +339,8 @@ impl<const C: bool> Stages<'_, C> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        let vcs = &self.vcs;
-        grant_conflicts(self.cand, reqs, conflicts, |o| {
-            vcs[p0v + o].va_gptr as usize
-        });
+        let gptr = &*self.gptr;
+        grant_conflicts(self.cand, reqs, conflicts, |o| gptr[p0v + o] as usize);
         // Accept: every requester takes the grant nearest its pointer.
         let (mut bits, mut granted) = (reqs, 0);
         while bits != 0 {
@@ -340,7 +348,7 @@ impl<const C: bool> Stages<'_, C> {
             bits &= bits - 1;
             let grants = self.cand[i];
             if grants != 0 {
-                let o = pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                let o = pick(grants, self.aptr[p0v + i] as usize);
                 self.grant_vc(p0, n, i, o);
                 granted |= 1 << i;
             }
@@ -355,7 +363,7 @@ impl<const C: bool> Stages<'_, C> {
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if self.vcs[p0v + i].ready <= self.now {
+            if self.vcs[p0v + i].ready_by(self.now) {
                 ready |= 1 << i;
             }
         }
@@ -365,7 +373,7 @@ impl<const C: bool> Stages<'_, C> {
     /// [`free_candidates`] of local input VC `i` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, p0: usize, i: usize) -> u64 {
-        let packets = (!C && self.vct).then_some(self.packets);
+        let vct = (!C && self.vct).then_some((self.packets, self.credits));
         let (vcs, nv) = (&*self.vcs, self.nv);
         free_candidates(
             vcs,
@@ -374,7 +382,7 @@ impl<const C: bool> Stages<'_, C> {
             nv,
             p0 * nv + i,
             p0,
-            packets,
+            vct,
         )
     }
 
@@ -384,16 +392,15 @@ impl<const C: bool> Stages<'_, C> {
     fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
         let p0v = p0 * self.nv;
         let (op, ov) = self.split[o];
-        let out = &mut self.vcs[p0v + o];
-        out.owner = (p0v + i) as u32;
-        out.va_gptr = next(i, n) as u16;
+        self.owner[p0v + o] = (p0v + i) as u32;
+        self.gptr[p0v + o] = next(i, n) as u16;
+        self.aptr[p0v + i] = next(o, n) as u16;
         self.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va_delay();
         let v = &mut self.vcs[p0v + i];
-        v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
         v.state = ACTIVE;
-        v.ready = ready;
+        v.set_ready(ready);
     }
 
     /// iSLIP switch allocation at router `r` over the candidates `elig` (see the module
@@ -416,11 +423,11 @@ impl<const C: bool> Stages<'_, C> {
             }
             // Granted before this cycle (or now, speculatively): ready unless the VA
             // delay is longer.
-            if v.len == 0 || (self.va_delay() > 1 && v.ready > now) {
+            if v.len == 0 || (self.va_delay() > 1 && !v.ready_by(now)) {
                 continue;
             }
             let go = v.out_port as usize;
-            if self.vcs[go * nv + v.out_vc as usize].credits == 0 {
+            if self.credits[go * nv + v.out_vc as usize] == 0 {
                 continue;
             }
             let (i, o) = (1u64 << self.split[b].0, 1u64 << ((go - p0) & (LOCAL - 1)));

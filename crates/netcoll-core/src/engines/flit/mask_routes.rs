@@ -72,7 +72,7 @@ impl Routes<'_> {
             };
             v.front.set_rstate(state);
             v.state = VC_WAIT;
-            v.ready = self.ready;
+            v.set_ready(self.ready);
             return;
         }
         let dst_sw = self.ep_switch[dst] as usize;
@@ -93,7 +93,7 @@ impl Routes<'_> {
             self.route_torus(v, r, p0, dst_sw);
         }
         v.state = VC_WAIT;
-        v.ready = self.ready;
+        v.set_ready(self.ready);
     }
 
     /// [`Routes::route`] on a torus, away from the destination (out of line: the mesh's

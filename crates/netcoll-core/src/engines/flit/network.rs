@@ -3,7 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::channel::{Flit, HopDelays, Sent, Wheel};
+use super::channel::{Arrival, Flit, HopDelays, Sent, Wheel};
 use super::config::{FlitConfig, FlowControl};
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
@@ -82,8 +82,16 @@ pub struct Network<'t> {
     /// `flit_targets`).
     pub up: Vec<u32>,
     pub down: Vec<u32>,
-    /// Per global VC (`port * num_vcs + vc`): the input VC and the output VC of that port
-    /// and number, one cache line each (see [`Vc`]).
+    /// Credits, numbered as the wheel numbers them ([`Wheel::credit`]): per output VC
+    /// (global), credits for its downstream buffer, then per NI VC (`Wheel::ni_base() +
+    /// endpoint * num_vcs + vc`) for the router's injection buffer. Two bytes each and
+    /// apart from the VC records: the whole array stays in L1 on an 8x8 mesh (the records
+    /// do not), and a credit's return is one increment with no test of its kind.
+    pub credits: Vec<u16>,
+    /// Per output VC (global): the input VC (global) holding it, NONE when free.
+    pub owner: Vec<u32>,
+    /// Per global VC (`port * num_vcs + vc`): the input VC's record, 32 bytes (see
+    /// [`Vc`]).
     pub vcs: Vec<Vc>,
     /// Per input VC, `depth` slots: a ring of the flits behind the front one (which lives
     /// in its [`Vc`]); touched only when a VC holds two flits or more.
@@ -122,8 +130,9 @@ pub struct Network<'t> {
     pub sent: Sent,
     /// The delays of a hop's events (from `cfg`, summed once).
     pub hop: HopDelays,
-    /// Whether the routers and the deliveries prefetch VC records: only when the records
-    /// outgrow a core's L2 cache (on smaller networks the hint costs more than it saves).
+    /// Whether the routers prefetch VC records: only when the records outgrow a core's L2
+    /// cache (on smaller networks the hint costs more than it saves). Deliveries always
+    /// prefetch theirs (`deliver`).
     pub prefetch: bool,
     /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
     pub torus: TorusDor,
@@ -142,7 +151,6 @@ pub struct Network<'t> {
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
     pub nis: Vec<Ni>,
-    pub ni_credits: Vec<u16>,
     pub ni_busy: Vec<bool>,
     pub ni_pending: Vec<u32>,
     // Counters.
@@ -211,20 +219,19 @@ impl<'t> Network<'t> {
         let np = port_router.len();
         let (out_to, in_from, ep_port) = wiring(topo, &pstart);
         let depth = cfg.vc_buf_size;
-        let mut vcs = vec![Vc::new(depth as u16); np * nv];
+        let vcs = vec![Vc::new(); np * nv];
+        let eps = topo.num_endpoints();
+        let mut credits = vec![depth as u16; (np + eps) * nv];
         for (g, o) in out_to.iter().enumerate() {
             if matches!(o, Out::Eject(_)) {
                 // Ejection is an infinite sink, as in BookSim.
-                vcs[g * nv..(g + 1) * nv]
-                    .iter_mut()
-                    .for_each(|v| v.credits = u16::MAX);
+                credits[g * nv..(g + 1) * nv].fill(u16::MAX);
             }
         }
         let max_ports = (0..topo.num_switches())
             .map(|s| topo.num_ports(s))
             .max()
             .unwrap_or(1);
-        let eps = topo.num_endpoints();
         if eps >= super::channel::MAX_FLIT_ENDPOINTS {
             return spec_err!(
                 "{what} has {eps} endpoints: the flit engine addresses fewer than {} (24 bits)",
@@ -250,6 +257,8 @@ impl<'t> Network<'t> {
             out_to,
             in_from,
             ep_port,
+            credits,
+            owner: vec![NONE; np * nv],
             vcs,
             ring: vec![Flit::default(); np * nv * depth],
             in_rr: vec![0; np],
@@ -299,7 +308,6 @@ impl<'t> Network<'t> {
                 };
                 eps
             ],
-            ni_credits: vec![depth as u16; eps * nv],
             ni_busy: vec![false; eps * nv],
             ni_pending: Vec::new(),
             in_flight_flits: 0,
@@ -409,27 +417,33 @@ impl<'t> Network<'t> {
     pub fn deliver(&mut self) {
         let now = self.now;
         let due = self.wheel.take(now);
-        let ni_base = self.wheel.ni_base();
+        // The input VC records the arrivals write are prefetched a batch ahead (the first
+        // batch while the credits are applied): they are rarely in L1, even on an 8x8
+        // mesh, and their misses would otherwise come one after the other.
+        let (arrivals, n) = (&due.arrivals[..], due.arrivals.len());
+        self.prefetch_arrivals(&arrivals[..n.min(ARRIVAL_BATCH)]);
         for &c in &due.credits {
-            if c < ni_base {
-                self.vcs[c as usize].credits += 1;
-            } else {
-                self.ni_credits[(c - ni_base) as usize] += 1;
-            }
+            self.credits[c as usize] += 1;
         }
-        let prefetch = self.prefetch;
-        for (i, a) in due.arrivals.iter().enumerate() {
-            if prefetch {
-                if let Some(b) = due.arrivals.get(i + PREFETCH_EVENTS) {
-                    super::types::prefetch(&self.vcs[b.port as usize * self.nv + b.vc as usize]);
-                }
+        for (k, batch) in arrivals.chunks(ARRIVAL_BATCH).enumerate() {
+            let next = ((k + 1) * ARRIVAL_BATCH).min(n);
+            self.prefetch_arrivals(&arrivals[next..(next + ARRIVAL_BATCH).min(n)]);
+            for a in batch {
+                self.arrive(a.port, a.vc as u8, a.flit);
             }
-            self.arrive(a.port, a.vc as u8, a.flit);
         }
         for &(ep, flit) in &due.ejects {
             self.eject(ep, flit);
         }
         self.wheel.give_back(now, due);
+    }
+
+    /// Prefetches the input VC records of `arrivals`.
+    #[inline]
+    fn prefetch_arrivals(&self, arrivals: &[Arrival]) {
+        for a in arrivals {
+            super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
+        }
     }
 
     /// A flit enters an input VC buffer; its router becomes active.
@@ -508,7 +522,7 @@ impl<'t> Network<'t> {
         if x.len > 0 {
             let h = x.head as usize;
             x.front = self.ring[ivc * depth + h];
-            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
+            x.head = super::router::next_head(h, x.len, depth);
         } else {
             self.port_occ[gi] -= 1;
         }
@@ -521,11 +535,12 @@ impl<'t> Network<'t> {
 }
 
 /// VC records (bytes) from which they are prefetched: the L2 cache of one core (512 KiB on
-/// the machines measured); a 16x16 mesh of 4 VCs has 320 KiB of records, 32x32 1.3 MiB.
+/// the machines measured); a 16x16 mesh of 4 VCs has 160 KiB of records, 32x32 640 KiB.
 const PREFETCH_MIN_BYTES: usize = 512 << 10;
 
-/// Events ahead of the one applied whose VC record is prefetched.
-const PREFETCH_EVENTS: usize = 8;
+/// Arrivals per batch of [`Network::deliver`]'s prefetches (64 lines of the 512 of a
+/// 32 KiB L1).
+const ARRIVAL_BATCH: usize = 64;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;

@@ -25,10 +25,10 @@ impl Network<'_> {
         let ni = &mut self.nis[ep];
         let (pkt, idx, vc) = (ni.cur, ni.cur_idx, ni.cur_vc);
         let cred = ep * nv + vc as usize;
-        if self.ni_credits[cred] == 0 {
+        if self.credits[self.wheel.ni_base() as usize + cred] == 0 {
             return true;
         }
-        self.ni_credits[cred] -= 1;
+        self.credits[self.wheel.ni_base() as usize + cred] -= 1;
         let p = &self.packets[pkt as usize];
         let tail = idx + 1 == p.size;
         let flit = Flit::new(pkt, p.dst, self.now, idx == 0, tail);
@@ -70,9 +70,10 @@ impl Network<'_> {
         let need = if self.is_vct() { p.size } else { 1 };
         let (lo, hi) = self.injection_range(p.vclass);
         let base = ep * nv + lo;
+        let credits = &self.credits[self.wheel.ni_base() as usize + base..];
         let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
         let pick = super::allocator::round_robin(start, hi - lo, |k| {
-            !self.ni_busy[base + k] && self.ni_credits[base + k] >= need
+            !self.ni_busy[base + k] && credits[k] >= need
         });
         let Some(k) = pick else {
             return false;
@@ -88,7 +89,7 @@ impl Network<'_> {
         }
         ni.vc_rr = next(v, nv) as u8;
         if size == 1 {
-            self.ni_credits[ep * nv + v] -= 1;
+            self.credits[self.wheel.ni_base() as usize + ep * nv + v] -= 1;
             let flit = Flit::new(pkt, dst, self.now, true, true);
             self.inject_flit(ep, v as u8, flit);
             return false;

@@ -227,6 +227,8 @@ impl<'t> Network<'t> {
             let vcs = ports.start * nv..ports.end * nv;
             self.ring[vcs.start * depth..vcs.end * depth]
                 .copy_from_slice(&w.ring[vcs.start * depth..vcs.end * depth]);
+            self.credits[vcs.clone()].copy_from_slice(&w.credits[vcs.clone()]);
+            self.owner[vcs.clone()].copy_from_slice(&w.owner[vcs.clone()]);
             self.vcs[vcs.clone()].copy_from_slice(&w.vcs[vcs]);
         }
     }

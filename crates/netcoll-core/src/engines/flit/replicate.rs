@@ -61,7 +61,7 @@ impl Network<'_> {
         self.rep.rep_of[ivc] = s as u32;
         self.vcs[ivc].out_port = self.rep.branches[s * self.rep.max_out].port;
         self.vcs[ivc].state = REPL;
-        self.vcs[ivc].ready = self.now + self.cfg.routing_delay as u64;
+        self.vcs[ivc].set_ready(self.now + self.cfg.routing_delay as u64);
     }
 
     /// VC allocation for every branch still without an output VC. Returns true when the
@@ -83,7 +83,7 @@ impl Network<'_> {
             let nv = self.nv;
             let base = go * nv;
             let pick = super::allocator::round_robin(self.va_rr[go] as usize, nv, |k| {
-                self.vcs[base + k].owner == NONE && self.vcs[base + k].credits >= need
+                self.owner[base + k] == NONE && self.credits[base + k] >= need
             });
             let Some(k) = pick else {
                 missing += 1;
@@ -146,7 +146,7 @@ impl Network<'_> {
             && br.ready <= self.now
             && br.sent < rep.size
             && ((br.sent - rep.freed) as usize) < self.vcs[ivc].len as usize
-            && self.vcs[br.port as usize * self.nv + br.vc as usize].credits > 0
+            && self.credits[br.port as usize * self.nv + br.vc as usize] > 0
     }
 
     /// Switch allocation: whether any branch of `ivc` bids this cycle.

@@ -91,7 +91,7 @@ impl Network<'_> {
             &mut self.vcs[ivc]
         };
         v.state = VC_WAIT;
-        v.ready = self.now + self.cfg.routing_delay as u64;
+        v.set_ready(self.now + self.cfg.routing_delay as u64);
         self.set_routed(r, ivc, true);
     }
 
@@ -166,15 +166,16 @@ impl Network<'_> {
         let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
         let x = &mut self.vcs[ivc];
-        // The hop is counted in the record, so the flit is copied whole (see `send_out`).
-        x.front.hops += 1;
-        let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
+        // The flit is read whole and its hop counted in the copy (see `send_out`): an
+        // increment in the record before the read would make the read wait for the store.
+        let (go, ov, mut flit) = (x.out_port as usize, x.out_vc, x.front);
+        flit.hops += 1;
         x.len -= 1;
         let left = x.len;
         if left > 0 {
             let h = x.head as usize;
             x.front = self.ring[ivc * depth + h];
-            x.head = if h + 1 == depth { 0 } else { h as u16 + 1 };
+            x.head = next_head(h, left, depth);
         } else {
             self.port_occ[gi] -= 1;
         }
@@ -213,7 +214,7 @@ impl Network<'_> {
         let down = self.down[go];
         debug_assert!(down != u32::MAX, "routing never leaves by an open port");
         if down & DOWN_EJECT == 0 {
-            self.vcs[go * self.nv + ov as usize].credits -= 1;
+            self.credits[go * self.nv + ov as usize] -= 1;
             self.flit_hops += 1;
             self.sent.flits.push(Arrival {
                 port: down,
@@ -223,6 +224,19 @@ impl Network<'_> {
         } else {
             self.sent.ejects.push((down & !DOWN_EJECT, flit));
         }
+    }
+}
+
+/// The ring position of an input VC's second flit after its front left and the flit at
+/// ring position `h` took its place, `left` flits remaining: the next position, or 0 when
+/// the ring is empty now, so that a VC's ring is used from its start (its first cache
+/// line) whenever it drains, not all round it.
+#[inline(always)]
+pub(super) fn next_head(h: usize, left: u16, depth: usize) -> u16 {
+    if left == 1 || h + 1 == depth {
+        0
+    } else {
+        h as u16 + 1
     }
 }
 
@@ -254,7 +268,11 @@ pub(super) fn prefetch_router_vcs(vcs: &[Vc], pstart: &[u32], active: &[u64], nv
         return;
     }
     let (a, b) = (pstart[r] as usize, pstart[r + 1] as usize);
-    for v in &vcs[a * nv..b * nv] {
-        prefetch(v);
+    // One prefetch per cache line (records are aligned and share lines, types.rs).
+    let per_line = (64 / std::mem::size_of::<Vc>()).max(1);
+    let mut i = a * nv;
+    while i < b * nv {
+        prefetch(&vcs[i]);
+        i = (i / per_line + 1) * per_line;
     }
 }

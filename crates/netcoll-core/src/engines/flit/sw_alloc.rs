@@ -35,9 +35,9 @@ impl Network<'_> {
     fn sa_eligible(&self, ivc: usize) -> bool {
         self.vcs[ivc].len > 0
             && self.vcs[ivc].state == ACTIVE
-            && self.vcs[ivc].ready <= self.now
-            && self.vcs[self.vcs[ivc].out_port as usize * self.nv + self.vcs[ivc].out_vc as usize]
-                .credits
+            && self.vcs[ivc].ready_by(self.now)
+            && self.credits
+                [self.vcs[ivc].out_port as usize * self.nv + self.vcs[ivc].out_vc as usize]
                 > 0
     }
 
@@ -69,8 +69,8 @@ impl Network<'_> {
                     // `holding` may keep a VC whose tail has left (mask_router.rs).
                     if self.vcs[ivc].state != ACTIVE
                         || self.vcs[ivc].len == 0
-                        || self.vcs[ivc].ready > self.now
-                        || self.vcs[og * nv + self.vcs[ivc].out_vc as usize].credits == 0
+                        || !self.vcs[ivc].ready_by(self.now)
+                        || self.credits[og * nv + self.vcs[ivc].out_vc as usize] == 0
                     {
                         continue;
                     }

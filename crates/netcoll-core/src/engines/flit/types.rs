@@ -14,18 +14,20 @@ pub const ACTIVE: u8 = 2;
 /// A replicating worm (replicate.rs).
 pub const REPL: u8 = 3;
 
-/// Everything the router stages read and write about one input VC and the output VC of the
-/// same port and number, in one cache line: a hop touches the input VC's line (arrival,
-/// routing, allocation, traversal) and its output VC's (credits, owner), not a dozen
-/// arrays. The front flit is kept here, so a VC holding one flit (most of them below
+/// Everything the router stages read and write about one input VC, in 32 bytes: a hop
+/// touches the input VC's record (arrival, routing, allocation, traversal), not a dozen
+/// arrays, and an 8x8 mesh's records (40 KiB) nearly fit a 32 KiB L1. The output side is
+/// apart, dense: credits and owners (`Network::credits`, `Network::owner`), the iSLIP VC
+/// allocator's pointers (`VaState::aptr`, `VaState::gptr`). The front flit is kept here, so a VC holding one flit (most of them below
 /// saturation) never touches its ring buffer.
 #[derive(Debug, Clone, Copy)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 pub struct Vc {
     /// Input side: the flit at the front (valid when `len > 0`).
     pub front: Flit,
-    /// The cycle the front flit may bid for a VC or the switch.
-    pub ready: u64,
+    /// Low 32 bits of the cycle the front flit may bid for a VC or the switch (see
+    /// [`Vc::ready_by`]).
+    pub ready: u32,
     /// Global output port the front packet was routed to (NONE before routing).
     pub out_port: u32,
     /// Ring position of the second flit, and the flits held (front included).
@@ -35,18 +37,10 @@ pub struct Vc {
     /// The output VC held (ACTIVE), and the VC class the routing asked for.
     pub out_vc: u8,
     pub class: u8,
-    /// Output side: the input VC (global) holding this output VC, NONE when free.
-    pub owner: u32,
-    /// Output side: credits for the downstream buffer.
-    pub credits: u16,
-    /// The iSLIP VC allocator's accept pointer (input side) and grant pointer (output
-    /// side), router-local VC numbers: next to the fields a VC allocation writes.
-    pub va_aptr: u16,
-    pub va_gptr: u16,
 }
 
 impl Vc {
-    pub fn new(depth: u16) -> Vc {
+    pub fn new() -> Vc {
         Vc {
             front: Flit::default(),
             ready: 0,
@@ -56,13 +50,27 @@ impl Vc {
             state: IDLE,
             out_vc: 0,
             class: 0,
-            owner: NONE,
-            credits: depth,
-            va_aptr: 0,
-            va_gptr: 0,
         }
     }
+
+    /// The front flit may bid from cycle `at` on.
+    #[inline(always)]
+    pub fn set_ready(&mut self, at: u64) {
+        self.ready = at as u32;
+    }
+
+    /// Whether the front flit may bid at cycle `now`: `ready` is compared by its wrapping
+    /// difference with `now`, exact while the two lie less than 2^31 cycles apart. `ready`
+    /// is set a few cycles ahead when a VC is routed or granted and looked at while the VC
+    /// waits, and no VC waits 2^31 cycles without the deadlock watch ending the run.
+    #[inline(always)]
+    pub fn ready_by(&self, now: u64) -> bool {
+        (now as u32).wrapping_sub(self.ready) as i32 >= 0
+    }
 }
+
+/// A VC record fills half a cache line (two share one; none straddles two).
+const _: () = assert!(std::mem::size_of::<Vc>() == 32);
 
 /// Asks the CPU to bring the cache line of `x` in ahead of its use: on networks of thousands
 /// of routers the VC records do not fit the caches, and the stages read them in an order the

@@ -23,6 +23,10 @@ pub struct VaState {
     /// Likewise: the local input VCs routed and waiting for an output VC (state VC_WAIT),
     /// kept where a VC is routed and where a VC allocator grants.
     pub routed: Vec<u64>,
+    /// Per global VC: the iSLIP VC allocator's accept pointer (as an input VC) and grant
+    /// pointer (as an output VC), router-local VC numbers.
+    pub aptr: Vec<u16>,
+    pub gptr: Vec<u16>,
     /// Per VC class (index `u8::MAX`: any VC, for ejection): the VCs the class may use.
     pub class_mask: Box<[u64; 256]>,
     /// Per router-local VC number: its port and VC (`num_vcs <= 64`).
@@ -63,6 +67,8 @@ impl VaState {
             out_free: vec![all; ports],
             holding: vec![0; routers * (max_ports * nv).div_ceil(64)],
             routed: vec![0; routers * (max_ports * nv).div_ceil(64)],
+            aptr: vec![0; ports * nv],
+            gptr: vec![0; ports * nv],
             class_mask: Box::new([0; 256]),
             split,
             mask_limit: MASK_VCS,

@@ -57,7 +57,7 @@ impl Network<'_> {
         self.set_waiting(r, ivc, false);
         self.set_holding(r, ivc, true);
         self.set_routed(r, ivc, false);
-        self.vcs[ivc].ready = self.now + self.va.delay;
+        self.vcs[ivc].set_ready(self.now + self.va.delay);
     }
 
     /// Routes idle input VCs and collects the local indices of those ready for VA, in
@@ -96,7 +96,7 @@ impl Network<'_> {
             let base = self.vcs[ivc].out_port as usize * nv;
             let need = self.vc_need(ivc);
             for og in base + lo..base + hi {
-                if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
+                if self.owner[og] != NONE || self.credits[og] < need {
                     continue;
                 }
                 self.offer_grant(og - p0v, og, i, n, &mut touched);
@@ -107,7 +107,7 @@ impl Network<'_> {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
             let base = self.vcs[ivc].out_port as usize * nv;
-            let aptr = self.vcs[ivc].va_aptr as usize;
+            let aptr = self.va.aptr[ivc] as usize;
             let mut best: Option<(usize, usize)> = None;
             for og in base + lo..base + hi {
                 let o = og - p0v;
@@ -120,8 +120,8 @@ impl Network<'_> {
                 }
             }
             if let Some((og, _)) = best {
-                self.vcs[og].va_gptr = next(i as usize, n) as u16;
-                self.vcs[ivc].va_aptr = next(og - p0v, n) as u16;
+                self.va.gptr[og] = next(i as usize, n) as u16;
+                self.va.aptr[ivc] = next(og - p0v, n) as u16;
                 self.take_vc(r, ivc, og);
             }
         }
@@ -154,8 +154,8 @@ impl Network<'_> {
         for &o in &touched {
             let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
             let (og, ivc) = (p0v + o, p0v + i);
-            self.vcs[og].va_gptr = next(i, n) as u16;
-            self.vcs[ivc].va_aptr = next(o, n) as u16;
+            self.va.gptr[og] = next(i, n) as u16;
+            self.va.aptr[ivc] = next(o, n) as u16;
             self.take_vc(r, ivc, og);
             self.va.grant[o] = NONE;
         }
@@ -167,7 +167,7 @@ impl Network<'_> {
     /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
     #[inline]
     fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
-        let d = wrap(i as usize + n - self.vcs[og].va_gptr as usize, n);
+        let d = wrap(i as usize + n - self.va.gptr[og] as usize, n);
         if self.va.grant[o] == NONE {
             touched.push(o as u32);
         } else if d >= self.va.grant_d[o] as usize {
@@ -182,10 +182,10 @@ impl Network<'_> {
         let (lo, hi) = self.vc_range(ivc);
         let base = self.vcs[ivc].out_port as usize * self.nv;
         let need = self.vc_need(ivc);
-        let aptr = self.vcs[ivc].va_aptr as usize;
+        let aptr = self.va.aptr[ivc] as usize;
         let mut best: Option<(usize, usize)> = None;
         for og in base + lo..base + hi {
-            if self.vcs[og].owner != NONE || self.vcs[og].credits < need {
+            if self.owner[og] != NONE || self.credits[og] < need {
                 continue;
             }
             let d = wrap(og - p0v + n - aptr, n);
@@ -199,8 +199,8 @@ impl Network<'_> {
     fn lone_vc_request(&mut self, r: usize, ivc: usize, n: usize) {
         let p0v = self.pstart[r] as usize * self.nv;
         if let Some(og) = self.nearest_free_vc(ivc, p0v, n) {
-            self.vcs[og].va_gptr = next(ivc - p0v, n) as u16;
-            self.vcs[ivc].va_aptr = next(og - p0v, n) as u16;
+            self.va.gptr[og] = next(ivc - p0v, n) as u16;
+            self.va.aptr[ivc] = next(og - p0v, n) as u16;
             self.take_vc(r, ivc, og);
         }
     }
@@ -231,12 +231,12 @@ impl Network<'_> {
                         self.route(ivc, r);
                     }
                     if self.vcs[ivc].state == REPL {
-                        if self.vcs[ivc].ready <= self.now && self.allocate_branches(ivc) {
+                        if self.vcs[ivc].ready_by(self.now) && self.allocate_branches(ivc) {
                             self.router_rr[r] = ((local + 1) % n_ivc) as u16;
                         }
                         continue;
                     }
-                    if self.vcs[ivc].ready <= self.now && self.greedy_vc(r, ivc) {
+                    if self.vcs[ivc].ready_by(self.now) && self.greedy_vc(r, ivc) {
                         self.router_rr[r] = ((local + 1) % n_ivc) as u16;
                     }
                 }
@@ -251,7 +251,7 @@ impl Network<'_> {
         let base = go * self.nv;
         let pick = round_robin(self.va_rr[go] as usize, hi - lo, |k| {
             let o = base + lo + k;
-            self.vcs[o].owner == NONE && self.vcs[o].credits >= need
+            self.owner[o] == NONE && self.credits[o] >= need
         });
         let Some(k) = pick else {
             return false;

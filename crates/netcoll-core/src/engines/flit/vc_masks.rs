@@ -24,7 +24,7 @@ impl Network<'_> {
     /// Output VC `ov` of global output port `go` is taken by input VC `ivc` (global).
     #[inline]
     pub(super) fn claim_vc(&mut self, go: usize, ov: usize, ivc: usize) {
-        self.vcs[go * self.nv + ov].owner = ivc as u32;
+        self.owner[go * self.nv + ov] = ivc as u32;
         if ov < MASK_VCS {
             self.va.out_free[go] &= !(1 << ov);
         }
@@ -33,7 +33,7 @@ impl Network<'_> {
     /// Output VC `ov` of global output port `go` is free again (its tail has left).
     #[inline]
     pub(super) fn release_vc(&mut self, go: usize, ov: usize) {
-        self.vcs[go * self.nv + ov].owner = super::network::NONE;
+        self.owner[go * self.nv + ov] = super::network::NONE;
         if ov < MASK_VCS {
             self.va.out_free[go] |= 1 << ov;
         }
@@ -78,7 +78,7 @@ impl Network<'_> {
             let i = reqs.trailing_zeros() as usize;
             let cand = self.candidates(p0v + i, p0);
             if cand != 0 {
-                let o = rotate_pick(cand, self.vcs[p0v + i].va_aptr as usize);
+                let o = rotate_pick(cand, self.va.aptr[p0v + i] as usize);
                 self.grant_local(r, p0, n, i, o);
             }
             return;
@@ -95,9 +95,9 @@ impl Network<'_> {
             asked |= cand;
         }
         // Grant: a conflict output grants the requester nearest its pointer only.
-        let vcs = &self.vcs;
+        let gptr = &self.va.gptr;
         grant_conflicts(&mut self.va.cand, reqs, conflicts, |o| {
-            vcs[p0v + o].va_gptr as usize
+            gptr[p0v + o] as usize
         });
         // Accept: every requester takes the grant nearest its pointer.
         let mut bits = reqs;
@@ -106,7 +106,7 @@ impl Network<'_> {
             bits &= bits - 1;
             let grants = self.va.cand[i & 63];
             if grants != 0 {
-                let o = rotate_pick(grants, self.vcs[p0v + i].va_aptr as usize);
+                let o = rotate_pick(grants, self.va.aptr[p0v + i] as usize);
                 self.grant_local(r, p0, n, i, o);
             }
         }
@@ -128,7 +128,7 @@ impl Network<'_> {
                 self.route(ivc, r);
             }
             let v = &self.vcs[ivc];
-            if v.ready > self.now {
+            if !v.ready_by(self.now) {
                 continue;
             }
             if v.state == VC_WAIT {
@@ -143,7 +143,9 @@ impl Network<'_> {
     /// [`free_candidates`] of input VC `ivc` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, ivc: usize, p0: usize) -> u64 {
-        let packets = self.is_vct().then_some(&self.packets[..]);
+        let vct = self
+            .is_vct()
+            .then_some((&self.packets[..], &self.credits[..]));
         free_candidates(
             &self.vcs,
             &self.va.out_free,
@@ -151,7 +153,7 @@ impl Network<'_> {
             self.nv,
             ivc,
             p0,
-            packets,
+            vct,
         )
     }
 
@@ -162,16 +164,15 @@ impl Network<'_> {
         let p0v = p0 * self.nv;
         let (ivc, og) = (p0v + i, p0v + o);
         let (op, ov) = self.va.split[o & 63];
-        let out = &mut self.vcs[og];
-        out.owner = ivc as u32;
-        out.va_gptr = next(i, n) as u16;
+        self.owner[og] = ivc as u32;
+        self.va.gptr[og] = next(i, n) as u16;
+        self.va.aptr[ivc] = next(o, n) as u16;
         self.va.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va.delay;
         let v = &mut self.vcs[ivc];
-        v.va_aptr = next(o, n) as u16;
         v.out_vc = ov;
         v.state = ACTIVE;
-        v.ready = ready;
+        v.set_ready(ready);
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
         self.va.routed[r * self.wpr] &= !(1 << i);
@@ -219,8 +220,8 @@ fn set_bit(word: &mut u64, b: usize, on: bool) {
 }
 
 /// The output VCs (router-local numbers, first port `p0`) input VC `ivc` (global) requests:
-/// the free VCs of its class on its output port; under virtual cut-through (`packets`
-/// given) those with room for the whole packet. Shared by the general mask allocator and
+/// the free VCs of its class on its output port; under virtual cut-through (`vct` given:
+/// the packet table and the credits) those with room for the whole packet. Shared by the general mask allocator and
 /// the mask router.
 #[inline(always)]
 pub(super) fn free_candidates(
@@ -230,18 +231,18 @@ pub(super) fn free_candidates(
     nv: usize,
     ivc: usize,
     p0: usize,
-    packets: Option<&[Packet]>,
+    vct: Option<(&[Packet], &[u16])>,
 ) -> u64 {
     let v = &vcs[ivc];
     let go = v.out_port as usize;
     let mut cand = out_free[go] & class_mask[v.class as usize];
-    if let Some(packets) = packets {
+    if let Some((packets, credits)) = vct {
         let need = packets[v.front.pkt as usize].size;
         let mut bits = cand;
         while bits != 0 {
             let ov = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            if vcs[go * nv + ov].credits < need {
+            if credits[go * nv + ov] < need {
                 cand &= !(1 << ov);
             }
         }
