@@ -18,8 +18,8 @@ pub const REPL: u8 = 3;
 /// touches the input VC's record (arrival, routing, allocation, traversal), not a dozen
 /// arrays, and an 8x8 mesh's records (40 KiB) nearly fit a 32 KiB L1. The output side is
 /// apart, dense: credits and owners (`Network::credits`, `Network::owner`), the iSLIP VC
-/// allocator's pointers (`VaState::aptr`, `VaState::gptr`). The front flit is kept here, so a VC holding one flit (most of them below
-/// saturation) never touches its ring buffer.
+/// allocator's pointers (`VaState::aptr`, `VaState::gptr`). The front flit is kept here,
+/// so a VC holding one flit (most of them below saturation) never touches its ring buffer.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(32))]
 pub struct Vc {
