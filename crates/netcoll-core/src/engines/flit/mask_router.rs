@@ -274,35 +274,35 @@ impl<const C: bool> Stages<'_, C> {
     }
 
     /// The stages of router `r`. The VCs holding an output VC (`holding`, with the ones the
-    /// VC allocation grants) are the switch allocation's candidates.
+    /// VC allocation grants) are the switch allocation's candidates. The router's masks are
+    /// read once and written once (the stages' slices may alias as far as LLVM knows, so
+    /// every write through `self` would reload them).
     #[inline(always)]
     fn router(&mut self, r: usize) {
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
+        let wait = self.wait_bits[r];
         let mut elig = self.holding[r];
-        if self.wait_bits[r] != 0 {
-            let granted = self.allocate_vcs(r, p0, np);
-            self.wait_bits[r] &= !granted;
-            self.routed[r] &= !granted;
-            self.holding[r] |= granted;
-            if self.va_delay() > 0 {
-                // Granted now: not before the next cycle at the switch.
-                elig &= !granted;
-            } else {
+        if wait != 0 {
+            let granted = self.allocate_vcs(r, p0, np, wait);
+            self.wait_bits[r] = wait & !granted;
+            self.holding[r] = elig | granted;
+            if self.va_delay() == 0 {
+                // Granted now, speculatively: at the switch this cycle (else not before
+                // the next cycle).
                 elig |= granted;
             }
         }
         self.allocate_switch(r, p0, np, elig);
     }
 
-    /// Routing and iSLIP VC allocation at router `r` (vc_masks.rs's matching); returns the
-    /// local input VCs granted.
+    /// Routing and iSLIP VC allocation at router `r` (vc_masks.rs's matching) over its
+    /// waiting VCs `wait`; returns the local input VCs granted (and keeps `routed`).
     #[inline(always)]
-    fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize) -> u64 {
+    fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize, wait: u64) -> u64 {
         let nv = self.nv;
-        let n = np * nv;
         let p0v = p0 * nv;
-        let routed = self.routed[r];
+        let mut routed = self.routed[r];
         let mut reqs = if self.inline_rc() && self.routing_delay() <= 1 {
             // Routed before this cycle: ready.
             routed
@@ -311,7 +311,7 @@ impl<const C: bool> Stages<'_, C> {
         };
         if self.inline_rc() {
             // The waiting VCs not routed yet are idle: route them.
-            let idle = self.wait_bits[r] & !routed;
+            let idle = wait & !routed;
             let mut bits = idle;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
@@ -319,13 +319,35 @@ impl<const C: bool> Stages<'_, C> {
                 debug_assert_eq!(self.vcs[p0v + i].state, IDLE);
                 self.routes.route(&mut self.vcs[p0v + i], r, p0, C);
             }
-            self.routed[r] = routed | idle;
+            routed |= idle;
             if self.routing_delay() == 0 {
                 reqs |= idle;
             }
         }
-        if reqs == 0 {
-            return 0;
+        let granted = if reqs == 0 {
+            0
+        } else {
+            self.match_vcs(p0, np * nv, reqs)
+        };
+        self.routed[r] = routed & !granted;
+        granted
+    }
+
+    /// iSLIP's matching of the requesting local input VCs `reqs` (router of first port
+    /// `p0`, `n` local VCs) with the free output VCs; grants the matches and returns them.
+    #[inline(always)]
+    fn match_vcs(&mut self, p0: usize, n: usize, reqs: u64) -> u64 {
+        let p0v = p0 * self.nv;
+        if reqs & (reqs - 1) == 0 {
+            // A lone requester has no conflicts: it takes the candidate nearest its pointer.
+            let i = reqs.trailing_zeros() as usize;
+            let cand = self.candidates(p0, i);
+            if cand == 0 {
+                return 0;
+            }
+            let o = pick(cand, self.aptr[p0v + i] as usize);
+            self.grant_vc(p0, n, i, o);
+            return reqs;
         }
         // Candidates, and the outputs asked for by more than one requester.
         let (mut asked, mut conflicts) = (0u64, 0u64);

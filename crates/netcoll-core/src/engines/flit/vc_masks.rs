@@ -181,7 +181,9 @@ impl Network<'_> {
 
 /// iSLIP's grant for the outputs asked for by more than one requester (`conflicts`; router-
 /// local numbers): each grants the requester of `reqs` nearest its grant pointer `gptr(o)`
-/// and is struck from the others' candidates `cand`.
+/// and is struck from the others' candidates `cand`. The conflicts go by groups asked for
+/// by the same requesters (one scan of the requesters per group: with one VC class, every
+/// free VC of a port two requesters want is in one group).
 #[inline(always)]
 pub(super) fn grant_conflicts(
     cand: &mut [u64; MASK_VCS],
@@ -191,20 +193,33 @@ pub(super) fn grant_conflicts(
 ) {
     while conflicts != 0 {
         let o = conflicts.trailing_zeros() as usize;
-        conflicts &= conflicts - 1;
-        let mut askers = 0u64;
+        // The askers of `o`; the outputs all of them ask for and no other requester does
+        // have exactly these askers.
+        let (mut askers, mut all, mut others) = (0u64, !0u64, 0u64);
         let mut bits = reqs;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            askers |= (cand[i & 63] >> o & 1) << i;
+            let c = cand[i & 63];
+            let asks = c >> o & 1;
+            let m = asks.wrapping_neg();
+            askers |= asks << i;
+            all &= c | !m;
+            others |= c & !m;
         }
-        let winner = rotate_pick(askers, gptr(o));
-        let mut losers = askers & !(1 << winner);
-        while losers != 0 {
-            let i = losers.trailing_zeros() as usize;
-            losers &= losers - 1;
-            cand[i & 63] &= !(1 << o);
+        let group = all & !others & conflicts;
+        conflicts &= !group;
+        let mut bits = askers;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cand[i & 63] &= !group;
+        }
+        let mut outs = group;
+        while outs != 0 {
+            let g = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            cand[rotate_pick(askers, gptr(g)) & 63] |= 1 << g;
         }
     }
 }
