@@ -3,7 +3,7 @@
 //! timing wheel of 2^31 buckets) with one line instead of an abort.
 
 use super::channel::HopDelays;
-use super::mask_routes::MAX_EP_ROUTES;
+use super::mask_state::MAX_EP_ROUTES;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;

@@ -2,14 +2,11 @@
 //! and routing state, by the endpoint route table (the common configuration), the route
 //! table, the closed-form mesh DOR or the torus DOR of torus.rs.
 
+use super::mask_state::MAX_EP_ROUTES;
 use super::network::{Network, VC_WAIT};
 use super::router::mesh_dor;
 use super::torus::TorusDor;
 use super::types::Vc;
-
-/// Entries of the endpoint route table at most (4 bytes each: 4 MiB); larger networks
-/// route by the router table.
-pub(super) const MAX_EP_ROUTES: usize = 1 << 20;
 
 /// In an endpoint route: the destination is at this router (the port is its ejection).
 const EJECT: u32 = 1 << 15;

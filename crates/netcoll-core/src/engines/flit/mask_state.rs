@@ -4,6 +4,10 @@
 /// Local VCs (and ports) a router on the mask path has at most.
 pub const LOCAL: usize = 64;
 
+/// Entries of the endpoint route table at most (4 bytes each: 4 MiB); larger networks
+/// route by the router table (mask_routes.rs; the footprint estimate counts the table).
+pub const MAX_EP_ROUTES: usize = 1 << 20;
+
 /// The mask path's switch in a run, and its scratch.
 pub struct MaskRouter {
     /// Off: every router runs the general stages (tests compare the two paths).

@@ -8,7 +8,7 @@
 //! validates), `network` (flat state; `wiring` where each port leads), `router` (routing and switch traversal), `vc_alloc` /
 //! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones; `vc_masks` the iSLIP VC
 //! allocator on bit masks, `va_state` its masks and scratch), `mask_router` (the router stages'
-//! common case on router-local masks, `mask_state` its switch and scratch), `torus` (BookSim's torus
+//! common case on router-local masks, `mask_routes` its inline routing, `mask_state` its switch and scratch), `torus` (BookSim's torus
 //! DOR), `allocator` (round-robin arbiters), `channel` (links and credits as a timing wheel), `ni`
 //! (injection and ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms),
 //! `deadlock` (wait-for cycles), `sim` (measurement; `gen_wheel` the nodes' next generation
