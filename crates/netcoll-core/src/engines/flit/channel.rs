@@ -165,12 +165,57 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// Makes room for one traversal's sends (a credit, and a flit or an ejection), so
+    /// that [`push_reserved`] writes them without a growth call: the one growth branch of
+    /// a hop is taken before the flit is read, and the register spills a call needs stay
+    /// in [`Sent::grow_hop`], which runs a few times per run.
+    #[inline(always)]
+    pub fn reserve_hop(&mut self) {
+        if self.credits.len() == self.credits.capacity()
+            || self.flits.len() == self.flits.capacity()
+            || self.ejects.len() == self.ejects.capacity()
+        {
+            self.grow_hop();
+        }
+    }
+
+    /// Makes room for the sends of `n` traversals.
+    pub fn reserve_hops(&mut self, n: usize) {
+        self.credits.reserve(n);
+        self.flits.reserve(n);
+        self.ejects.reserve(n);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_hop(&mut self) {
+        self.credits.reserve(64);
+        self.flits.reserve(64);
+        self.ejects.reserve(64);
+    }
+
     pub fn is_empty(&self) -> bool {
         self.flits.is_empty()
             && self.injected.is_empty()
             && self.ejects.is_empty()
             && self.credits.is_empty()
     }
+}
+
+/// Pushes `x` onto `v`, which has room for it ([`Sent::reserve_hop`],
+/// [`Sent::reserve_hops`]): a write whose only branch is a bounds check that panics, so no
+/// growth call (and none of the register spills around one) on the way of a flit. `Vec::push`
+/// after the same reservation was measured no faster (its growth call stays in the code);
+/// this was 1.5% less CPU time on the 8x8 mesh (docs/flit.md).
+#[inline(always)]
+pub fn push_reserved<T>(v: &mut Vec<T>, x: T) {
+    let len = v.len();
+    debug_assert!(len < v.capacity(), "the caller reserved room for its sends");
+    v.spare_capacity_mut()[0].write(x);
+    // SAFETY: the element at `len` was initialised just above (the index panics when
+    // there is no spare capacity, so `len < capacity` holds here whether or not the caller
+    // reserved); elements below `len` were initialised already.
+    unsafe { v.set_len(len + 1) }
 }
 
 /// Appends `from` to `to`, leaving `from` empty; a swap when `to` is empty (the usual case:

@@ -117,13 +117,14 @@ impl Network<'_> {
             }
             sent.clear();
             self.stages(w, word, &mut sent);
+            self.sent.reserve_hops(sent.len());
             for &s in &sent {
                 let (r, gi, v) = (
                     (s >> 32) as usize,
                     (s as u32 >> 6) as usize,
                     s as usize & 63,
                 );
-                self.traverse(r, gi, v);
+                self.traverse_reserved(r, gi, v);
                 if self.router_flits[r] == 0 {
                     self.active[w] &= !(1 << (r % 64));
                 }

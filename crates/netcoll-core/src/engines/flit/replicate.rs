@@ -191,6 +191,7 @@ impl Network<'_> {
         self.live_flits += 1;
         self.live_ctime_sum += self.packets[br.pkt as usize].ctime as u128;
         self.last_move = self.now;
+        self.sent.reserve_hop();
         self.send_out(go, br.vc, flit);
         if flit.tail {
             self.release_vc(go, br.vc as usize);
@@ -222,6 +223,7 @@ impl Network<'_> {
             self.in_flight_flits -= 1;
             self.live_flits -= 1;
             self.live_ctime_sum -= self.packets[rep.pkt as usize].ctime as u128;
+            self.sent.reserve_hop();
             self.return_credit(gi, v);
         }
         self.rep.reps[s].freed = upto;

@@ -15,7 +15,7 @@
 //! VCs take stages 1-3 in mask_router.rs (the same results, on router-local masks); the
 //! stages here and in vc_alloc.rs, vc_masks.rs and sw_alloc.rs serve every other run.
 
-use super::channel::{Arrival, Flit};
+use super::channel::{push_reserved, Arrival, Flit};
 use super::network::{Network, IDLE, NONE, VC_WAIT};
 use super::types::{prefetch, Vc};
 use super::wiring::DOWN_EJECT;
@@ -163,6 +163,14 @@ impl Network<'_> {
     /// credit upstream, the flit onwards and, on its tail, the VC released, written out with
     /// the VC's record borrowed once (this runs once per flit and hop).
     pub(super) fn traverse(&mut self, r: usize, gi: usize, v: usize) {
+        self.sent.reserve_hop();
+        self.traverse_reserved(r, gi, v);
+    }
+
+    /// [`Network::traverse`] once the caller has made room for its sends (the mask router
+    /// reserves for a word's traversals at once, so no traversal tests for room).
+    #[inline(always)]
+    pub(super) fn traverse_reserved(&mut self, r: usize, gi: usize, v: usize) {
         let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
         let x = &mut self.vcs[ivc];
@@ -195,19 +203,21 @@ impl Network<'_> {
 
     /// A slot of input VC `v` of global input port `gi` is free: its credit goes back to
     /// the upstream router or NI. Shared by `traverse` and a worm's freed chunks
-    /// (replicate.rs).
+    /// (replicate.rs). The caller has made room
+    /// ([`super::channel::Sent::reserve_hop`]).
     #[inline(always)]
     pub(super) fn return_credit(&mut self, gi: usize, v: u8) {
         let up = self.up[gi];
         debug_assert!(up != u32::MAX, "flits never enter an open port");
-        self.sent.credits.push(up + v as u32);
+        push_reserved(&mut self.sent.credits, up + v as u32);
     }
 
     /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next
     /// router (taking a credit) or down the ejection channel. The second half of a
     /// traversal, shared by the router's `traverse` and a worm's branches (replicate.rs).
     /// The caller has counted the traversal in `flit.hops` (ejection included: `eject`
-    /// takes one off), so the flit moves as it is.
+    /// takes one off), so the flit moves as it is, and made room
+    /// ([`super::channel::Sent::reserve_hop`]).
     #[inline(always)]
     pub(super) fn send_out(&mut self, go: usize, ov: u8, flit: Flit) {
         self.chan_flits[go] += 1;
@@ -216,13 +226,14 @@ impl Network<'_> {
         if down & DOWN_EJECT == 0 {
             self.credits[go * self.nv + ov as usize] -= 1;
             self.flit_hops += 1;
-            self.sent.flits.push(Arrival {
+            let to = Arrival {
                 port: down,
                 vc: ov as u32,
                 flit,
-            });
+            };
+            push_reserved(&mut self.sent.flits, to);
         } else {
-            self.sent.ejects.push((down & !DOWN_EJECT, flit));
+            push_reserved(&mut self.sent.ejects, (down & !DOWN_EJECT, flit));
         }
     }
 }
