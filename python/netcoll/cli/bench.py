@@ -239,10 +239,15 @@ def runfile_rows(booksim: str, quick: bool, mine: list, repeat: int = 1) -> list
         over = ["sample_period=200"] if quick else []
         pairs = [tuple(o.split("=", 1)) for o in over]
         row = timed_row(network, load, cfg, pairs + mine, repeat)
-        b = booksim_run(booksim, cfg, over, repeat)
-        b["ratio"] = round(row["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
-        rows.append({**row, **b})
+        rows.append(beside_booksim(row, booksim, cfg, over, repeat))
     return rows
+
+
+def beside_booksim(row: dict, booksim: str, cfg: Path, over: list[str], repeat: int) -> dict:
+    """netcoll's `row` with BookSim's run of the same file beside it, and the speed ratio."""
+    b = booksim_run(booksim, cfg, over, repeat)
+    b["ratio"] = round(row["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
+    return {**row, **b}
 
 
 def bench_rows(
@@ -263,11 +268,8 @@ def bench_rows(
             for load in loads:
                 over = [f"injection_rate={load}"] + (["sample_period=200"] if quick else [])
                 pairs = [tuple(o.split("=", 1)) for o in over]
-                rows.append(timed_row(network, load, cfg, pairs + mine, repeat))
-                if booksim:
-                    b = booksim_run(booksim, cfg, over, repeat)
-                    b["ratio"] = round(rows[-1]["cycles_per_s"] / b["booksim_cycles_per_s"], 1)
-                    rows[-1].update(b)
+                row = timed_row(network, load, cfg, pairs + mine, repeat)
+                rows.append(beside_booksim(row, booksim, cfg, over, repeat) if booksim else row)
         if booksim:
             rows += runfile_rows(booksim, quick, mine, repeat)
         network, text, load, cycles = LARGE

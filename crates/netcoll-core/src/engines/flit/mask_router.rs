@@ -106,6 +106,7 @@ impl Network<'_> {
         if self.route_n != 0 && self.mr.ep_routes.is_empty() {
             self.build_ep_routes();
         }
+        let common = self.common_configuration();
         let mut sent = std::mem::take(&mut self.mr.sent);
         for w in 0..self.active.len() {
             let word = self.active[w];
@@ -116,7 +117,11 @@ impl Network<'_> {
                 self.route_idle(w, word);
             }
             sent.clear();
-            self.stages(w, word, &mut sent);
+            if common {
+                self.stages::<true>(w, word, &mut sent, inline_rc);
+            } else {
+                self.stages::<false>(w, word, &mut sent, inline_rc);
+            }
             self.sent.reserve_hops(sent.len());
             for &s in &sent {
                 let (r, gi, v) = (
@@ -150,26 +155,28 @@ impl Network<'_> {
         }
     }
 
-    /// The stages of the routers of word `w`; their traversals go to `sent`. The common
-    /// configuration runs a copy of the stages with its flags as constants.
-    fn stages(&mut self, w: usize, word: u64, sent: &mut Vec<u64>) {
-        let common = self.route_n != 0
+    /// Whether this run is the common configuration of [`Stages`] (the route table with its
+    /// endpoint table built, routing and VC allocation delays of one cycle, wormhole, no
+    /// prefetch), whose stages run with those flags as constants.
+    fn common_configuration(&self) -> bool {
+        self.route_n != 0
             && !self.mr.ep_routes.is_empty()
             && self.cfg.routing_delay == 1
             && self.va.delay == 1
             && self.cfg.flow_control != FlowControl::CutThrough
-            && !self.prefetch;
-        if common {
-            self.stages_as::<true>(w, word, sent);
-        } else {
-            self.stages_as::<false>(w, word, sent);
-        }
+            && !self.prefetch
     }
 
-    /// [`Network::stages`], `C` as in [`Stages`].
+    /// The stages of the routers of word `w` (`C` as in [`Stages`]; `inline_rc` as
+    /// [`Network::inline_routing`]); their traversals go to `sent`.
     #[inline(always)]
-    fn stages_as<const C: bool>(&mut self, w: usize, mut word: u64, sent: &mut Vec<u64>) {
-        let inline_rc = self.inline_routing();
+    fn stages<const C: bool>(
+        &mut self,
+        w: usize,
+        mut word: u64,
+        sent: &mut Vec<u64>,
+        inline_rc: bool,
+    ) {
         let Network {
             vcs,
             credits,

@@ -518,12 +518,7 @@ impl<'t> Network<'t> {
         let depth = self.depth;
         let x = &mut self.vcs[ivc];
         let f = x.front;
-        x.len -= 1;
-        if x.len > 0 {
-            let h = x.head as usize;
-            x.front = self.ring[ivc * depth + h];
-            x.head = super::router::next_head(h, x.len, depth);
-        } else {
+        if super::router::advance_front(x, &self.ring, ivc * depth, depth) == 0 {
             self.port_occ[gi] -= 1;
         }
         f

@@ -24,11 +24,11 @@ impl Network<'_> {
         }
         let ni = &mut self.nis[ep];
         let (pkt, idx, vc) = (ni.cur, ni.cur_idx, ni.cur_vc);
-        let cred = ep * nv + vc as usize;
-        if self.credits[self.wheel.ni_base() as usize + cred] == 0 {
+        let cred = self.ni_credit(ep, vc as usize);
+        if self.credits[cred] == 0 {
             return true;
         }
-        self.credits[self.wheel.ni_base() as usize + cred] -= 1;
+        self.credits[cred] -= 1;
         let p = &self.packets[pkt as usize];
         let tail = idx + 1 == p.size;
         let flit = Flit::new(pkt, p.dst, self.now, idx == 0, tail);
@@ -37,10 +37,17 @@ impl Network<'_> {
         ni.cur_idx = idx + 1;
         if tail {
             ni.cur = NONE;
-            self.ni_busy[cred] = false;
+            self.ni_busy[ep * nv + vc as usize] = false;
             return ni.head != NONE;
         }
         true
+    }
+
+    /// Where the credits of NI `ep`'s VC `vc` are in `credits` (after the routers' output
+    /// VCs, numbered as the wheel numbers credits).
+    #[inline]
+    fn ni_credit(&self, ep: usize, vc: usize) -> usize {
+        self.wheel.ni_base() as usize + ep * self.nv + vc
     }
 
     /// A flit leaves NI `ep` on its VC `vc` (the cycle's end puts it in the wheel, and
@@ -70,7 +77,7 @@ impl Network<'_> {
         let need = if self.is_vct() { p.size } else { 1 };
         let (lo, hi) = self.injection_range(p.vclass);
         let base = ep * nv + lo;
-        let credits = &self.credits[self.wheel.ni_base() as usize + base..];
+        let credits = &self.credits[self.ni_credit(ep, lo)..];
         let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
         let pick = super::allocator::round_robin(start, hi - lo, |k| {
             !self.ni_busy[base + k] && credits[k] >= need
@@ -89,7 +96,8 @@ impl Network<'_> {
         }
         ni.vc_rr = next(v, nv) as u8;
         if size == 1 {
-            self.credits[self.wheel.ni_base() as usize + ep * nv + v] -= 1;
+            let cred = self.ni_credit(ep, v);
+            self.credits[cred] -= 1;
             let flit = Flit::new(pkt, dst, self.now, true, true);
             self.inject_flit(ep, v as u8, flit);
             return false;

@@ -178,13 +178,8 @@ impl Network<'_> {
         // increment in the record before the read would make the read wait for the store.
         let (go, ov, mut flit) = (x.out_port as usize, x.out_vc, x.front);
         flit.hops += 1;
-        x.len -= 1;
-        let left = x.len;
-        if left > 0 {
-            let h = x.head as usize;
-            x.front = self.ring[ivc * depth + h];
-            x.head = next_head(h, left, depth);
-        } else {
+        let left = advance_front(x, &self.ring, ivc * depth, depth);
+        if left == 0 {
             self.port_occ[gi] -= 1;
         }
         if flit.tail {
@@ -238,12 +233,27 @@ impl Network<'_> {
     }
 }
 
+/// Input VC record `x` gives up its front flit (read by the caller): the next flit, at
+/// ring slot `base + head`, takes its place. Returns the flits left. Shared by `traverse`
+/// and `Network::pop_from`, which keep the port's occupancy.
+#[inline(always)]
+pub(super) fn advance_front(x: &mut Vc, ring: &[Flit], base: usize, depth: usize) -> u16 {
+    x.len -= 1;
+    let left = x.len;
+    if left > 0 {
+        let h = x.head as usize;
+        x.front = ring[base + h];
+        x.head = next_head(h, left, depth);
+    }
+    left
+}
+
 /// The ring position of an input VC's second flit after its front left and the flit at
 /// ring position `h` took its place, `left` flits remaining: the next position, or 0 when
 /// the ring is empty now, so that a VC's ring is used from its start (its first cache
 /// line) whenever it drains, not all round it.
 #[inline(always)]
-pub(super) fn next_head(h: usize, left: u16, depth: usize) -> u16 {
+fn next_head(h: usize, left: u16, depth: usize) -> u16 {
     if left == 1 || h + 1 == depth {
         0
     } else {
