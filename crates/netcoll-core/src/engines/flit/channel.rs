@@ -16,6 +16,8 @@ pub struct Flit {
     /// Low 32 bits of the cycle the flit left its source NI (a flit latency is the
     /// wrapping difference: exact below 2^32 cycles in flight).
     pub itime: u32,
+    /// Routers entered (counted as the flit arrives in an input buffer, `Network::arrive`):
+    /// the router-to-router hops made, plus one for the router it is in or ejected from.
     pub hops: u16,
     pub head: bool,
     pub tail: bool,

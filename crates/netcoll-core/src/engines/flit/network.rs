@@ -446,7 +446,11 @@ impl<'t> Network<'t> {
         }
     }
 
-    /// A flit enters an input VC buffer; its router becomes active.
+    /// A flit enters an input VC buffer; its router becomes active. The traversal of this
+    /// router that every arrival leads to (onwards or into the ejection channel) is counted
+    /// in the flit's `hops` here, in the slot it is written to: counted on the way out, the
+    /// flit would be taken apart into its fields to be copied (`eject` takes the ejection
+    /// off).
     pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
         let ivc = port as usize * self.nv + vc as usize;
         let depth = self.depth;
@@ -454,12 +458,15 @@ impl<'t> Network<'t> {
         debug_assert!((v.len as usize) < depth, "buffer overflow: credit bug");
         if v.len == 0 {
             v.front = flit;
+            v.front.hops += 1;
         } else {
             let mut slot = v.head as usize + v.len as usize - 1;
             if slot >= depth {
                 slot -= depth;
             }
-            self.ring[ivc * depth + slot] = flit;
+            let at = &mut self.ring[ivc * depth + slot];
+            *at = flit;
+            at.hops += 1;
         }
         v.len += 1;
         let r = self.port_router[port as usize] as usize;

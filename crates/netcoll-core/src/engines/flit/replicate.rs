@@ -184,7 +184,6 @@ impl Network<'_> {
         let mut flit = self.flit_at(ivc, (br.sent - rep.freed) as usize);
         flit.pkt = br.pkt;
         flit.set_dst(self.packets[br.pkt as usize].dst);
-        flit.hops += 1;
         self.rep.branches[b].sent += 1;
         // The copy is a new flit in flight; the buffered original stays until freed.
         self.in_flight_flits += 1;

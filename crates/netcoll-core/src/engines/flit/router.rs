@@ -174,10 +174,8 @@ impl Network<'_> {
         let (nv, depth) = (self.nv, self.depth);
         let ivc = gi * nv + v;
         let x = &mut self.vcs[ivc];
-        // The flit is read whole and its hop counted in the copy (see `send_out`): an
-        // increment in the record before the read would make the read wait for the store.
-        let (go, ov, mut flit) = (x.out_port as usize, x.out_vc, x.front);
-        flit.hops += 1;
+        // The flit moves as it is: its traversal was counted when it arrived (`arrive`).
+        let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
         let left = advance_front(x, &self.ring, ivc * depth, depth);
         if left == 0 {
             self.port_occ[gi] -= 1;
@@ -210,8 +208,8 @@ impl Network<'_> {
     /// Puts `flit` on output VC `ov` of global output port `go`: over the link to the next
     /// router (taking a credit) or down the ejection channel. The second half of a
     /// traversal, shared by the router's `traverse` and a worm's branches (replicate.rs).
-    /// The caller has counted the traversal in `flit.hops` (ejection included: `eject`
-    /// takes one off), so the flit moves as it is, and made room
+    /// The flit moves as it is (its traversals are counted as it arrives, `arrive`); the
+    /// caller has made room
     /// ([`super::channel::Sent::reserve_hop`]).
     #[inline(always)]
     pub(super) fn send_out(&mut self, go: usize, ov: u8, flit: Flit) {
