@@ -57,6 +57,15 @@ pub struct Ni {
     pub generated: u64,
 }
 
+/// A global input port's router and the number of its VC 0 in the per-router bit sets of
+/// input VCs (`wait_bits`; bit `r * wpr * 64 + port * num_vcs + vc`, the word `bit / 64`),
+/// so that an arrival finds its VC's bit with an add, no division or multiplication.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PortAt {
+    pub router: u32,
+    pub bit: u32,
+}
+
 pub struct Network<'t> {
     pub topo: &'t Topology,
     pub routing: Routing,
@@ -74,6 +83,9 @@ pub struct Network<'t> {
     // Geometry.
     pub pstart: Vec<u32>,
     pub port_router: Vec<u32>,
+    /// Per global input port, what an arrival needs to know of it without a look at the
+    /// router's records (see [`PortAt`]).
+    pub port_at: Vec<PortAt>,
     pub out_to: Vec<Out>,
     pub in_from: Vec<In>,
     /// Global input port of each endpoint's injection channel.
@@ -238,6 +250,8 @@ impl<'t> Network<'t> {
                 super::channel::MAX_FLIT_ENDPOINTS
             );
         }
+        let wpr = (max_ports * nv).div_ceil(64);
+        let port_at = port_at(&pstart, &port_router, nv, wpr)?;
         let sizes = (topo.num_switches(), np, max_ports);
         let va = VaState::new(cfg, sizes, &class_lo, &class_hi);
         let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
@@ -266,8 +280,8 @@ impl<'t> Network<'t> {
             va_rr: vec![0; np],
             router_rr: vec![0; topo.num_switches()],
             router_flits: vec![0; topo.num_switches()],
-            wait_bits: vec![0; topo.num_switches() * (max_ports * nv).div_ceil(64)],
-            wpr: (max_ports * nv).div_ceil(64),
+            wait_bits: vec![0; topo.num_switches() * wpr],
+            wpr,
             port_occ: vec![0; np],
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
@@ -330,6 +344,7 @@ impl<'t> Network<'t> {
             rep: Replication::new(np * nv, max_ports, cfg.chunk_flits),
             pstart,
             port_router,
+            port_at,
             part: None,
             workers: None,
             crew: None,
@@ -422,8 +437,11 @@ impl<'t> Network<'t> {
         // mesh, and their misses would otherwise come one after the other.
         let (arrivals, n) = (&due.arrivals[..], due.arrivals.len());
         self.prefetch_arrivals(&arrivals[..n.min(ARRIVAL_BATCH)]);
+        // The credits borrowed once: an increment through `self.credits` would make every
+        // next one reload the vector's pointer and length.
+        let credits = &mut self.credits[..];
         for &c in &due.credits {
-            self.credits[c as usize] += 1;
+            credits[c as usize] += 1;
         }
         for (k, batch) in arrivals.chunks(ARRIVAL_BATCH).enumerate() {
             let next = ((k + 1) * ARRIVAL_BATCH).min(n);
@@ -469,11 +487,12 @@ impl<'t> Network<'t> {
             at.hops += 1;
         }
         v.len += 1;
-        let r = self.port_router[port as usize] as usize;
+        let at = self.port_at[port as usize];
+        let r = at.router as usize;
         if self.vcs[ivc].len == 1 {
             self.port_occ[port as usize] += 1;
             if self.vcs[ivc].state == IDLE {
-                self.set_waiting(r, ivc, true);
+                self.set_waiting_bit(at.bit as usize + vc as usize);
             }
         }
         self.router_flits[r] += 1;
@@ -490,6 +509,12 @@ impl<'t> Network<'t> {
         } else {
             self.wait_bits[w] &= !(1 << b);
         }
+    }
+
+    /// Adds the input VC of bit `bit` (see [`PortAt`]) to the set needing RC/VA.
+    #[inline(always)]
+    pub(super) fn set_waiting_bit(&mut self, bit: usize) {
+        self.wait_bits[bit / 64] |= 1 << (bit % 64);
     }
 
     /// Whether router `r` has input VCs that need routing or VC allocation.
@@ -543,6 +568,26 @@ const PREFETCH_MIN_BYTES: usize = 512 << 10;
 /// Arrivals per batch of [`Network::deliver`]'s prefetches (64 lines of the 512 of a
 /// 32 KiB L1).
 const ARRIVAL_BATCH: usize = 64;
+
+/// [`PortAt`] of every global port.
+fn port_at(pstart: &[u32], port_router: &[u32], nv: usize, wpr: usize) -> Result<Vec<PortAt>> {
+    let routers = pstart.len() - 1;
+    if routers * wpr * 64 > u32::MAX as usize {
+        return spec_err!(
+            "the flit network has {routers} routers of up to {} VCs: the flit engine numbers \
+             fewer than 2^32 input VCs",
+            wpr * 64
+        );
+    }
+    Ok(port_router
+        .iter()
+        .enumerate()
+        .map(|(p, &r)| PortAt {
+            router: r,
+            bit: ((r as usize * wpr * 64) + (p - pstart[r as usize] as usize) * nv) as u32,
+        })
+        .collect())
+}
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;

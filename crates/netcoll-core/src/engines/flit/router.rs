@@ -189,7 +189,7 @@ impl Network<'_> {
         if flit.tail {
             self.release_vc(go, ov as usize);
             if left > 0 {
-                self.set_waiting(r, ivc, true);
+                self.set_waiting_bit(self.port_at[gi].bit as usize + v);
             }
         }
     }
