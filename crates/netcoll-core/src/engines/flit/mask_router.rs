@@ -130,9 +130,6 @@ impl Network<'_> {
                     s as usize & 63,
                 );
                 self.traverse_reserved(r, gi, v);
-                if self.router_flits[r] == 0 {
-                    self.active[w] &= !(1 << (r % 64));
-                }
             }
         }
         self.mr.sent = sent;

@@ -114,13 +114,15 @@ pub struct Network<'t> {
     pub va_rr: Vec<u8>,
     pub router_rr: Vec<u16>,
     // Activity.
-    pub router_flits: Vec<u32>,
+    /// Per router, `wpr` words: the input VCs holding flits, a bit each (local index `port *
+    /// num_vcs + vc`, as in `wait_bits`). A router is active while a bit of its words is
+    /// set; the bits change only when a VC fills or drains, where a count of a router's
+    /// flits and one of a port's occupied VCs changed at every arrival and traversal.
+    pub occ: Vec<u64>,
     /// Per router, `wpr` words: the input VCs that need routing or VC allocation (occupied
     /// and not active), a bit each (local index `port * num_vcs + vc`).
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
-    /// Per global input port: occupied VCs.
-    pub port_occ: Vec<u8>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
     pub out_req: Vec<u64>,
     /// Routers holding flits, a bit each: the routers run in index order, so their state
@@ -279,10 +281,9 @@ impl<'t> Network<'t> {
             out_rr: vec![0; np],
             va_rr: vec![0; np],
             router_rr: vec![0; topo.num_switches()],
-            router_flits: vec![0; topo.num_switches()],
+            occ: vec![0; topo.num_switches() * wpr],
             wait_bits: vec![0; topo.num_switches() * wpr],
             wpr,
-            port_occ: vec![0; np],
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
@@ -487,16 +488,17 @@ impl<'t> Network<'t> {
             at.hops += 1;
         }
         v.len += 1;
-        let at = self.port_at[port as usize];
-        let r = at.router as usize;
-        if self.vcs[ivc].len == 1 {
-            self.port_occ[port as usize] += 1;
+        if v.len == 1 {
+            let at = self.port_at[port as usize];
+            let bit = at.bit as usize + vc as usize;
+            self.occ[bit / 64] |= 1 << (bit % 64);
             if self.vcs[ivc].state == IDLE {
-                self.set_waiting_bit(at.bit as usize + vc as usize);
+                self.set_waiting_bit(bit);
             }
+            // A router with flits is active already.
+            let r = at.router as usize;
+            self.active[r / 64] |= 1 << (r % 64);
         }
-        self.router_flits[r] += 1;
-        self.active[r / 64] |= 1 << (r % 64);
     }
 
     /// Adds `ivc` of router `r` to, or removes it from, the set needing RC/VA.
@@ -515,6 +517,30 @@ impl<'t> Network<'t> {
     #[inline(always)]
     pub(super) fn set_waiting_bit(&mut self, bit: usize) {
         self.wait_bits[bit / 64] |= 1 << (bit % 64);
+    }
+
+    /// Input VC bit `bit` (see [`PortAt`]) of router `r` drained: it leaves `occ`, and the
+    /// router leaves the active set when it holds no flit any more.
+    #[inline(always)]
+    pub(super) fn vacate(&mut self, r: usize, bit: usize) {
+        let w = bit / 64;
+        self.occ[w] &= !(1 << (bit % 64));
+        if self.occ[w] == 0 && (self.wpr == 1 || !self.occupied(r)) {
+            self.active[r / 64] &= !(1 << (r % 64));
+        }
+    }
+
+    /// Whether router `r` holds flits.
+    #[inline]
+    pub fn occupied(&self, r: usize) -> bool {
+        let w = r * self.wpr;
+        self.occ[w..w + self.wpr].iter().any(|&b| b != 0)
+    }
+
+    /// Whether global input port `gi` has a VC holding flits.
+    pub fn port_occupied(&self, gi: usize) -> bool {
+        let lo = self.port_at[gi].bit as usize;
+        (lo..lo + self.nv).any(|b| self.occ[b / 64] & 1 << (b % 64) != 0)
     }
 
     /// Whether router `r` has input VCs that need routing or VC allocation.
@@ -551,7 +577,8 @@ impl<'t> Network<'t> {
         let x = &mut self.vcs[ivc];
         let f = x.front;
         if super::router::advance_front(x, &self.ring, ivc * depth, depth) == 0 {
-            self.port_occ[gi] -= 1;
+            let at = self.port_at[gi];
+            self.vacate(at.router as usize, at.bit as usize + ivc - gi * self.nv);
         }
         f
     }

@@ -218,7 +218,6 @@ impl Network<'_> {
         let v = (ivc % self.nv) as u8;
         for _ in rep.freed..upto {
             self.pop(ivc);
-            self.router_flits[r] -= 1;
             self.in_flight_flits -= 1;
             self.live_flits -= 1;
             self.live_ctime_sum -= self.packets[rep.pkt as usize].ctime as u128;

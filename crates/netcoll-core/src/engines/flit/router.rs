@@ -25,7 +25,8 @@ pub(super) const PREFETCH_ROUTERS: usize = 2;
 
 impl Network<'_> {
     /// Runs every active router in index order; routers left without flits leave the
-    /// active set. (No router becomes active meanwhile: flits arrive only in `deliver`.)
+    /// active set as they drain (`vacate`). (No router becomes active meanwhile: flits
+    /// arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
         if self.mask_router_applies() {
             return self.mask_routers();
@@ -40,9 +41,6 @@ impl Network<'_> {
                     self.prefetch_router(r + PREFETCH_ROUTERS);
                 }
                 self.router(r);
-                if self.router_flits[r] == 0 {
-                    self.active[w] &= !(1 << b);
-                }
             }
         }
     }
@@ -177,19 +175,19 @@ impl Network<'_> {
         // The flit moves as it is: its traversal was counted when it arrived (`arrive`).
         let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
         let left = advance_front(x, &self.ring, ivc * depth, depth);
-        if left == 0 {
-            self.port_occ[gi] -= 1;
-        }
         if flit.tail {
             x.state = IDLE;
         }
-        self.router_flits[r] -= 1;
+        let bit = self.port_at[gi].bit as usize + v;
+        if left == 0 {
+            self.vacate(r, bit);
+        }
         self.return_credit(gi, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
             self.release_vc(go, ov as usize);
             if left > 0 {
-                self.set_waiting_bit(self.port_at[gi].bit as usize + v);
+                self.set_waiting_bit(bit);
             }
         }
     }

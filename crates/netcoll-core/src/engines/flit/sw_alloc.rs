@@ -123,7 +123,7 @@ impl Network<'_> {
         let mut outs = 0u64;
         for i in 0..nports {
             let gi = p0 + i;
-            if self.port_occ[gi] == 0 {
+            if !self.port_occupied(gi) {
                 continue;
             }
             let base = gi * nv;
