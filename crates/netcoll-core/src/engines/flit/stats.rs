@@ -3,12 +3,12 @@
 
 use serde::Serialize;
 
-/// An exact histogram of non-negative integer samples.
+/// An exact histogram of non-negative integer samples. A sample is one increment (the
+/// ejection of every flit adds several); the count and the sum are read off the counts
+/// when asked for (a few times per sample period), not kept per sample.
 #[derive(Debug, Clone, Default)]
 pub struct Histogram {
     counts: Vec<u64>,
-    n: u64,
-    sum: u128,
 }
 
 impl Histogram {
@@ -17,38 +17,38 @@ impl Histogram {
         let i = x as usize;
         match self.counts.get_mut(i) {
             Some(c) => *c += 1,
-            None => {
-                self.counts.resize((i + 1).next_power_of_two(), 0);
-                self.counts[i] = 1;
-            }
+            None => self.grow(i),
         }
-        self.n += 1;
-        self.sum += x as u128;
+    }
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, i: usize) {
+        self.counts.resize((i + 1).next_power_of_two(), 0);
+        self.counts[i] = 1;
     }
     pub fn clear(&mut self) {
         self.counts.iter_mut().for_each(|c| *c = 0);
-        self.n = 0;
-        self.sum = 0;
     }
     pub fn sum(&self) -> u128 {
-        self.sum
+        let weighted = self.counts.iter().enumerate();
+        weighted.map(|(x, &c)| x as u128 * c as u128).sum()
     }
     pub fn count(&self) -> u64 {
-        self.n
+        self.counts.iter().sum()
     }
     pub fn mean(&self) -> f64 {
-        if self.n == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.n as f64
+        match self.count() {
+            0 => 0.0,
+            n => self.sum() as f64 / n as f64,
         }
     }
     /// The smallest sample with at least `q` of all samples at or below it.
     pub fn percentile(&self, q: f64) -> u64 {
-        if self.n == 0 {
+        let n = self.count();
+        if n == 0 {
             return 0;
         }
-        let want = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let want = ((q * n as f64).ceil() as u64).clamp(1, n);
         let mut seen = 0;
         for (x, &c) in self.counts.iter().enumerate() {
             seen += c;
@@ -64,7 +64,7 @@ impl Histogram {
     pub fn summary(&self) -> LatencySummary {
         LatencySummary {
             mean: self.mean(),
-            count: self.n,
+            count: self.count(),
             p50: self.percentile(0.5),
             p90: self.percentile(0.9),
             p99: self.percentile(0.99),
