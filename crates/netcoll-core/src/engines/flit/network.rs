@@ -171,7 +171,8 @@ pub struct Network<'t> {
     pub in_flight_flits: u64,
     pub last_move: u64,
     pub chan_flits: Vec<u64>,
-    /// Router-to-router channel traversals over the whole run.
+    /// Router-to-router channel traversals over the whole run (counted as a cycle's sends
+    /// end, `end_sends`).
     pub flit_hops: u64,
     pub period: Window,
     pub measured: Window,

@@ -92,6 +92,8 @@ impl<'t> Network<'t> {
     /// `last_move`, set here once instead of at every traversal and injection.
     #[inline]
     pub(super) fn end_sends(&mut self) {
+        // Every flit onto a link was a hop (counted here, not in every traversal).
+        self.flit_hops += self.sent.flits.len() as u64;
         if !self.sent.is_empty() {
             self.last_move = self.now;
         }

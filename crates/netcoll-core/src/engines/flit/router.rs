@@ -216,7 +216,6 @@ impl Network<'_> {
         debug_assert!(down != u32::MAX, "routing never leaves by an open port");
         if down & DOWN_EJECT == 0 {
             self.credits[go * self.nv + ov as usize] -= 1;
-            self.flit_hops += 1;
             let to = Arrival {
                 port: down,
                 vc: ov as u32,
