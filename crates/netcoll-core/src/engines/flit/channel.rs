@@ -115,11 +115,23 @@ pub enum Event {
     Eject { ep: u32, flit: Flit },
 }
 
-/// A flit due at input port `port` (global), virtual channel `vc`.
+/// A flit due at input port `port` (global), virtual channel `vc`: from an NI, or from
+/// another partition of a parallel run.
 #[derive(Debug, Clone, Copy)]
 pub struct Arrival {
     pub port: u32,
     pub vc: u32,
+    pub flit: Flit,
+}
+
+/// A flit due over a link at input VC `ivc` (global, `port * num_vcs + vc`), whose bit in
+/// the per-router sets of input VCs is `bit` (`Network::port_at`): the sending router
+/// knows both from its output port's record (`Network::down`), so the arrival needs no
+/// multiplication and no look-up to find its VC and its router.
+#[derive(Debug, Clone, Copy)]
+pub struct Hop {
+    pub ivc: u32,
+    pub bit: u32,
     pub flit: Flit,
 }
 
@@ -129,6 +141,9 @@ pub struct Arrival {
 /// par.rs); ejections keep the order they were sent in.
 #[derive(Debug, Default)]
 pub struct Due {
+    /// Flits over links.
+    pub hops: Vec<Hop>,
+    /// Flits from NIs (and, in a parallel run, from other partitions).
     pub arrivals: Vec<Arrival>,
     /// Credits, numbered as [`Wheel::credit`] numbers them: output VCs (global, `port *
     /// num_vcs + vc`) whose downstream buffer freed a slot, then NI VCs.
@@ -138,10 +153,11 @@ pub struct Due {
 
 impl Due {
     fn len(&self) -> usize {
-        self.arrivals.len() + self.credits.len() + self.ejects.len()
+        self.hops.len() + self.arrivals.len() + self.credits.len() + self.ejects.len()
     }
 
     fn clear(&mut self) {
+        self.hops.clear();
         self.arrivals.clear();
         self.credits.clear();
         self.ejects.clear();
@@ -155,7 +171,7 @@ impl Due {
 #[derive(Debug, Default)]
 pub struct Sent {
     /// Flits onto links (due `flit_link` cycles later).
-    pub flits: Vec<Arrival>,
+    pub flits: Vec<Hop>,
     /// Flits from NIs onto their injection channels (due `inject` later).
     pub injected: Vec<Arrival>,
     /// Flits onto ejection channels (due `flit_eject` later), in the order sent.
@@ -301,10 +317,7 @@ impl Wheel {
 
     /// Moves the events sent at cycle `now` into the slots they are due in.
     pub fn enter(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
-        append(
-            &mut self.slot(now + hop.flit_link).arrivals,
-            &mut sent.flits,
-        );
+        append(&mut self.slot(now + hop.flit_link).hops, &mut sent.flits);
         append(
             &mut self.slot(now + hop.inject).arrivals,
             &mut sent.injected,

@@ -3,7 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::channel::{Arrival, Flit, HopDelays, Sent, Wheel};
+use super::channel::{Flit, Hop, HopDelays, Sent, Wheel};
 use super::config::{FlitConfig, FlowControl};
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
@@ -66,6 +66,16 @@ pub struct PortAt {
     pub bit: u32,
 }
 
+/// Where a global output port's flits go, as its traversals need it: over a link, to input
+/// VC `ivc + vc` (`ivc` the downstream port's VC 0) of bit `bit + vc` (see [`PortAt`]);
+/// `ivc` is [`DOWN_EJECT`] with the endpoint for an ejection port, `u32::MAX` for an open
+/// one.
+#[derive(Debug, Clone, Copy)]
+pub struct Down {
+    pub ivc: u32,
+    pub bit: u32,
+}
+
 pub struct Network<'t> {
     pub topo: &'t Topology,
     pub routing: Routing,
@@ -90,10 +100,10 @@ pub struct Network<'t> {
     pub in_from: Vec<In>,
     /// Global input port of each endpoint's injection channel.
     pub ep_port: Vec<u32>,
-    /// `in_from` and `out_to` as the words a traversal reads (wiring.rs: `credit_targets`,
-    /// `flit_targets`).
+    /// `in_from` and `out_to` as a traversal reads them (wiring.rs's `credit_targets`,
+    /// and [`Down`]).
     pub up: Vec<u32>,
-    pub down: Vec<u32>,
+    pub down: Vec<Down>,
     /// Credits, numbered as the wheel numbers them ([`Wheel::credit`]): per output VC
     /// (global), credits for its downstream buffer, then per NI VC (`Wheel::ni_base() +
     /// endpoint * num_vcs + vc`) for the router's injection buffer. Two bytes each and
@@ -270,7 +280,7 @@ impl<'t> Network<'t> {
             step_classes: 1,
             now: 0,
             up: super::wiring::credit_targets(&in_from, nv, &wheel),
-            down: super::wiring::flit_targets(&out_to),
+            down: down_targets(&out_to, &port_at, nv)?,
             out_to,
             in_from,
             ep_port,
@@ -437,19 +447,26 @@ impl<'t> Network<'t> {
         // The input VC records the arrivals write are prefetched a batch ahead (the first
         // batch while the credits are applied): they are rarely in L1, even on an 8x8
         // mesh, and their misses would otherwise come one after the other.
-        let (arrivals, n) = (&due.arrivals[..], due.arrivals.len());
-        self.prefetch_arrivals(&arrivals[..n.min(ARRIVAL_BATCH)]);
+        // The NIs' flits (a few per cycle) are prefetched with the first batch of hops.
+        let (hops, n) = (&due.hops[..], due.hops.len());
+        for a in &due.arrivals {
+            super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
+        }
+        self.prefetch_hops(&hops[..n.min(ARRIVAL_BATCH)]);
         // The credits borrowed once: an increment through `self.credits` would make every
         // next one reload the vector's pointer and length.
         let credits = &mut self.credits[..];
         for &c in &due.credits {
             credits[c as usize] += 1;
         }
-        for (k, batch) in arrivals.chunks(ARRIVAL_BATCH).enumerate() {
+        for a in &due.arrivals {
+            self.arrive(a.port, a.vc as u8, a.flit);
+        }
+        for (k, batch) in hops.chunks(ARRIVAL_BATCH).enumerate() {
             let next = ((k + 1) * ARRIVAL_BATCH).min(n);
-            self.prefetch_arrivals(&arrivals[next..(next + ARRIVAL_BATCH).min(n)]);
-            for a in batch {
-                self.arrive(a.port, a.vc as u8, a.flit);
+            self.prefetch_hops(&hops[next..(next + ARRIVAL_BATCH).min(n)]);
+            for h in batch {
+                self.arrive_at(h.ivc as usize, h.bit as usize, h.flit);
             }
         }
         for &(ep, flit) in &due.ejects {
@@ -458,11 +475,11 @@ impl<'t> Network<'t> {
         self.wheel.give_back(now, due);
     }
 
-    /// Prefetches the input VC records of `arrivals`.
+    /// Prefetches the input VC records of `hops`.
     #[inline]
-    fn prefetch_arrivals(&self, arrivals: &[Arrival]) {
-        for a in arrivals {
-            super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
+    fn prefetch_hops(&self, hops: &[Hop]) {
+        for h in hops {
+            super::types::prefetch(&self.vcs[h.ivc as usize]);
         }
     }
 
@@ -472,7 +489,13 @@ impl<'t> Network<'t> {
     /// flit would be taken apart into its fields to be copied (`eject` takes the ejection
     /// off).
     pub(super) fn arrive(&mut self, port: u32, vc: u8, flit: Flit) {
-        let ivc = port as usize * self.nv + vc as usize;
+        let bit = self.port_at[port as usize].bit as usize + vc as usize;
+        self.arrive_at(port as usize * self.nv + vc as usize, bit, flit);
+    }
+
+    /// [`Network::arrive`] at global input VC `ivc` of bit `bit` (see [`PortAt`]).
+    #[inline(always)]
+    fn arrive_at(&mut self, ivc: usize, bit: usize, flit: Flit) {
         let depth = self.depth;
         let v = &mut self.vcs[ivc];
         debug_assert!((v.len as usize) < depth, "buffer overflow: credit bug");
@@ -490,15 +513,24 @@ impl<'t> Network<'t> {
         }
         v.len += 1;
         if v.len == 1 {
-            let at = self.port_at[port as usize];
-            let bit = at.bit as usize + vc as usize;
             self.occ[bit / 64] |= 1 << (bit % 64);
             if self.vcs[ivc].state == IDLE {
                 self.set_waiting_bit(bit);
             }
             // A router with flits is active already.
-            let r = at.router as usize;
+            let r = self.bit_router(bit);
             self.active[r / 64] |= 1 << (r % 64);
+        }
+    }
+
+    /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's VCs fit
+    /// one word (every run of the mask router), else a division.
+    #[inline(always)]
+    fn bit_router(&self, bit: usize) -> usize {
+        if self.wpr == 1 {
+            bit / 64
+        } else {
+            bit / (64 * self.wpr)
         }
     }
 
@@ -615,6 +647,33 @@ fn port_at(pstart: &[u32], port_router: &[u32], nv: usize, wpr: usize) -> Result
             bit: ((r as usize * wpr * 64) + (p - pstart[r as usize] as usize) * nv) as u32,
         })
         .collect())
+}
+
+/// [`Down`] of every global output port.
+fn down_targets(out_to: &[Out], port_at: &[PortAt], nv: usize) -> Result<Vec<Down>> {
+    use super::wiring::DOWN_EJECT;
+    if out_to.len() * nv >= DOWN_EJECT as usize {
+        return spec_err!(
+            "the flit network has {} ports of {nv} VCs: the flit engine numbers fewer than \
+             2^31 input VCs",
+            out_to.len()
+        );
+    }
+    let down = |o: &Out| match *o {
+        Out::Link { input, .. } => Down {
+            ivc: input * nv as u32,
+            bit: port_at[input as usize].bit,
+        },
+        Out::Eject(ep) => Down {
+            ivc: DOWN_EJECT | ep,
+            bit: 0,
+        },
+        Out::Open => Down {
+            ivc: u32::MAX,
+            bit: 0,
+        },
+    };
+    Ok(out_to.iter().map(down).collect())
 }
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).

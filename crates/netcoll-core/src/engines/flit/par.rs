@@ -111,11 +111,13 @@ impl<'t> Network<'t> {
         let mut sent = std::mem::take(&mut self.sent);
         let (now, hop) = (self.now, self.hop);
         let split = VcSplit::new(self.nv);
-        for (list, delay) in [(&sent.flits, hop.flit_link), (&sent.injected, hop.inject)] {
-            for a in list {
-                let (port, vc, flit) = (a.port, a.vc as u8, a.flit);
-                self.post(now + delay, Event::Flit { port, vc, flit });
-            }
+        for h in &sent.flits {
+            let ((port, vc), flit) = (split.of(h.ivc), h.flit);
+            self.post(now + hop.flit_link, Event::Flit { port, vc, flit });
+        }
+        for a in &sent.injected {
+            let (port, vc, flit) = (a.port, a.vc as u8, a.flit);
+            self.post(now + hop.inject, Event::Flit { port, vc, flit });
         }
         let ni_base = self.wheel.ni_base();
         for &c in &sent.credits {

@@ -15,7 +15,7 @@
 //! VCs take stages 1-3 in mask_router.rs (the same results, on router-local masks); the
 //! stages here and in vc_alloc.rs, vc_masks.rs and sw_alloc.rs serve every other run.
 
-use super::channel::{push_reserved, Arrival, Flit};
+use super::channel::{push_reserved, Flit, Hop};
 use super::network::{Network, IDLE, NONE, VC_WAIT};
 use super::types::{prefetch, Vc};
 use super::wiring::DOWN_EJECT;
@@ -213,17 +213,17 @@ impl Network<'_> {
     pub(super) fn send_out(&mut self, go: usize, ov: u8, flit: Flit) {
         self.chan_flits[go] += 1;
         let down = self.down[go];
-        debug_assert!(down != u32::MAX, "routing never leaves by an open port");
-        if down & DOWN_EJECT == 0 {
+        debug_assert!(down.ivc != u32::MAX, "routing never leaves by an open port");
+        if down.ivc & DOWN_EJECT == 0 {
             self.credits[go * self.nv + ov as usize] -= 1;
-            let to = Arrival {
-                port: down,
-                vc: ov as u32,
+            let to = Hop {
+                ivc: down.ivc + ov as u32,
+                bit: down.bit + ov as u32,
                 flit,
             };
             push_reserved(&mut self.sent.flits, to);
         } else {
-            push_reserved(&mut self.sent.ejects, (down & !DOWN_EJECT, flit));
+            push_reserved(&mut self.sent.ejects, (down.ivc & !DOWN_EJECT, flit));
         }
     }
 }

@@ -67,7 +67,7 @@ pub fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) 
     (out_to, in_from, ep_port)
 }
 
-/// Marks an ejection channel in [`flit_targets`] (else a router's input port).
+/// Marks an ejection channel in a [`super::network::Down`] (else a router's input VC).
 pub const DOWN_EJECT: u32 = 1 << 31;
 
 /// Per global input port, where the credits of its VCs go, as one word (a traversal reads
@@ -80,21 +80,6 @@ pub fn credit_targets(in_from: &[In], nv: usize, wheel: &super::channel::Wheel) 
             In::Link(gu) => wheel.credit(gu * nv as u32, false),
             In::Ni(ep) => wheel.credit(ep * nv as u32, true),
             In::Open => u32::MAX,
-        })
-        .collect()
-}
-/// Per global output port, where its flits go, as one word: the global input port at the
-/// other end of the link, or [`DOWN_EJECT`] with the endpoint. Open ports: `u32::MAX`.
-pub fn flit_targets(out_to: &[Out]) -> Vec<u32> {
-    out_to
-        .iter()
-        .map(|o| match *o {
-            Out::Link { input, .. } => {
-                assert!(input < DOWN_EJECT, "global ports fit 31 bits");
-                input
-            }
-            Out::Eject(ep) => DOWN_EJECT | ep,
-            Out::Open => u32::MAX,
         })
         .collect()
 }
