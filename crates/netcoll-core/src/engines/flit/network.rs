@@ -57,12 +57,15 @@ pub struct Ni {
     pub generated: u64,
 }
 
-/// A global input port's router and the number of its VC 0 in the per-router bit sets of
-/// input VCs (`wait_bits`; bit `r * wpr * 64 + port * num_vcs + vc`, the word `bit / 64`),
-/// so that an arrival finds its VC's bit with an add, no division or multiplication.
+/// What a traversal and an arrival need of a global input port, in one record: where the
+/// credits of its VCs go (the credit number, `channel::Wheel::credit`, of VC 0 of the
+/// upstream output port or NI, `u32::MAX` for an open port; wiring.rs `credit_targets`)
+/// and the number of its VC 0 in the per-router bit sets of input VCs (`wait_bits`, `occ`;
+/// bit `r * wpr * 64 + port * num_vcs + vc`, the word `bit / 64`); the VC's number is
+/// added to both. An arrival finds its VC's bit with an add, no division or multiplication.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PortAt {
-    pub router: u32,
+    pub up: u32,
     pub bit: u32,
 }
 
@@ -100,9 +103,7 @@ pub struct Network<'t> {
     pub in_from: Vec<In>,
     /// Global input port of each endpoint's injection channel.
     pub ep_port: Vec<u32>,
-    /// `in_from` and `out_to` as a traversal reads them (wiring.rs's `credit_targets`,
-    /// and [`Down`]).
-    pub up: Vec<u32>,
+    /// `out_to` as a traversal reads it (`in_from` is in `port_at`).
     pub down: Vec<Down>,
     /// Credits, numbered as the wheel numbers them ([`Wheel::credit`]): per output VC
     /// (global), credits for its downstream buffer, then per NI VC (`Wheel::ni_base() +
@@ -264,10 +265,11 @@ impl<'t> Network<'t> {
             );
         }
         let wpr = (max_ports * nv).div_ceil(64);
-        let port_at = port_at(&pstart, &port_router, nv, wpr)?;
+        let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
+        let up = super::wiring::credit_targets(&in_from, nv, &wheel);
+        let port_at = port_at(&pstart, &port_router, &up, nv, wpr)?;
         let sizes = (topo.num_switches(), np, max_ports);
         let va = VaState::new(cfg, sizes, &class_lo, &class_hi);
-        let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
         let mut net = Network {
             topo,
             routing,
@@ -279,7 +281,6 @@ impl<'t> Network<'t> {
             route_classes: classes as u8,
             step_classes: 1,
             now: 0,
-            up: super::wiring::credit_targets(&in_from, nv, &wheel),
             down: down_targets(&out_to, &port_at, nv)?,
             out_to,
             in_from,
@@ -526,7 +527,7 @@ impl<'t> Network<'t> {
     /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's VCs fit
     /// one word (every run of the mask router), else a division.
     #[inline(always)]
-    fn bit_router(&self, bit: usize) -> usize {
+    pub(super) fn bit_router(&self, bit: usize) -> usize {
         if self.wpr == 1 {
             bit / 64
         } else {
@@ -610,8 +611,8 @@ impl<'t> Network<'t> {
         let x = &mut self.vcs[ivc];
         let f = x.front;
         if super::router::advance_front(x, &self.ring, ivc * depth, depth) == 0 {
-            let at = self.port_at[gi];
-            self.vacate(at.router as usize, at.bit as usize + ivc - gi * self.nv);
+            let bit = self.port_at[gi].bit as usize + ivc - gi * self.nv;
+            self.vacate(self.bit_router(bit), bit);
         }
         f
     }
@@ -630,7 +631,13 @@ const PREFETCH_MIN_BYTES: usize = 512 << 10;
 const ARRIVAL_BATCH: usize = 64;
 
 /// [`PortAt`] of every global port.
-fn port_at(pstart: &[u32], port_router: &[u32], nv: usize, wpr: usize) -> Result<Vec<PortAt>> {
+fn port_at(
+    pstart: &[u32],
+    port_router: &[u32],
+    up: &[u32],
+    nv: usize,
+    wpr: usize,
+) -> Result<Vec<PortAt>> {
     let routers = pstart.len() - 1;
     if routers * wpr * 64 > u32::MAX as usize {
         return spec_err!(
@@ -643,7 +650,7 @@ fn port_at(pstart: &[u32], port_router: &[u32], nv: usize, wpr: usize) -> Result
         .iter()
         .enumerate()
         .map(|(p, &r)| PortAt {
-            router: r,
+            up: up[p],
             bit: ((r as usize * wpr * 64) + (p - pstart[r as usize] as usize) * nv) as u32,
         })
         .collect())

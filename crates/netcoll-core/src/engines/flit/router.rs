@@ -178,11 +178,12 @@ impl Network<'_> {
         if flit.tail {
             x.state = IDLE;
         }
-        let bit = self.port_at[gi].bit as usize + v;
+        let at = self.port_at[gi];
+        let bit = at.bit as usize + v;
         if left == 0 {
             self.vacate(r, bit);
         }
-        self.return_credit(gi, v as u8);
+        self.push_credit(at.up, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
             self.release_vc(go, ov as usize);
@@ -198,7 +199,13 @@ impl Network<'_> {
     /// ([`super::channel::Sent::reserve_hop`]).
     #[inline(always)]
     pub(super) fn return_credit(&mut self, gi: usize, v: u8) {
-        let up = self.up[gi];
+        self.push_credit(self.port_at[gi].up, v);
+    }
+
+    /// Sends the credit of VC `v` of the input port whose VC 0's credits go to `up`
+    /// ([`super::network::PortAt::up`]).
+    #[inline(always)]
+    fn push_credit(&mut self, up: u32, v: u8) {
         debug_assert!(up != u32::MAX, "flits never enter an open port");
         push_reserved(&mut self.sent.credits, up + v as u32);
     }
