@@ -3,6 +3,7 @@
 //! cycles it stays silent; the distribution is the same as a coin toss every cycle).
 
 use super::config::Pattern;
+use super::geometric::{steps_by_log, GapTable};
 use crate::error::Result;
 use crate::spec_err;
 use rand::Rng;
@@ -16,6 +17,8 @@ pub struct Traffic {
     /// ln(1 - p), or None when p is 0 (never) or 1 (every cycle).
     log_q: Option<f64>,
     p: f64,
+    /// The gaps of `log_q` by table (geometric.rs), None when there is none.
+    table: Option<GapTable>,
 }
 
 impl Traffic {
@@ -44,6 +47,7 @@ impl Traffic {
             _ => {}
         }
         let log_q = (p > 0.0 && p < 1.0).then(|| (1.0 - p).ln());
+        let table = log_q.and_then(GapTable::new);
         Ok(Traffic {
             pattern: pattern.clone(),
             nodes,
@@ -51,6 +55,7 @@ impl Traffic {
             bits,
             log_q,
             p,
+            table,
         })
     }
 
@@ -87,11 +92,14 @@ impl Traffic {
             None if self.p <= 0.0 => None,
             None => Some(1),
             Some(lq) => {
-                // u in (0, 1]. The cast truncates, which for a cast to u64 is floor (values
-                // below 0 saturate to 0 either way), without floor()'s library call on
-                // baseline x86-64.
-                let u: f64 = 1.0 - rng.random::<f64>();
-                Some(1 + (u.ln() / lq) as u64)
+                // rand's uniform f64 r is k 2^-53 (geometric.rs); the gap is
+                // 1 + floor(ln(1 - r) / lq), by table where there is one.
+                let k = rng.random::<u64>() >> 11;
+                let steps = match &self.table {
+                    Some(t) => t.steps(k),
+                    None => None,
+                };
+                Some(1 + steps.unwrap_or_else(|| steps_by_log(k, lq)))
             }
         }
     }
