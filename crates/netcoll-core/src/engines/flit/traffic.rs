@@ -12,6 +12,8 @@ use rand_chacha::ChaCha8Rng;
 pub struct Traffic {
     pattern: Pattern,
     nodes: usize,
+    /// `nodes` as rand draws it: a usize range below 2^32 draws as u32 (the same values).
+    nodes32: u32,
     shape: Vec<usize>,
     bits: u32,
     /// ln(1 - p), or None when p is 0 (never) or 1 (every cycle).
@@ -46,11 +48,15 @@ impl Traffic {
             }
             _ => {}
         }
+        let Ok(nodes32) = u32::try_from(nodes) else {
+            return spec_err!("synthetic traffic takes at most 2^32 - 1 nodes, not {nodes}");
+        };
         let log_q = (p > 0.0 && p < 1.0).then(|| (1.0 - p).ln());
         let table = log_q.and_then(GapTable::new);
         Ok(Traffic {
             pattern: pattern.clone(),
             nodes,
+            nodes32,
             shape: shape.to_vec(),
             bits,
             log_q,
@@ -64,7 +70,9 @@ impl Traffic {
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
         match &self.pattern {
             // Multicasts draw their destinations in multicast.rs; one uniform node here.
-            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes),
+            // rand's usize sampler takes the u32 one for such ranges (UniformUsize::
+            // sample_single): calling it directly skips a call and a test.
+            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes32) as usize,
             Pattern::Transpose => {
                 let half = self.bits / 2;
                 let lo = src & ((1 << half) - 1);
@@ -121,6 +129,18 @@ mod tests {
         let n = Traffic::new(&Pattern::Neighbor, 16, &[4, 4], 0.5).unwrap();
         assert_eq!(n.dest(0, &mut rng), 5);
         assert_eq!(n.dest(15, &mut rng), 0);
+    }
+
+    /// The uniform destination draws as rand's usize range would (same values, same stream).
+    #[test]
+    fn uniform_destinations_are_rands_usize_draws() {
+        for nodes in [1usize, 7, 64, 1000, 65_536, (1 << 31) + 5] {
+            let t = Traffic::new(&Pattern::Uniform, nodes, &[], 0.5).unwrap();
+            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(5), ChaCha8Rng::seed_from_u64(5));
+            for _ in 0..2000 {
+                assert_eq!(t.dest(0, &mut a), b.random_range(0..nodes));
+            }
+        }
     }
 
     #[test]
