@@ -16,7 +16,8 @@ pub struct Traffic {
     nodes32: u32,
     shape: Vec<usize>,
     bits: u32,
-    /// ln(1 - p), or None when p is 0 (never) or 1 (every cycle).
+    /// ln(1 - p), or None when p is 1 (every cycle), 0 or so small that 1 - p rounds to 1
+    /// (never: a mean gap of over 2^52 cycles).
     log_q: Option<f64>,
     p: f64,
     /// The gaps of `log_q` by table (geometric.rs), None when there is none.
@@ -51,7 +52,9 @@ impl Traffic {
         let Ok(nodes32) = u32::try_from(nodes) else {
             return spec_err!("synthetic traffic takes at most 2^32 - 1 nodes, not {nodes}");
         };
-        let log_q = (p > 0.0 && p < 1.0).then(|| (1.0 - p).ln());
+        let log_q = (p > 0.0 && p < 1.0)
+            .then(|| (1.0 - p).ln())
+            .filter(|&lq| lq < 0.0);
         let table = log_q.and_then(GapTable::new);
         Ok(Traffic {
             pattern: pattern.clone(),
@@ -97,8 +100,8 @@ impl Traffic {
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
         match self.log_q {
-            None if self.p <= 0.0 => None,
-            None => Some(1),
+            None if self.p >= 1.0 => Some(1),
+            None => None,
             Some(lq) => {
                 // rand's uniform f64 r is k 2^-53 (geometric.rs); the gap is
                 // 1 + floor(ln(1 - r) / lq), by table where there is one.
@@ -151,6 +154,11 @@ mod tests {
         let total: u64 = (0..n).map(|_| t.gap(&mut rng).unwrap()).sum();
         let mean = total as f64 / n as f64;
         assert!((mean - 5.0).abs() < 0.05, "mean gap {mean}");
+        // 1 - p rounds to 1: never (ln(1) = 0 made every cycle a generation).
+        let rare = Traffic::new(&Pattern::Uniform, 4, &[], 1e-17).unwrap();
+        assert_eq!(rare.gap(&mut rng), None);
+        let every = Traffic::new(&Pattern::Uniform, 4, &[], 1.0).unwrap();
+        assert_eq!(every.gap(&mut rng), Some(1));
         assert!(Traffic::new(&Pattern::Bitcomp, 12, &[], 0.1).is_err());
     }
 }
