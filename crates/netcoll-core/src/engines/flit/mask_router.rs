@@ -123,6 +123,7 @@ impl Network<'_> {
             match (common, self.nv, uniform) {
                 (true, 4, 5) => self.stages::<true, 4, 5>(w, word, &mut sent, inline_rc),
                 (true, _, _) => self.stages::<true, 0, 0>(w, word, &mut sent, inline_rc),
+                (false, 4, 5) => self.stages::<false, 4, 5>(w, word, &mut sent, inline_rc),
                 (false, _, _) => self.stages::<false, 0, 0>(w, word, &mut sent, inline_rc),
             }
             self.sent.reserve_hops(sent.len());
@@ -183,7 +184,7 @@ impl Network<'_> {
 
     /// The stages of the routers of word `w` (`C`, `NV` and `NP` as in [`Stages`]; `inline_rc` as
     /// [`Network::inline_routing`]); their traversals go to `sent`.
-    #[inline(always)]
+    #[inline(never)]
     fn stages<const C: bool, const NV: usize, const NP: usize>(
         &mut self,
         w: usize,
