@@ -26,6 +26,10 @@
 //!    accepted pair needs it). When no two requests share an input or an output port,
 //!    every request is granted and accepted: they go without the arbitration.
 //!
+//! A word's stages are one function per configuration (`Stages`' const parameters): the
+//! common configuration and the general one, each with 4 VCs and 5 ports a router (a 2-D
+//! mesh or torus: the VC arithmetic is shifts and constants) or any other counts.
+//!
 //! The word's traversals then run in the order decided (router by router, input ports in
 //! order within a router, as the general allocator sends them): a traversal changes only
 //! its own router's VCs, credits and masks, which no other router's stages read, and the
