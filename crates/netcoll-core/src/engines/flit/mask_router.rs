@@ -27,8 +27,9 @@
 //!    every request is granted and accepted: they go without the arbitration.
 //!
 //! A word's stages are one function per configuration (`Stages`' const parameters): the
-//! common configuration and the general one, each with 4 VCs and 5 ports a router (a 2-D
-//! mesh or torus: the VC arithmetic is shifts and constants) or any other counts.
+//! common configuration with 4 VCs and 5 ports a router (a 2-D mesh: the VC arithmetic is
+//! shifts and constants), with 4 VCs and any ports (anynet) or with any counts; the general
+//! one with 4 VCs and 5 ports (a torus) or any counts.
 //!
 //! The word's traversals then run in the order decided (router by router, input ports in
 //! order within a router, as the general allocator sends them): a traversal changes only
@@ -126,6 +127,7 @@ impl Network<'_> {
             sent.clear();
             match (common, self.nv, uniform) {
                 (true, 4, 5) => self.stages::<true, 4, 5>(w, word, &mut sent, inline_rc),
+                (true, 4, _) => self.stages::<true, 4, 0>(w, word, &mut sent, inline_rc),
                 (true, _, _) => self.stages::<true, 0, 0>(w, word, &mut sent, inline_rc),
                 (false, 4, 5) => self.stages::<false, 4, 5>(w, word, &mut sent, inline_rc),
                 (false, _, _) => self.stages::<false, 0, 0>(w, word, &mut sent, inline_rc),
