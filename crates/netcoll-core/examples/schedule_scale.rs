@@ -31,7 +31,7 @@ fn main() {
         let at = Instant::now();
         let r = routing_for(&t, "auto").expect("routing");
         let m = Machine::default();
-        let v = netcoll_core::plan::schedule::stream_figures(algo, &req, &t, &r, &m);
+        let v = netcoll_core::plan::schedule::stream_figures(algo, &req, &r, &m);
         let v = v.expect("stream");
         let secs = at.elapsed().as_secs_f64();
         println!(

@@ -143,7 +143,7 @@ fn schedule_figures(
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
         if !with_json {
-            let v = schedule_by(&method, &algo, &req, &t, &r, &m)?;
+            let v = schedule_by(&method, &algo, &req, &r, &m)?;
             return Ok((v, String::new()));
         }
         if method == "stream" {
@@ -153,12 +153,7 @@ fn schedule_figures(
         }
         let s = registry::build(&algo, &req)?;
         let (a, depth) = analyze_sized(&s, &t, &r, &m)?;
-        let text = if with_json {
-            s.to_json()
-        } else {
-            String::new()
-        };
-        Ok((figures(&a, depth), text))
+        Ok((figures(&a, depth), s.to_json()))
     })?;
     Ok((to_py(py, &v)?, json))
 }
@@ -200,7 +195,7 @@ fn analyze(
         let req = o.request(&t)?;
         let m = o.machine()?;
         let r = routing_for(&t, &o.routing)?;
-        netcoll_core::plan::figures::analyze_by(&method, &algo, &req, &t, &r, &m)
+        netcoll_core::plan::figures::analyze_by(&method, &algo, &req, &r, &m)
     })?;
     to_py(py, &v)
 }

@@ -14,7 +14,6 @@ use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::schedule::RoundPlan;
 use crate::spec_err;
-use crate::topology::Topology;
 use serde_json::Value;
 
 /// With `auto`, a schedule of at most this many messages is built (its list-scheduled times
@@ -32,7 +31,6 @@ pub fn analyze_by(
     method: &str,
     algo: &str,
     req: &AlgoRequest,
-    topo: &Topology,
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
@@ -49,13 +47,13 @@ pub fn analyze_by(
         if let Some(plan) = registry::round_plan(algo, req)? {
             let small = is_small(&plan);
             if method == "per-step" || !small {
-                let a = analyze_rounds(&plan, &req.placement, topo, routing, m)?;
+                let a = analyze_rounds(&plan, &req.placement, req.topo, routing, m)?;
                 return Ok(tagged(&a, "per-step", "per_step", Value::Null));
             }
         }
     }
     if want("schedule") {
-        return built_figures(algo, req, topo, routing, m);
+        return built_figures(algo, req, routing, m);
     }
     spec_err!(
         "{algo} has no {method} analysis for {}: use method auto",
@@ -103,12 +101,11 @@ fn closed_form(algo: &str, req: &AlgoRequest, routing: &Routing) -> Result<Optio
 pub(crate) fn built_figures(
     algo: &str,
     req: &AlgoRequest,
-    topo: &Topology,
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
     let s = registry::build(algo, req)?;
-    let (a, depth) = analyze_sized(&s, topo, routing, m)?;
+    let (a, depth) = analyze_sized(&s, req.topo, routing, m)?;
     Ok(tagged(&a, depth.method(), "schedule", Value::Bool(true)))
 }
 

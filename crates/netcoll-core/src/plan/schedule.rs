@@ -14,7 +14,6 @@ use crate::error::{Error, Result};
 use crate::routing::Routing;
 use crate::schedule::{RangeSet, RoundPlan, StreamVerifier, Tee, BYTES_PER_PIECE};
 use crate::spec_err;
-use crate::topology::Topology;
 use serde_json::Value;
 
 /// The paths of `netcoll schedule --method`.
@@ -28,7 +27,6 @@ pub fn schedule_by(
     method: &str,
     algo: &str,
     req: &AlgoRequest,
-    topo: &Topology,
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
@@ -47,7 +45,7 @@ pub fn schedule_by(
         _ => streams && is_large(plan.as_ref(), algo, req, routing),
     };
     if !stream {
-        return built_figures(algo, req, topo, routing, m);
+        return built_figures(algo, req, routing, m);
     }
     if !streams {
         return spec_err!(
@@ -55,7 +53,7 @@ pub fn schedule_by(
             req.kind.name()
         );
     }
-    stream_planned(plan.as_ref(), algo, req, topo, routing, m)
+    stream_planned(plan.as_ref(), algo, req, routing, m)
 }
 
 /// Whether the schedule of `algo` for `req` is not small: by its per-step form, else by the
@@ -76,12 +74,11 @@ fn is_large(plan: Option<&RoundPlan>, algo: &str, req: &AlgoRequest, routing: &R
 pub fn stream_figures(
     algo: &str,
     req: &AlgoRequest,
-    topo: &Topology,
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
     let plan = registry::round_plan(algo, req)?;
-    stream_planned(plan.as_ref(), algo, req, topo, routing, m)
+    stream_planned(plan.as_ref(), algo, req, routing, m)
 }
 
 /// [`stream_figures`] with the algorithm's per-step plan (if it has one) already built.
@@ -89,13 +86,12 @@ fn stream_planned(
     plan: Option<&RoundPlan>,
     algo: &str,
     req: &AlgoRequest,
-    topo: &Topology,
     routing: &Routing,
     m: &Machine,
 ) -> Result<Value> {
     check_footprint(plan, algo, req)?;
     let mut verifier = StreamVerifier::new();
-    let mut figures = StreamFigures::new(&req.placement, topo, routing, m)?;
+    let mut figures = StreamFigures::new(&req.placement, req.topo, routing, m)?;
     let mut tee = Tee {
         first: &mut verifier,
         second: &mut figures,

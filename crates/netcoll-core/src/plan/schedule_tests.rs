@@ -66,7 +66,7 @@ fn streaming_equals_the_schedule_on_every_round_program() {
                 req.params = Params::parse(params).unwrap();
                 let at = format!("{} {params:?} {kind:?} on {spec}", a.name);
                 let built = build(a.name, &req);
-                let streamed = stream_figures(a.name, &req, &t, &routing, &m);
+                let streamed = stream_figures(a.name, &req, &routing, &m);
                 match (built, streamed) {
                     (Ok(s), Ok(v)) => {
                         assert_eq!(v["method"], "stream", "{at}");
@@ -90,10 +90,10 @@ fn auto_builds_small_schedules_and_streams_large_ones() {
     let t = Topology::from_spec("mesh:4x4").unwrap();
     let routing = Routing::new(&t, RoutingKind::Dor, None).unwrap();
     let req = AlgoRequest::new(&t, CollectiveKind::Allreduce);
-    let small = schedule_by("auto", "ring", &req, &t, &routing, &m).unwrap();
+    let small = schedule_by("auto", "ring", &req, &routing, &m).unwrap();
     assert_eq!(small["method"], "schedule");
     assert!(small["times"]["hockney"].as_f64().is_some());
-    let forced = schedule_by("stream", "ring", &req, &t, &routing, &m).unwrap();
+    let forced = schedule_by("stream", "ring", &req, &routing, &m).unwrap();
     assert_eq!(
         (forced["method"].clone(), forced["verified"].clone()),
         ("stream".into(), true.into())
@@ -103,17 +103,17 @@ fn auto_builds_small_schedules_and_streams_large_ones() {
     let big = Topology::from_spec("mesh:24x24").unwrap();
     let routing = Routing::new(&big, RoutingKind::Dor, None).unwrap();
     let req = AlgoRequest::new(&big, CollectiveKind::Allgather);
-    let v = schedule_by("auto", "ring", &req, &big, &routing, &m).unwrap();
+    let v = schedule_by("auto", "ring", &req, &routing, &m).unwrap();
     assert_eq!(v["method"], "stream");
     assert_eq!(v["messages"], 576 * 575);
     // No per-step form: sized by its closed form.
-    let v = schedule_by("auto", "all-at-once", &req, &big, &routing, &m).unwrap();
+    let v = schedule_by("auto", "all-at-once", &req, &routing, &m).unwrap();
     assert_eq!(
         (v["method"].clone(), v["messages"].clone()),
         ("stream".into(), (576 * 575).into())
     );
-    let e = schedule_by("stream", "hnc", &req, &big, &routing, &m).unwrap_err();
+    let e = schedule_by("stream", "hnc", &req, &routing, &m).unwrap_err();
     assert!(e.to_string().contains("use --method schedule"), "{e}");
-    let e = schedule_by("lazy", "ring", &req, &big, &routing, &m).unwrap_err();
+    let e = schedule_by("lazy", "ring", &req, &routing, &m).unwrap_err();
     assert!(e.to_string().contains("auto, schedule, stream"), "{e}");
 }

@@ -33,6 +33,7 @@ mod dest_draw;
 mod exec;
 mod footprint;
 mod gen_wheel;
+mod geometric;
 mod mask_router;
 mod mask_routes;
 mod mask_state;

@@ -3,6 +3,7 @@
 //! cycles it stays silent; the distribution is the same as a coin toss every cycle).
 
 use super::config::Pattern;
+use super::geometric::{steps_by_log, GapTable};
 use crate::error::Result;
 use crate::spec_err;
 use rand::Rng;
@@ -11,11 +12,16 @@ use rand_chacha::ChaCha8Rng;
 pub struct Traffic {
     pattern: Pattern,
     nodes: usize,
+    /// `nodes` as rand draws it: a usize range below 2^32 draws as u32 (the same values).
+    nodes32: u32,
     shape: Vec<usize>,
     bits: u32,
-    /// ln(1 - p), or None when p is 0 (never) or 1 (every cycle).
+    /// ln(1 - p), or None when p is 1 (every cycle), 0 or so small that 1 - p rounds to 1
+    /// (never: a mean gap of over 2^52 cycles).
     log_q: Option<f64>,
     p: f64,
+    /// The gaps of `log_q` by table (geometric.rs), None when there is none.
+    table: Option<GapTable>,
 }
 
 impl Traffic {
@@ -43,14 +49,22 @@ impl Traffic {
             }
             _ => {}
         }
-        let log_q = (p > 0.0 && p < 1.0).then(|| (1.0 - p).ln());
+        let Ok(nodes32) = u32::try_from(nodes) else {
+            return spec_err!("synthetic traffic takes at most 2^32 - 1 nodes, not {nodes}");
+        };
+        let log_q = (p > 0.0 && p < 1.0)
+            .then(|| (1.0 - p).ln())
+            .filter(|&lq| lq < 0.0);
+        let table = log_q.and_then(GapTable::new);
         Ok(Traffic {
             pattern: pattern.clone(),
             nodes,
+            nodes32,
             shape: shape.to_vec(),
             bits,
             log_q,
             p,
+            table,
         })
     }
 
@@ -59,7 +73,9 @@ impl Traffic {
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
         match &self.pattern {
             // Multicasts draw their destinations in multicast.rs; one uniform node here.
-            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes),
+            // rand's usize sampler takes the u32 one for such ranges (UniformUsize::
+            // sample_single): calling it directly skips a call and a test.
+            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes32) as usize,
             Pattern::Transpose => {
                 let half = self.bits / 2;
                 let lo = src & ((1 << half) - 1);
@@ -84,14 +100,17 @@ impl Traffic {
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
         match self.log_q {
-            None if self.p <= 0.0 => None,
-            None => Some(1),
+            None if self.p >= 1.0 => Some(1),
+            None => None,
             Some(lq) => {
-                // u in (0, 1]. The cast truncates, which for a cast to u64 is floor (values
-                // below 0 saturate to 0 either way), without floor()'s library call on
-                // baseline x86-64.
-                let u: f64 = 1.0 - rng.random::<f64>();
-                Some(1 + (u.ln() / lq) as u64)
+                // rand's uniform f64 r is k 2^-53 (geometric.rs); the gap is
+                // 1 + floor(ln(1 - r) / lq), by table where there is one.
+                let k = rng.random::<u64>() >> 11;
+                let steps = match &self.table {
+                    Some(t) => t.steps(k),
+                    None => None,
+                };
+                Some(1 + steps.unwrap_or_else(|| steps_by_log(k, lq)))
             }
         }
     }
@@ -115,6 +134,18 @@ mod tests {
         assert_eq!(n.dest(15, &mut rng), 0);
     }
 
+    /// The uniform destination draws as rand's usize range would (same values, same stream).
+    #[test]
+    fn uniform_destinations_are_rands_usize_draws() {
+        for nodes in [1usize, 7, 64, 1000, 65_536, (1 << 31) + 5] {
+            let t = Traffic::new(&Pattern::Uniform, nodes, &[], 0.5).unwrap();
+            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(5), ChaCha8Rng::seed_from_u64(5));
+            for _ in 0..2000 {
+                assert_eq!(t.dest(0, &mut a), b.random_range(0..nodes));
+            }
+        }
+    }
+
     #[test]
     fn geometric_gaps_have_the_bernoulli_mean() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -123,6 +154,11 @@ mod tests {
         let total: u64 = (0..n).map(|_| t.gap(&mut rng).unwrap()).sum();
         let mean = total as f64 / n as f64;
         assert!((mean - 5.0).abs() < 0.05, "mean gap {mean}");
+        // 1 - p rounds to 1: never (ln(1) = 0 made every cycle a generation).
+        let rare = Traffic::new(&Pattern::Uniform, 4, &[], 1e-17).unwrap();
+        assert_eq!(rare.gap(&mut rng), None);
+        let every = Traffic::new(&Pattern::Uniform, 4, &[], 1.0).unwrap();
+        assert_eq!(every.gap(&mut rng), Some(1));
         assert!(Traffic::new(&Pattern::Bitcomp, 12, &[], 0.1).is_err());
     }
 }
