@@ -26,6 +26,11 @@
 //!    accepted pair needs it). When no two requests share an input or an output port,
 //!    every request is granted and accepted: they go without the arbitration.
 //!
+//! A word's stages are one function per configuration (`Stages`' const parameters): the
+//! common configuration with 4 VCs and 5 ports a router (a 2-D mesh: the VC arithmetic is
+//! shifts and constants), with 4 VCs and any ports (anynet) or with any counts; the general
+//! one with 4 VCs and 5 ports (a torus) or any counts.
+//!
 //! The word's traversals then run in the order decided (router by router, input ports in
 //! order within a router, as the general allocator sends them): a traversal changes only
 //! its own router's VCs, credits and masks, which no other router's stages read, and the
@@ -46,8 +51,10 @@ const MAX_SENT_PORTS: usize = 1 << 26;
 
 /// What one word of routers' stages read and write, borrowed apart from the network. With
 /// `C` (the common configuration: inline routing by the route table, routing and VC
-/// allocation delays of one cycle, wormhole, no prefetch) the flags below are constants.
-struct Stages<'a, const C: bool> {
+/// allocation delays of one cycle, wormhole, no prefetch) the flags below are constants;
+/// with `NV` non-zero (the VC count, a power of two) the VC arithmetic is shifts and masks,
+/// and with `NP` non-zero every router has `NP` ports (router `r`'s first is `r * NP`).
+struct Stages<'a, const C: bool, const NV: usize, const NP: usize> {
     vcs: &'a mut [Vc],
     credits: &'a [u16],
     owner: &'a mut [u32],
@@ -107,6 +114,7 @@ impl Network<'_> {
             self.build_ep_routes();
         }
         let common = self.common_configuration();
+        let uniform = self.uniform_ports();
         let mut sent = std::mem::take(&mut self.mr.sent);
         for w in 0..self.active.len() {
             let word = self.active[w];
@@ -117,10 +125,12 @@ impl Network<'_> {
                 self.route_idle(w, word);
             }
             sent.clear();
-            if common {
-                self.stages::<true>(w, word, &mut sent, inline_rc);
-            } else {
-                self.stages::<false>(w, word, &mut sent, inline_rc);
+            match (common, self.nv, uniform) {
+                (true, 4, 5) => self.stages::<true, 4, 5>(w, word, &mut sent, inline_rc),
+                (true, 4, _) => self.stages::<true, 4, 0>(w, word, &mut sent, inline_rc),
+                (true, _, _) => self.stages::<true, 0, 0>(w, word, &mut sent, inline_rc),
+                (false, 4, 5) => self.stages::<false, 4, 5>(w, word, &mut sent, inline_rc),
+                (false, _, _) => self.stages::<false, 0, 0>(w, word, &mut sent, inline_rc),
             }
             self.sent.reserve_hops(sent.len());
             for &s in &sent {
@@ -152,6 +162,17 @@ impl Network<'_> {
         }
     }
 
+    /// The port count of every router when all have the same, else 0 (found once: the
+    /// ports never change).
+    fn uniform_ports(&mut self) -> usize {
+        if self.mr.uniform_ports == usize::MAX {
+            let np = self.pstart[1] - self.pstart[0];
+            let same = self.pstart.windows(2).all(|p| p[1] - p[0] == np);
+            self.mr.uniform_ports = if same { np as usize } else { 0 };
+        }
+        self.mr.uniform_ports
+    }
+
     /// Whether this run is the common configuration of [`Stages`] (the route table with its
     /// endpoint table built, routing and VC allocation delays of one cycle, wormhole, no
     /// prefetch), whose stages run with those flags as constants.
@@ -164,10 +185,12 @@ impl Network<'_> {
             && !self.prefetch
     }
 
-    /// The stages of the routers of word `w` (`C` as in [`Stages`]; `inline_rc` as
-    /// [`Network::inline_routing`]); their traversals go to `sent`.
-    #[inline(always)]
-    fn stages<const C: bool>(
+    /// The stages of the routers of word `w` (`C`, `NV` and `NP` as in [`Stages`];
+    /// `inline_rc` as [`Network::inline_routing`]); their traversals go to `sent`. Out of
+    /// line: each specialisation is a function of its own, whose registers and code layout
+    /// the others do not disturb (inlined together, adding one cost the mesh 2-3%).
+    #[inline(never)]
+    fn stages<const C: bool, const NV: usize, const NP: usize>(
         &mut self,
         w: usize,
         mut word: u64,
@@ -200,7 +223,8 @@ impl Network<'_> {
             prefetch,
             ..
         } = self;
-        let mut st = Stages::<C> {
+        debug_assert!(NV == 0 || NV == *nv && NV.is_power_of_two());
+        let mut st = Stages::<C, NV, NP> {
             vcs,
             credits,
             owner,
@@ -253,7 +277,29 @@ impl Network<'_> {
     }
 }
 
-impl<const C: bool> Stages<'_, C> {
+impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
+    /// VCs per port: a constant when `NV` is given.
+    #[inline(always)]
+    fn nv(&self) -> usize {
+        if NV != 0 {
+            NV
+        } else {
+            self.nv
+        }
+    }
+
+    /// The port and VC of router-local VC `b`.
+    #[inline(always)]
+    fn split(&self, b: usize) -> (usize, usize) {
+        if NV != 0 {
+            // `NV` is a power of two.
+            (b >> NV.trailing_zeros(), b & (NV - 1))
+        } else {
+            let (i, v) = self.split[b];
+            (i as usize, v as usize)
+        }
+    }
+
     /// The flags of the configuration, constants in the common one.
     #[inline(always)]
     fn inline_rc(&self) -> bool {
@@ -284,8 +330,13 @@ impl<const C: bool> Stages<'_, C> {
     /// every write through `self` would reload them).
     #[inline(always)]
     fn router(&mut self, r: usize) {
-        let p0 = self.pstart[r] as usize;
-        let np = self.pstart[r + 1] as usize - p0;
+        let (p0, np) = if NP != 0 {
+            debug_assert_eq!(self.pstart[r] as usize, r * NP);
+            (r * NP, NP)
+        } else {
+            let p0 = self.pstart[r] as usize;
+            (p0, self.pstart[r + 1] as usize - p0)
+        };
         let wait = self.wait_bits[r];
         let mut elig = self.holding[r];
         if wait != 0 {
@@ -305,7 +356,7 @@ impl<const C: bool> Stages<'_, C> {
     /// waiting VCs `wait`; returns the local input VCs granted (and keeps `routed`).
     #[inline(always)]
     fn allocate_vcs(&mut self, r: usize, p0: usize, np: usize, wait: u64) -> u64 {
-        let nv = self.nv;
+        let nv = self.nv();
         let p0v = p0 * nv;
         let mut routed = self.routed[r];
         let mut reqs = if self.inline_rc() && self.routing_delay() <= 1 {
@@ -342,7 +393,7 @@ impl<const C: bool> Stages<'_, C> {
     /// `p0`, `n` local VCs) with the free output VCs; grants the matches and returns them.
     #[inline(always)]
     fn match_vcs(&mut self, p0: usize, n: usize, reqs: u64) -> u64 {
-        let p0v = p0 * self.nv;
+        let p0v = p0 * self.nv();
         if reqs & (reqs - 1) == 0 {
             // A lone requester has no conflicts: it takes the candidate nearest its pointer.
             let i = reqs.trailing_zeros() as usize;
@@ -401,7 +452,7 @@ impl<const C: bool> Stages<'_, C> {
     #[inline(always)]
     fn candidates(&self, p0: usize, i: usize) -> u64 {
         let vct = (!C && self.vct).then_some((self.packets, self.credits));
-        let (vcs, nv) = (&*self.vcs, self.nv);
+        let (vcs, nv) = (&*self.vcs, self.nv());
         free_candidates(
             vcs,
             self.out_free,
@@ -417,15 +468,15 @@ impl<const C: bool> Stages<'_, C> {
     /// past the match.
     #[inline(always)]
     fn grant_vc(&mut self, p0: usize, n: usize, i: usize, o: usize) {
-        let p0v = p0 * self.nv;
-        let (op, ov) = self.split[o];
+        let p0v = p0 * self.nv();
+        let (op, ov) = self.split(o);
         self.owner[p0v + o] = (p0v + i) as u32;
         self.gptr[p0v + o] = next(i, n) as u16;
         self.aptr[p0v + i] = next(o, n) as u16;
-        self.out_free[p0 + op as usize] &= !(1 << ov);
+        self.out_free[p0 + op] &= !(1 << ov);
         let ready = self.now + self.va_delay();
         let v = &mut self.vcs[p0v + i];
-        v.out_vc = ov;
+        v.out_vc = ov as u8;
         v.state = ACTIVE;
         v.set_ready(ready);
     }
@@ -434,7 +485,7 @@ impl<const C: bool> Stages<'_, C> {
     /// comment); the accepted traversals go to `sent`.
     #[inline(always)]
     fn allocate_switch(&mut self, r: usize, p0: usize, np: usize, elig: u64) {
-        let (nv, now) = (self.nv, self.now);
+        let (nv, now) = (self.nv(), self.now);
         let p0v = p0 * nv;
         // Requests: the eligible VCs, and whether two share an input or an output port.
         let (mut reqd, mut ins, mut outs, mut shared) = (0u64, 0u64, 0u64, 0u64);
@@ -457,7 +508,7 @@ impl<const C: bool> Stages<'_, C> {
             if self.credits[go * nv + v.out_vc as usize] == 0 {
                 continue;
             }
-            let (i, o) = (1u64 << self.split[b].0, 1u64 << ((go - p0) & (LOCAL - 1)));
+            let (i, o) = (1u64 << self.split(b).0, 1u64 << ((go - p0) & (LOCAL - 1)));
             shared |= (ins & i) | (outs & o);
             (reqd, ins, outs) = (reqd | 1 << b, ins | i, outs | o);
         }
@@ -478,13 +529,13 @@ impl<const C: bool> Stages<'_, C> {
     /// for the local outputs `outs`.
     #[inline(always)]
     fn islip_switch(&mut self, r: usize, p0: usize, np: usize, mut reqd: u64, mut outs: u64) {
-        let nv = self.nv;
+        let nv = self.nv();
         while reqd != 0 {
             let b = reqd.trailing_zeros() as usize;
             reqd &= reqd - 1;
             let o = (self.vcs[p0 * nv + b].out_port as usize - p0) & (LOCAL - 1);
             self.by_out[o] |= 1 << b;
-            self.port_req[o] |= 1 << self.split[b].0;
+            self.port_req[o] |= 1 << self.split(b).0;
         }
         // Grant: every requested output picks an input port.
         let mut ins = 0u64;
@@ -524,13 +575,16 @@ impl<const C: bool> Stages<'_, C> {
     /// switch candidates.
     #[inline(always)]
     fn send(&mut self, r: usize, p0: usize, np: usize, b: usize, o: usize) {
-        let (i, v) = self.split[b];
-        let (i, v) = (i as usize, v as usize);
+        let (i, v) = self.split(b);
         let gi = p0 + i;
         self.out_rr[p0 + o] = next(i, np) as u16;
         self.sa_aptr[gi] = next(o, np) as u16;
-        self.in_rr[gi] = next(v, self.nv) as u8;
-        if self.vcs[p0 * self.nv + b].front.tail {
+        self.in_rr[gi] = if NV != 0 {
+            (v + 1) % NV
+        } else {
+            next(v, self.nv)
+        } as u8;
+        if self.vcs[p0 * self.nv() + b].front.tail {
             self.holding[r] &= !(1 << b);
         }
         self.sent

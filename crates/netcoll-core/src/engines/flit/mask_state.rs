@@ -25,6 +25,8 @@ pub struct MaskRouter {
     /// The traversals one word of routers decided, in order: `router << 32 | global input
     /// port << 6 | VC`.
     pub sent: Vec<u64>,
+    /// Every router's port count when all have the same, else 0; `usize::MAX` until found.
+    pub uniform_ports: usize,
 }
 
 impl Default for MaskRouter {
@@ -36,6 +38,7 @@ impl Default for MaskRouter {
             grants: [0; LOCAL],
             ep_routes: Vec::new(),
             sent: Vec::new(),
+            uniform_ports: usize::MAX,
         }
     }
 }
