@@ -315,6 +315,11 @@ impl Wheel {
         }
     }
 
+    /// Schedules the flit over a link `h` for cycle `at` (as [`Wheel::push`]).
+    pub fn push_hop(&mut self, at: u64, h: Hop) {
+        self.slot(at).hops.push(h);
+    }
+
     /// Moves the events sent at cycle `now` into the slots they are due in.
     pub fn enter(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
         append(&mut self.slot(now + hop.flit_link).hops, &mut sent.flits);

@@ -20,7 +20,7 @@
 //! packet sizes, worms, step VC classes) or that react to each arrival in order (multicast
 //! traffic, schedules) run on one thread.
 
-use super::channel::Event;
+use super::channel::{Event, Hop};
 use super::config::FlowControl;
 use super::network::Network;
 use super::partition::{Partition, Workers};
@@ -111,9 +111,8 @@ impl<'t> Network<'t> {
         let mut sent = std::mem::take(&mut self.sent);
         let (now, hop) = (self.now, self.hop);
         let split = VcSplit::new(self.nv);
-        for h in &sent.flits {
-            let ((port, vc), flit) = (split.of(h.ivc), h.flit);
-            self.post(now + hop.flit_link, Event::Flit { port, vc, flit });
+        for &h in &sent.flits {
+            self.post_hop(now + hop.flit_link, h, &split);
         }
         for a in &sent.injected {
             let (port, vc, flit) = (a.port, a.vc as u8, a.flit);
@@ -137,6 +136,20 @@ impl<'t> Network<'t> {
         sent.ejects.clear();
         sent.credits.clear();
         self.sent = sent;
+    }
+
+    /// A flit over a link in a partitioned run: into the own wheel as it is (its router is
+    /// its bit's), or as an event into the outbox of the partition that owns its router.
+    fn post_hop(&mut self, at: u64, h: Hop, split: &VcSplit) {
+        let r = self.bit_router(h.bit as usize);
+        let p = self.part.as_mut().expect("a partitioned network");
+        let dest = r / p.chunk;
+        if dest == p.id {
+            self.wheel.push_hop(at, h);
+        } else {
+            let ((port, vc), flit) = (split.of(h.ivc), h.flit);
+            p.outbox[dest].push((at, Event::Flit { port, vc, flit }));
+        }
     }
 
     /// An event of a partitioned run: into the own wheel, or the outbox of the partition
