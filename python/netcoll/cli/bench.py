@@ -135,7 +135,7 @@ ANYNET = (
 )
 # (network, BookSim configuration, loads): both simulators read the same file.
 BENCH_CASES = [
-    ("mesh:8x8", MESH.format(topology="mesh", k=8), (0.05, 0.2, 0.35)),
+    ("mesh:8x8", MESH.format(topology="mesh", k=8), (0.05, 0.2, 0.35, 0.4)),
     ("mesh:16x16", MESH.format(topology="mesh", k=16), (0.05, 0.1, 0.18)),
     ("torus:8x8", MESH.format(topology="torus", k=8), (0.1, 0.3)),
     ("anynet:16x4", ANYNET, (0.05, 0.1)),
