@@ -74,7 +74,6 @@ struct Stages<'a, const C: bool, const NV: usize, const NP: usize> {
     routes: Routes<'a>,
     packets: &'a [Packet],
     by_out: &'a mut [u64; LOCAL],
-    port_req: &'a mut [u64; LOCAL],
     grants: &'a mut [u64; LOCAL],
     sent: &'a mut Vec<u64>,
     active: &'a [u64],
@@ -254,7 +253,6 @@ impl Network<'_> {
             },
             packets,
             by_out: &mut mr.by_out,
-            port_req: &mut mr.port_req,
             grants: &mut mr.grants,
             sent,
             active,
@@ -535,18 +533,17 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
             reqd &= reqd - 1;
             let o = (self.vcs[p0 * nv + b].out_port as usize - p0) & (LOCAL - 1);
             self.by_out[o] |= 1 << b;
-            self.port_req[o] |= 1 << self.split(b).0;
         }
-        // Grant: every requested output picks an input port.
+        // Grant: every requested output picks an input port: the port of the first VC of
+        // its mask from its pointer's port's first VC on (round the mask).
         let mut ins = 0u64;
         let mut bits = outs;
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let i = pick(
-                std::mem::take(&mut self.port_req[o]),
-                self.out_rr[p0 + o] as usize,
-            );
+            let i = self
+                .split(pick(self.by_out[o], self.out_rr[p0 + o] as usize * nv))
+                .0;
             self.grants[i] |= 1 << o;
             ins |= 1 << i;
         }

@@ -14,8 +14,6 @@ pub struct MaskRouter {
     pub enabled: bool,
     /// Per local output port: the eligible local input VCs that want it (switch allocation).
     pub by_out: [u64; LOCAL],
-    /// Per local output port: the input ports of those VCs.
-    pub port_req: [u64; LOCAL],
     /// Per local input port: the outputs that granted it (switch allocation).
     pub grants: [u64; LOCAL],
     /// The common configuration's routes (mask_routes.rs): per router and endpoint, the
@@ -34,7 +32,6 @@ impl Default for MaskRouter {
         MaskRouter {
             enabled: true,
             by_out: [0; LOCAL],
-            port_req: [0; LOCAL],
             grants: [0; LOCAL],
             ep_routes: Vec::new(),
             sent: Vec::new(),
