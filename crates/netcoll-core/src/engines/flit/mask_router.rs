@@ -536,7 +536,9 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         }
         // Grant: every requested output picks an input port: the port of the first VC of
         // its mask from its pointer's port's first VC on (round the mask).
-        let mut ins = 0u64;
+        // With at most 8 ports, the grants by input port are bytes of one word.
+        let byte_grants = NP != 0 && NP <= 8;
+        let (mut ins, mut granted) = (0u64, 0u64);
         let mut bits = outs;
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
@@ -544,7 +546,11 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
             let i = self
                 .split(pick(self.by_out[o], self.out_rr[p0 + o] as usize * nv))
                 .0;
-            self.grants[i] |= 1 << o;
+            if byte_grants {
+                granted |= 1 << (i * 8 + o);
+            } else {
+                self.grants[i] |= 1 << o;
+            }
             ins |= 1 << i;
         }
         // Accept: every granted input port picks an output and sends its VC for it.
@@ -552,7 +558,11 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         while ins != 0 {
             let i = ins.trailing_zeros() as usize;
             ins &= ins - 1;
-            let grants = std::mem::take(&mut self.grants[i]);
+            let grants = if byte_grants {
+                granted >> (i * 8) & 0xff
+            } else {
+                std::mem::take(&mut self.grants[i])
+            };
             let o = pick(grants, self.sa_aptr[p0 + i] as usize);
             let v = pick(
                 self.by_out[o] >> (i * nv) & vmask,
