@@ -5,7 +5,7 @@
 //! default, and what matches BookSim.
 //!
 //! One concern per file: `config` (fields and defaults; `config_keys` reads a key, `config_check`
-//! validates), `network` (flat state; `wiring` where each port leads), `router` (routing and switch traversal), `vc_alloc` /
+//! validates), `network` (flat state; `wiring` where each port leads; `buffers` the input buffers: arrivals and the bit sets of occupied and waiting VCs), `router` (routing and switch traversal), `vc_alloc` /
 //! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones; `vc_masks` the iSLIP VC
 //! allocator on bit masks, `va_state` its masks and scratch), `mask_router` (the router stages'
 //! common case on router-local masks, `mask_routes` its inline routing, `mask_state` its switch and scratch), `torus` (BookSim's torus
@@ -20,6 +20,7 @@
 mod allocator;
 mod anynet;
 mod booksim_keys;
+mod buffers;
 pub mod cfgfile;
 mod channel;
 pub mod config;

@@ -203,7 +203,7 @@ impl Network<'_> {
     }
 
     /// Sends the credit of VC `v` of the input port whose VC 0's credits go to `up`
-    /// ([`super::network::PortAt::up`]).
+    /// ([`super::wiring::PortAt::up`]).
     #[inline(always)]
     fn push_credit(&mut self, up: u32, v: u8) {
         debug_assert!(up != u32::MAX, "flits never enter an open port");
@@ -237,7 +237,7 @@ impl Network<'_> {
 
 /// Input VC record `x` gives up its front flit (read by the caller): the next flit, at
 /// ring slot `base + head`, takes its place. Returns the flits left. Shared by `traverse`
-/// and `Network::pop_from`, which keep the port's occupancy.
+/// and `Network::pop_from`, which clear the VC's occupancy bit when it drains (`vacate`).
 #[inline(always)]
 pub(super) fn advance_front(x: &mut Vc, ring: &[Flit], base: usize, depth: usize) -> u16 {
     x.len -= 1;

@@ -2,6 +2,8 @@
 //! port leads (a link to another router's input port, or an ejection channel) and where
 //! each input port is fed from (a link or an NI), read once from the topology.
 
+use crate::error::Result;
+use crate::spec_err;
 use crate::topology::{Peer, Topology};
 
 /// Where a router's output port leads.
@@ -67,7 +69,7 @@ pub fn wiring(topo: &Topology, pstart: &[u32]) -> (Vec<Out>, Vec<In>, Vec<u32>) 
     (out_to, in_from, ep_port)
 }
 
-/// Marks an ejection channel in a [`super::network::Down`] (else a router's input VC).
+/// Marks an ejection channel in a [`Down`] (else a router's input VC).
 pub const DOWN_EJECT: u32 = 1 << 31;
 
 /// Per global input port, where the credits of its VCs go, as one word (a traversal reads
@@ -82,4 +84,78 @@ pub fn credit_targets(in_from: &[In], nv: usize, wheel: &super::channel::Wheel) 
             In::Open => u32::MAX,
         })
         .collect()
+}
+
+/// What a traversal and an arrival need of a global input port, in one record: where the
+/// credits of its VCs go (the credit number, `channel::Wheel::credit`, of VC 0 of the
+/// upstream output port or NI, `u32::MAX` for an open port; wiring.rs `credit_targets`)
+/// and the number of its VC 0 in the per-router bit sets of input VCs (`wait_bits`, `occ`;
+/// bit `r * wpr * 64 + port * num_vcs + vc`, the word `bit / 64`); the VC's number is
+/// added to both. An arrival finds its VC's bit with an add, no division or multiplication.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PortAt {
+    pub up: u32,
+    pub bit: u32,
+}
+
+/// Where a global output port's flits go, as its traversals need it: over a link, to input
+/// VC `ivc + vc` (`ivc` the downstream port's VC 0) of bit `bit + vc` (see [`PortAt`]);
+/// `ivc` is [`DOWN_EJECT`] with the endpoint for an ejection port, `u32::MAX` for an open
+/// one.
+#[derive(Debug, Clone, Copy)]
+pub struct Down {
+    pub ivc: u32,
+    pub bit: u32,
+}
+
+/// [`PortAt`] of every global port.
+pub fn port_at(
+    pstart: &[u32],
+    port_router: &[u32],
+    up: &[u32],
+    nv: usize,
+    wpr: usize,
+) -> Result<Vec<PortAt>> {
+    let routers = pstart.len() - 1;
+    if routers * wpr * 64 > u32::MAX as usize {
+        return spec_err!(
+            "the flit network has {routers} routers of up to {} VCs: the flit engine numbers \
+             fewer than 2^32 input VCs",
+            wpr * 64
+        );
+    }
+    Ok(port_router
+        .iter()
+        .enumerate()
+        .map(|(p, &r)| PortAt {
+            up: up[p],
+            bit: ((r as usize * wpr * 64) + (p - pstart[r as usize] as usize) * nv) as u32,
+        })
+        .collect())
+}
+
+/// [`Down`] of every global output port.
+pub fn down_targets(out_to: &[Out], port_at: &[PortAt], nv: usize) -> Result<Vec<Down>> {
+    if out_to.len() * nv >= DOWN_EJECT as usize {
+        return spec_err!(
+            "the flit network has {} ports of {nv} VCs: the flit engine numbers fewer than \
+             2^31 input VCs",
+            out_to.len()
+        );
+    }
+    let down = |o: &Out| match *o {
+        Out::Link { input, .. } => Down {
+            ivc: input * nv as u32,
+            bit: port_at[input as usize].bit,
+        },
+        Out::Eject(ep) => Down {
+            ivc: DOWN_EJECT | ep,
+            bit: 0,
+        },
+        Out::Open => Down {
+            ivc: u32::MAX,
+            bit: 0,
+        },
+    };
+    Ok(out_to.iter().map(down).collect())
 }
