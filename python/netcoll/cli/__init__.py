@@ -14,11 +14,11 @@ from __future__ import annotations
 import click
 
 from .. import _core
-from .common import CONTEXT, console, emit_json, fail, run_cli
+from .common import CONTEXT, emit_json, fail, run_cli
 from .lazy import LazyGroup
 from .types import GIGABYTES
 
-__all__ = ["app", "console", "emit_json", "fail", "main"]
+__all__ = ["app", "emit_json", "fail", "main"]
 
 
 def set_max_memory(ctx, param, value: float | None) -> float | None:

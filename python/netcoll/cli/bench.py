@@ -25,8 +25,9 @@ from .._core import (
     simulate_booksim,
     simulate_schedule,
 )
+from ..console import stdout_console
 from ..networks import topology
-from .common import console, json_option, threads_option
+from .common import json_option, threads_option
 from .types import bounded
 
 
@@ -122,7 +123,7 @@ def bench_metrics(as_json: bool) -> None:
     """Exact metrics of million-node networks (iBT(1000^2;b=8,32), Torus(100^3)), timed."""
     from ..demo import bench_metrics as run
 
-    run(as_json=as_json, console=console)
+    run(as_json=as_json, console=stdout_console())
 
 
 MESH = (
@@ -447,7 +448,7 @@ def bench_scale(sizes, quick, only, timeout, mem, what, save, as_json):
     def progress(row: dict, done: int, total: int) -> None:
         if not as_json:
             verdict = row.get("method", "ok") if scale.succeeded(row) else row.get("error")
-            console.print(
+            stdout_console().print(
                 f"[{done}/{total}] {row['op']:<18} {row['algo']:<20} {row['ranks']:>6} ranks "
                 f"{row['seconds']:>8.2f} s {row['peak_bytes'] / 2**20:>8.0f} MiB  {verdict}"
             )

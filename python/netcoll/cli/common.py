@@ -14,25 +14,6 @@ import click
 from .._core import NetcollError
 from .types import SWITCH
 
-
-class _Console:
-    """The rich console, made (and rich imported) on first use: a command that prints only
-    JSON never pays for it."""
-
-    _real = None
-
-    def __getattr__(self, name: str):
-        if _Console._real is None:
-            from rich.console import Console
-
-            real = Console(emoji=False)  # user text such as ":x:" stays as typed
-            if not real.is_terminal:  # piped or captured: do not squeeze tables into 80 columns
-                real = Console(width=120, emoji=False)
-            _Console._real = real
-        return getattr(_Console._real, name)
-
-
-console = _Console()
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 spec_argument = click.argument("spec", metavar="SPEC")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .common import console, json_option
+from ..console import stdout_console
+from .common import json_option
 
 
 @click.command("demo")
@@ -32,4 +33,4 @@ def demo(output: Path, quick: bool, report: bool, as_json: bool) -> None:
     tables, plots and the HTML report of every reproduction."""
     from ..demo import run_demo
 
-    run_demo(output, quick=quick, as_json=as_json, console=console, report=report)
+    run_demo(output, quick=quick, as_json=as_json, console=stdout_console(), report=report)

@@ -28,8 +28,10 @@ ROWS = (
 def compare_cmd(topo: str, params: tuple[str, ...], as_json: bool) -> None:
     """Aggregate hop counts (sum of DOR path lengths of the unicasts) of an all-to-all
     broadcast: each baseline against HNC on it, from closed forms."""
+    from ..console import stdout_console
     from ..hnc import compare
-    from .common import console
+
+    console = stdout_console()
 
     out = compare(topo, params)
     if as_json:
@@ -63,8 +65,10 @@ def compare_cmd(topo: str, params: tuple[str, ...], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def groups_cmd(topo: str, params: tuple[str, ...], as_json: bool) -> None:
     """HNC aggregate hops for every group shape, best first (seed 000 s4.3, Fig. 6)."""
+    from ..console import stdout_console
     from ..hnc import groups
-    from .common import console
+
+    console = stdout_console()
 
     rows = groups(topo, params)
     if as_json:

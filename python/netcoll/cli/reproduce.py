@@ -44,10 +44,10 @@ from .._core import NetcollError
 def reproduce(ident, list_, markdown, all_, quick, output, as_json):
     """Reproduce a table or figure of the seed papers (CSV, PNG/SVG, markdown note)."""
     from .. import reproduce as rep
+    from ..console import stdout_console
     from ..reproduce.report import write_report
-    from .common import console as stdout_console
 
-    console = Console(stderr=True, emoji=False) if as_json else stdout_console
+    console = Console(stderr=True, emoji=False) if as_json else stdout_console()
     if markdown and not list_:
         raise NetcollError("--markdown goes with --list: netcoll reproduce --list --markdown")
     if list_:

@@ -231,7 +231,9 @@ def algos(op, as_json):
         return
     from rich.table import Table
 
-    from .common import console
+    from ..console import stdout_console
+
+    console = stdout_console()
 
     table = Table("name", "collectives", "family", "parameters", "preconditions", "source")
     for a in rows:
@@ -443,8 +445,10 @@ def _tune_table(out: dict[str, Any]) -> None:
     """The candidates as a table: rank, the simulate arguments, the figures with units."""
     from rich.table import Table
 
+    from ..console import stdout_console
     from ..units import format_size
-    from .common import console
+
+    console = stdout_console()
 
     rank_by = out["rank_by"]
     title = (

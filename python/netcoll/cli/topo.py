@@ -13,8 +13,8 @@ from rich.table import Table
 from .. import _core
 from .. import networks as topo_mod
 from .._core import NetcollError
+from ..console import stdout_console
 from .common import (
-    console,
     emit_json,
     json_option,
     resolve_topo,
@@ -60,7 +60,7 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
     ]
     for k, v in rows:
         table.add_row(k, str(v))
-    console.print(table)
+    stdout_console().print(table)
 
 
 # ---------------------------------------------------------------- topo check
@@ -96,15 +96,15 @@ def topo_check(
         emit_json(rep)
         return
     verdict = "deadlock-free" if rep["deadlock_free"] else "NOT deadlock-free"
-    console.print(
+    stdout_console().print(
         f"{t.name}: {rep['routing']} routing with {rep['vcs']} VC(s), rule {rep['vc_rule']}: "
         f"[bold]{verdict}[/bold] ({rep['dependencies']} dependencies among "
         f"{rep['channels_used']} channel/VC pairs)"
     )
     if rep["cycle"]:
-        console.print(f"dependency cycle of {len(rep['cycle'])} channels:")
+        stdout_console().print(f"dependency cycle of {len(rep['cycle'])} channels:")
         for c in rep["cycle"]:
-            console.print(
+            stdout_console().print(
                 f"  switch {c['from']} port {c['port']} -> switch {c['to']}  (vc {c['vc']})"
             )
 
@@ -215,7 +215,7 @@ def route(
         table.add_row(
             str(i), where(h["from"]), str(h["port"]), where(h["to"]), str(h["vc_class"]), direction
         )
-    console.print(table)
+    stdout_console().print(table)
 
 
 def _route_ends(topo: str | None, ends: tuple[str, ...]) -> tuple[str, str, str]:
@@ -264,7 +264,7 @@ def topo_draw(spec: str, output: Path, root: int | None) -> None:
             )
     t = topo_mod.topology(spec)
     draw(t, output, root=root)
-    console.print(f"wrote {output}")
+    stdout_console().print(f"wrote {output}")
 
 
 @click.command("export")
@@ -300,4 +300,4 @@ def topo_export(spec: str, output: Path, fmt: str) -> None:
             nx.write_graphml(h, output)
     else:
         raise NetcollError(f"unknown export format '{fmt}': use netcoll, networkx or graphml")
-    console.print(f"wrote {output} ({fmt})")
+    stdout_console().print(f"wrote {output} ({fmt})")

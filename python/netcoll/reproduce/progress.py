@@ -24,7 +24,9 @@ def progress_bar(description: str, total: int, enabled: bool = True) -> Iterator
         TimeRemainingColumn,
     )
 
-    from ..cli.common import console
+    from ..console import stdout_console
+
+    console = stdout_console()
 
     if not console.is_terminal:
         yield lambda label=None: None
