@@ -136,7 +136,7 @@ fn loggops_simulate(
         };
         let routing = routing_for(&t, "auto")?;
         let hops = loggops::route_hops(&t, &routing, &placement)?;
-        loggops::simulate_routed(&goal, &p, &hops)
+        loggops::simulate_routed(&goal, &p, &hops, Default::default())
     })?;
     to_py(py, &result)
 }

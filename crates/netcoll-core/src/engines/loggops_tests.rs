@@ -66,7 +66,7 @@ fn eager_and_rendezvous_by_hand() {
 
 #[test]
 fn latency_per_hop_of_the_route() {
-    use super::loggops::{route_hops, simulate_routed};
+    use super::loggops::{route_hops, simulate_routed, Options};
     // One 10-byte message from rank 0 to rank 3 of a 4x2 mesh: three links along its first row, so L counts
     // three times (3 * 2500 + 1500 + 1500 + 54 = 10554); from rank 0 to rank 1, once: the
     // topology-free time.
@@ -84,13 +84,15 @@ fn latency_per_hop_of_the_route() {
     let p = LogGops::default();
     let far = Goal::parse(&text(3), "t").unwrap();
     assert_eq!(
-        simulate_routed(&far, &p, &hops).unwrap().rank_times[3],
+        simulate_routed(&far, &p, &hops, Options::default())
+            .unwrap()
+            .rank_times[3],
         10554
     );
     assert_eq!(simulate(&far, &p).unwrap().rank_times[3], 5554);
     let near = Goal::parse(&text(1), "t").unwrap();
     assert_eq!(
-        simulate_routed(&near, &p, &hops).unwrap(),
+        simulate_routed(&near, &p, &hops, Options::default()).unwrap(),
         simulate(&near, &p).unwrap()
     );
     // Ranks past the network's endpoints are refused.

@@ -12,6 +12,9 @@ pub mod analytic;
 pub mod flit;
 mod list_schedule;
 pub mod loggops;
+mod loggops_graph;
+mod loggops_match;
+mod loggops_queue;
 mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
