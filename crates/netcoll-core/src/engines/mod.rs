@@ -15,6 +15,8 @@ pub mod loggops;
 mod loggops_graph;
 mod loggops_match;
 mod loggops_queue;
+#[cfg(test)]
+mod loggops_reference;
 mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
