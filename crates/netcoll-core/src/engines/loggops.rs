@@ -109,7 +109,7 @@ impl QueueStats {
 }
 
 /// Run options beyond the LogGOPS parameters.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Collect [`QueueStats`].
     pub qstat: bool,

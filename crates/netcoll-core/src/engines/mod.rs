@@ -14,6 +14,7 @@ mod list_schedule;
 pub mod loggops;
 mod loggops_graph;
 mod loggops_match;
+pub mod loggops_options;
 mod loggops_queue;
 #[cfg(test)]
 mod loggops_reference;
