@@ -77,7 +77,7 @@ fn write_schedule(py: Python<'_>, schedule: &PySchedule, format: String) -> PyRe
 #[allow(clippy::too_many_arguments)]
 fn loggops_simulate(
     py: Python<'_>,
-    data: Option<Vec<u8>>,
+    data: Option<pyo3::pybacked::PyBackedBytes>,
     name: String,
     schedule: Option<&PySchedule>,
     params: Vec<(String, String)>,

@@ -206,11 +206,18 @@ fn queue_statistics_equal_loggopsim_qstat() {
     // q8-uq-miss.data, none in q8-rq-miss.data and q8-uq-hit.data.
     use super::loggops::{simulate_with, Options};
     let file = "linear_alltoall_p8.goal";
-    let goal = Goal::parse(&std::fs::read_to_string(data_dir().join(file)).unwrap(), file).unwrap();
+    let goal = Goal::parse(
+        &std::fs::read_to_string(data_dir().join(file)).unwrap(),
+        file,
+    )
+    .unwrap();
     let r = simulate_with(&goal, &LogGops::default(), Options { qstat: true }).unwrap();
     let q = r.qstat.unwrap();
     assert_eq!((q.rq_max, q.uq_max), (vec![7; 8], vec![0; 8]));
     assert_eq!((q.rq_hits, q.uq_misses), (vec![7; 8], vec![7; 8]));
     assert_eq!((q.rq_misses, q.uq_hits), (vec![0; 8], vec![0; 8]));
-    assert!(simulate(&goal, &LogGops::default()).unwrap().qstat.is_none());
+    assert!(simulate(&goal, &LogGops::default())
+        .unwrap()
+        .qstat
+        .is_none());
 }
