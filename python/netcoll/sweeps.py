@@ -36,6 +36,8 @@ TRAFFIC_FIGURES = (
     "packets_measured",
     "unstable",
 )
+#: Saturation: accepted below (1 - this) times the offered rate.
+ACCEPTED_SLACK = 0.05
 RANGE = re.compile(r"^\s*([-+0-9.eE]+)\s*:\s*([-+0-9.eE]+)\s*:\s*([-+0-9.eE]+)\s*$")
 
 
@@ -201,8 +203,8 @@ def _is_scalar(v: Any) -> bool:
 
 def _saturation(task: Task) -> dict[str, Any]:
     """Bisection on injection_rate for one combination of the other axes: the highest rate
-    found stable (no unstable verdict, no deadlock, latency within the bound), to within
-    ``tolerance``."""
+    found stable (no unstable verdict, no deadlock, latency within the bound, accepted within
+    5% of offered), to within ``tolerance``."""
     lo, hi = task.settings["lo"], task.settings["hi"]
     tol, bound = task.settings["tolerance"], task.settings.get("latency_bound")
     seed = task.seeds[0]
@@ -214,7 +216,10 @@ def _saturation(task: Task) -> dict[str, Any]:
         r = _traffic(task, {**task.point, "injection_rate": f"{rate:.6g}"}, seed)
         lat = r["avg_packet_latency"]
         over = bound is not None and (lat is None or lat > bound)
-        return not (r["unstable"] or r.get("error") or over)
+        # Accepted traffic that falls short of the offered load is saturation too, even where
+        # a short run ends before the engine's own unstable verdict can fire.
+        short = (r["accepted_rate"] or 0.0) < (1.0 - ACCEPTED_SLACK) * (r["offered_rate"] or 0.0)
+        return not (r["unstable"] or r.get("error") or over or short)
 
     if stable(hi):
         rate, found = hi, False

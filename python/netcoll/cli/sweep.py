@@ -64,7 +64,6 @@ json_flag = click.option("--json", "as_json", is_flag=True, help="Print the rows
     default=None,
     help="A BookSim 2 configuration file (else netcoll's defaults).",
 )
-@click.argument("overrides", nargs=-1, metavar="[KEY=VALUE]...")
 @set_option
 @seeds_option
 @click.option(
@@ -91,7 +90,6 @@ json_flag = click.option("--json", "as_json", is_flag=True, help="Print the rows
 def sweep_group(
     ctx,
     cfg,
-    overrides,
     axes,
     seeds,
     saturation,
@@ -103,7 +101,7 @@ def sweep_group(
     as_json,
 ):
     """Sweep the flit engine over BookSim keys: every point of the cross product of the --set
-    axes is one simulation of the configuration (FILE and KEY=VALUE overrides).
+    axes is one simulation of the configuration (an axis of one value sets a key for all).
 
     Example: netcoll sweep --booksim mesh88.cfg --set injection_rate=0.05:0.4:0.05 --saturation
     """
@@ -114,11 +112,11 @@ def sweep_group(
         raise NetcollError("nothing to sweep: give an axis, as --set injection_rate=0.05:0.4:0.05")
     if cfg is not None and not Path(cfg).is_file():
         raise NetcollError(f"{cfg}: no such configuration file")
-    pairs = parse_overrides(overrides)
-    _check_keys([k for k, _ in pairs] + list(parsed))
+    pairs: list[tuple[str, str]] = []
+    _check_keys(list(parsed))
     sat = {"tolerance": tolerance, "latency_bound": latency_bound} if saturation else None
     tasks = booksim_tasks(cfg, pairs, parsed, seeds, sat)
-    threads = next((int(v) for k, v in pairs if k == "threads" and v.isdigit()), 1)
+    threads = max(int(v) for v in parsed.get("threads", ["1"]) if v.isdigit()) if parsed else 1
     _run(tasks, list(parsed), seeds, workers or default_workers(threads), out_dir, resume, as_json)
 
 
