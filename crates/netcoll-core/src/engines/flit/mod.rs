@@ -53,6 +53,7 @@ pub mod sim;
 pub mod stats;
 pub mod steplat;
 mod sw_alloc;
+mod tail_credit;
 mod torus;
 mod traffic;
 mod types;
@@ -85,6 +86,8 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+mod tests_credits;
 #[cfg(test)]
 mod tests_mask_router;
 #[cfg(test)]
