@@ -136,6 +136,10 @@ def test_bench_flit_quick_prints_figures():
         "mesh:16x16",
         "torus:8x8",
         "anynet:16x4",
+        "mesh:8x8 2 VCs",
+        "mesh:8x8 8 VCs",
+        "mesh:8x8 20 flits",
+        "mesh:8x8x8",
         "mesh:128x128",
     }
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)

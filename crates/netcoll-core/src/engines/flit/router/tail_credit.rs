@@ -21,13 +21,13 @@ impl Network<'_> {
             return;
         }
         self.tail_sent = vec![false; self.credits.len()];
-        self.eject_go = vec![u32::MAX; self.nis.len()];
-        for go in 0..self.down.len() {
-            let d = self.down[go].ivc;
-            if d != u32::MAX && d & super::wiring::DOWN_EJECT != 0 {
-                self.eject_go[(d & !super::wiring::DOWN_EJECT) as usize] = go as u32;
+        let mut eject_go = vec![u32::MAX; self.nis.len()];
+        for (go, d) in self.down.iter().enumerate() {
+            if d.ivc != u32::MAX && d.ivc & super::wiring::DOWN_EJECT != 0 {
+                eject_go[(d.ivc & !super::wiring::DOWN_EJECT) as usize] = go as u32;
             }
         }
+        self.eject_go = eject_go;
     }
 
     /// The tail of the packet holding output VC `ov` of port `go` has left: the VC is free
