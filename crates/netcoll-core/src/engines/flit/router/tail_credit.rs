@@ -69,9 +69,8 @@ impl Network<'_> {
         for &c in due {
             let c = c as usize;
             let n = &mut self.credits[c];
-            if *n != u16::MAX {
-                *n += 1;
-            }
+            // An ejection VC's count stays infinite (u16::MAX).
+            *n = n.saturating_add(1);
             if !self.tail_sent[c] || (*n != depth && *n != u16::MAX) {
                 continue;
             }
