@@ -38,6 +38,8 @@ mod mask_state;
 mod router;
 #[path = "router/sw_alloc.rs"]
 mod sw_alloc;
+#[path = "router/tail_credit.rs"]
+mod tail_credit;
 #[path = "router/types.rs"]
 mod types;
 #[path = "router/va_state.rs"]
@@ -138,6 +140,8 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+mod tests_credits;
 #[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;

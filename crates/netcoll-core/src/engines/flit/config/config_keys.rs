@@ -55,6 +55,7 @@ impl FlitConfig {
             "sw_alloc_delay" => self.sw_alloc_delay = num(key, v)?,
             "st_final_delay" => self.st_final_delay = num(key, v)?,
             "credit_delay" => self.credit_delay = num(key, v)?,
+            "wait_for_tail_credit" => self.wait_for_tail_credit = flag(key, v)?,
             "speculative" => self.speculative = flag(key, v)?,
             "channel_latency" => {
                 self.channel_latency = num(key, v)?;
