@@ -181,3 +181,15 @@ def test_mpi_entry_point_for_an_external_launcher():
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)  # rank 0 alone prints
     assert doc["np"] == 2 and doc["verified"] is True
+
+
+def test_reproduce_all_with_two_workers_matches_one(tmp_path, monkeypatch):
+    from netcoll.reproduce import registry, runner
+
+    few = [r for r in registry.REPRODUCTIONS if r.id in ("ibt-table1-distances", "ibt-fig1")]
+    monkeypatch.setattr(registry, "REPRODUCTIONS", few)
+    one = runner.run_all(tmp_path / "one", True)
+    two = runner.run_all(tmp_path / "two", True, workers=2)
+    assert [r.id for r, _ in one] == [r.id for r, _ in two] == [r.id for r in few]
+    for (_, a), (_, b) in zip(one, two):
+        assert (a.status, a.rows, a.summary) == (b.status, b.rows, b.summary)

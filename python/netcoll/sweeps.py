@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any
 
 from ._core import NetcollError
@@ -289,7 +290,9 @@ def make_executor(workers: int) -> Executor | None:
         return MPIPoolExecutor()
     if workers <= 1:
         return None
-    return ProcessPoolExecutor(max_workers=workers)
+    # Not fork: a forked child inherits the Rust core's thread pool (rayon) with whatever
+    # locks its threads held at that instant, and can hang on its first simulation.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("forkserver"))
 
 
 def default_workers(threads: int = 1) -> int:
