@@ -13,7 +13,7 @@ import pytest
 
 from conftest import run_cli
 from netcoll._core import NetcollError
-from netcoll.sweeps import parse_axes, parse_values, point_seed, split_specs
+from netcoll.sweeps import _t95, parse_axes, parse_values, point_seed, split_specs
 
 CFG = str(Path(__file__).parent / "data" / "docs" / "mesh88.cfg")
 SMALL = ["--set", "k=4", "--set", "sample_period=300", "--set", "max_samples=4"]
@@ -50,6 +50,15 @@ def test_seed_depends_on_the_point_only():
     a = point_seed({"injection_rate": "0.1", "k": "4"}, 0)
     assert a == point_seed({"k": "4", "injection_rate": "0.1"}, 0)
     assert a != point_seed({"injection_rate": "0.1", "k": "4"}, 1)
+
+
+@pytest.mark.parametrize(
+    ("dof", "t"),
+    [(1, 12.706), (11, 2.201), (30, 2.042), (31, 2.040), (40, 2.021), (60, 2.000), (120, 1.980)],
+)
+def test_confidence_interval_uses_students_t(dof, t):
+    # Printed-table values of the 0.975 quantile; beyond 30 the expansion must match them too.
+    assert _t95(dof) == pytest.approx(t, abs=1e-3)
 
 
 def test_rows_identical_for_one_and_two_workers():
