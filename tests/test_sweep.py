@@ -61,6 +61,17 @@ def test_confidence_interval_uses_students_t(dof, t):
     assert _t95(dof) == pytest.approx(t, abs=1e-3)
 
 
+def test_a_row_names_the_seed_it_ran_with():
+    # Without --seeds a run uses the configuration's seed (the engine's default 0 here), and
+    # the row says so rather than null, so that the row alone reproduces the run.
+    rows = _sweep("--set", "injection_rate=0.1", "--set", "seed=0,5")
+    assert [r["seed"] for r in rows] == [0, 5]
+    assert (
+        rows[0]["avg_packet_latency"]
+        == _sweep("--set", "injection_rate=0.1")[0]["avg_packet_latency"]
+    )
+
+
 def test_rows_identical_for_one_and_two_workers():
     args = ("--set", "injection_rate=0.1:0.3:0.1", "--set", "num_vcs=2,4", "--seeds", "2")
     one = _sweep(*args, "--workers", "1")

@@ -41,7 +41,7 @@ def booksim_tasks(
     combination of the other axes."""
     if seeds < 1:
         raise NetcollError(f"--seeds {seeds}: give 1 or more")
-    settings = {"config": config, "overrides": overrides}
+    settings = {"config": config, "overrides": overrides, "seed": _own_seed(config, overrides)}
     tasks = [Task(i, "booksim", p, _seeds(p, seeds), settings) for i, p in enumerate(cross(axes))]
     if saturation is not None:
         others = {k: v for k, v in axes.items() if k != "injection_rate"}
@@ -69,6 +69,20 @@ def collective_tasks(
         Task(i, kind, p, _seeds(p, seeds) if seeds > 1 else [None], settings or {})
         for i, p in enumerate(cross(grid))
     ]
+
+
+def _own_seed(config: str | None, overrides: list[tuple[str, str]]) -> str:
+    """The seed of a run the sweep does not seed: the last ``seed`` of the configuration file
+    and the overrides, else the flit engine's default."""
+    from ._core import flit_defaults, parse_booksim_config
+
+    try:
+        text = Path(config).read_text() if config else ""
+    except OSError as e:
+        raise NetcollError(f"{config}: {e.strerror}; give a BookSim configuration file") from None
+    pairs = parse_booksim_config(text, str(config)) if config else []
+    seeds = [v for k, v in [*pairs, *overrides] if k == "seed"]
+    return seeds[-1] if seeds else str(flit_defaults()["seed"])
 
 
 def _seeds(point: dict[str, str], n: int) -> list[int | None]:

@@ -137,7 +137,8 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 def _run_one(task: Task, seed: int | None) -> dict[str, Any]:
     if task.kind == "booksim":
-        return {**task.point, "seed": seed, **_traffic(task, task.point, seed)}
+        row = _traffic(task, task.point, seed)
+        return {**task.point, "seed": _seed_used(task, task.point, seed), **row}
     return {**task.point, "seed": seed, **_collective(task.kind, task.point, task.settings, seed)}
 
 
@@ -153,6 +154,16 @@ def _traffic(task: Task, point: dict[str, str], seed: int | None) -> dict[str, A
     if r.get("deadlock"):
         row["error"] = f"deadlock at cycle {r['deadlock']['cycle']}"
     return row
+
+
+def _seed_used(task: Task, point: dict[str, str], seed: int | None) -> int | str | None:
+    """The seed a traffic run used, so that its row reproduces it: the sweep's own, else the
+    last ``seed`` among the configuration, the overrides and the point (the engine's default
+    when none names one)."""
+    if seed is not None:
+        return seed
+    own = point.get("seed", task.settings.get("seed"))
+    return int(own) if isinstance(own, str) and own.strip().isdigit() else own
 
 
 def _collective(kind: str, point: dict[str, str], settings: dict, seed: int | None) -> dict:
@@ -231,7 +242,7 @@ def _saturation(task: Task) -> dict[str, Any]:
         rate, found = lo, True
     return {
         **task.point,
-        "seed": seed,
+        "seed": _seed_used(task, task.point, seed),
         "stat": "saturation",
         "saturation_rate": round(rate, 6),
         "saturated": found,
