@@ -213,3 +213,15 @@ def test_reproduce_all_with_two_workers_matches_one(tmp_path, monkeypatch):
     assert [r.id for r, _ in one] == [r.id for r, _ in two] == [r.id for r in few]
     for (_, a), (_, b) in zip(one, two):
         assert (a.status, a.rows, a.summary) == (b.status, b.rows, b.summary)
+
+
+def test_workers_and_flit_threads_do_not_oversubscribe(monkeypatch):
+    from netcoll import sweep_study
+
+    monkeypatch.setattr(sweep_study, "default_workers", lambda threads: max(1, 4 // threads))
+    # threads left to the engine (0: every core on a large network): several workers pin it.
+    assert sweep_study.pin_threads(CFG, [], {}, 2) == (2, [("threads", "1")])
+    assert sweep_study.pin_threads(CFG, [], {}, None) == (4, [("threads", "1")])
+    assert sweep_study.pin_threads(CFG, [], {}, 1) == (1, [])
+    # T threads a run: W defaults to cores / T, and the engine keeps the given count.
+    assert sweep_study.pin_threads(CFG, [], {"threads": ["1", "2"]}, None) == (2, [])

@@ -24,6 +24,7 @@ from .sweeps import (
     point_seed,
     run_tasks,
     split_specs,
+    under_mpi_futures,
 )
 
 JOURNAL = "sweep.jsonl"
@@ -69,6 +70,25 @@ def collective_tasks(
         Task(i, kind, p, _seeds(p, seeds) if seeds > 1 else [None], settings or {})
         for i, p in enumerate(cross(grid))
     ]
+
+
+def pin_threads(
+    config: str | None, overrides: list[tuple[str, str]], axes: dict, workers: int | None
+) -> tuple[int, list[tuple[str, str]]]:
+    """The workers and the overrides of a BookSim sweep so that W workers of T flit threads
+    use at most W*T cores: W defaults to cores / T, and where ``threads`` is left to the
+    engine (0: every core from 1,024 routers) several workers pin it to one (the figures are
+    the same for every thread count)."""
+    from ._core import parse_booksim_config
+
+    pairs = parse_booksim_config(Path(config).read_text(), str(config)) if config else []
+    given = [v for k, v in [*pairs, *overrides] if k == "threads"][-1:] + axes.get("threads", [])
+    counts = [int(v) for v in given if v.strip().isdigit()]
+    threads = max(counts) if counts else 0
+    w = workers or default_workers(max(threads, 1))
+    if threads == 0 and (w > 1 or under_mpi_futures()):
+        overrides = [*overrides, ("threads", "1")]
+    return w, overrides
 
 
 def _own_seed(config: str | None, overrides: list[tuple[str, str]]) -> str:
@@ -269,6 +289,7 @@ def sweep(
     if op is None:
         pairs = [(k, str(v)) for k, v in (overrides or {}).items()]
         sat = {"tolerance": 0.005} if saturation else None
+        workers, pairs = pin_threads(booksim, pairs, parsed, workers)
         tasks = booksim_tasks(booksim, pairs, parsed, seeds, sat)
         names = list(parsed)
     else:

@@ -339,7 +339,10 @@ def run_tasks(
             yield t, run_task(t)
         return
     with executor:
-        futures: dict[Future, Task] = {executor.submit(run_task, t): t for t in tasks}
+        # Longest first: a saturation search is several runs in series, so started last it
+        # would run alone at the end while the other workers idle.
+        ordered = sorted(tasks, key=lambda t: t.kind != "saturation")
+        futures: dict[Future, Task] = {executor.submit(run_task, t): t for t in ordered}
         try:
             for f in as_completed(futures):
                 yield futures[f], f.result()
