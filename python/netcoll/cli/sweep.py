@@ -301,6 +301,7 @@ def _table(rows: list[dict], names: list[str]) -> None:
 
     figures = [
         "avg_packet_latency",
+        "avg_packet_latency_ci95",
         "accepted_rate",
         "cycles",
         "time_s",
