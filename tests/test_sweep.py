@@ -225,3 +225,10 @@ def test_workers_and_flit_threads_do_not_oversubscribe(monkeypatch):
     assert sweep_study.pin_threads(CFG, [], {}, 1) == (1, [])
     # T threads a run: W defaults to cores / T, and the engine keeps the given count.
     assert sweep_study.pin_threads(CFG, [], {"threads": ["1", "2"]}, None) == (2, [])
+
+
+def test_python_sweep_of_a_missing_config_is_a_netcoll_error(tmp_path):
+    import netcoll
+
+    with pytest.raises(NetcollError, match="No such file"):
+        netcoll.sweep(str(tmp_path / "none.cfg"), {"injection_rate": "0.1"}, workers=1)

@@ -79,9 +79,7 @@ def pin_threads(
     use at most W*T cores: W defaults to cores / T, and where ``threads`` is left to the
     engine (0: every core from 1,024 routers) several workers pin it to one (the figures are
     the same for every thread count)."""
-    from ._core import parse_booksim_config
-
-    pairs = parse_booksim_config(Path(config).read_text(), str(config)) if config else []
+    pairs = _config_pairs(config)
     given = [v for k, v in [*pairs, *overrides] if k == "threads"][-1:] + axes.get("threads", [])
     counts = [int(v) for v in given if v.strip().isdigit()]
     threads = max(counts) if counts else 0
@@ -91,17 +89,25 @@ def pin_threads(
     return w, overrides
 
 
+def _config_pairs(config: str | None) -> list[tuple[str, str]]:
+    """The (key, value) pairs of a BookSim configuration file (none without one)."""
+    from ._core import parse_booksim_config
+
+    if not config:
+        return []
+    try:
+        text = Path(config).read_text()
+    except OSError as e:
+        raise NetcollError(f"{config}: {e.strerror}; give a BookSim configuration file") from None
+    return [tuple(p) for p in parse_booksim_config(text, str(config))]
+
+
 def _own_seed(config: str | None, overrides: list[tuple[str, str]]) -> str:
     """The seed of a run the sweep does not seed: the last ``seed`` of the configuration file
     and the overrides, else the flit engine's default."""
-    from ._core import flit_defaults, parse_booksim_config
+    from ._core import flit_defaults
 
-    try:
-        text = Path(config).read_text() if config else ""
-    except OSError as e:
-        raise NetcollError(f"{config}: {e.strerror}; give a BookSim configuration file") from None
-    pairs = parse_booksim_config(text, str(config)) if config else []
-    seeds = [v for k, v in [*pairs, *overrides] if k == "seed"]
+    seeds = [v for k, v in [*_config_pairs(config), *overrides] if k == "seed"]
     return seeds[-1] if seeds else str(flit_defaults()["seed"])
 
 
