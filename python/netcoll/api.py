@@ -212,23 +212,36 @@ def tune(
         **(request or {}),
     )
     cands = [_candidate(c) for c in res["candidates"]]
+    cannot_run: list[dict[str, Any]] = []
     if engine != "analytic":
-        cands = cands[:top]
-        for c in cands:
-            figures = simulate(
-                op,
-                c["algo"],
-                t,
-                engine=engine,
-                root=root,
-                nbytes=size,
-                packets=packets,
-                params=c["set"],
-                sim=sim,
-                request=request,
-            )
+        ran = []
+        for c in cands[:top]:
+            # One candidate the engine refuses (a worm longer than the router's buffers) is
+            # listed with its reason; the others are still ranked.
+            try:
+                figures = simulate(
+                    op,
+                    c["algo"],
+                    t,
+                    engine=engine,
+                    root=root,
+                    nbytes=size,
+                    packets=packets,
+                    params=c["set"],
+                    sim=sim,
+                    request=request,
+                )
+            except NetcollError as e:
+                cannot_run.append({"algo": c["algo"], "set": c["set"], "reason": str(e)})
+                continue
             c[RANK_KEY[engine]] = figures[ENGINE_FIGURE[engine]]
-        cands.sort(key=lambda c: (c[RANK_KEY[engine]], c["time_s"]))
+            ran.append(c)
+        if not ran:
+            first = cannot_run[0]
+            raise NetcollError(
+                f"no candidate runs on the {engine} engine; {first['algo']}: {first['reason']}"
+            )
+        cands = sorted(ran, key=lambda c: (c[RANK_KEY[engine]], c["time_s"]))
     elif top is not None:
         cands = cands[:top]
     from .tune_notes import annotate
@@ -244,6 +257,7 @@ def tune(
         "machine": mach,
         "candidates": cands,
         "skipped": res["skipped"],
+        "cannot_run": cannot_run,
     }
 
 
