@@ -917,7 +917,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "--packets 100000000 exceeds --bytes 1024: a packet carries at least 1 byte",
     ),
     (
-        ("schedule", "multicast", "-t", "mesh:4x4", "--root", "0", "--dests", "0"),
+        ("schedule", "multicast", "-a", "worm-path", "-t", "mesh:4x4", "--dests", "0"),
         "--dests 0: no destination other than the root 0",
     ),
     (

@@ -120,7 +120,7 @@ def test_a_goal_file_with_a_byte_order_mark_and_crlf_verifies(tmp_path):
     path = tmp_path / "bom.goal"
     path.write_bytes(b"\xef\xbb\xbf" + goal.replace("\n", "\r\n").encode())
     proc = subprocess.run(
-        [sys.executable, "-m", "netcoll", "verify", str(path)],
+        [sys.executable, "-m", "netcoll", "verify", str(path), "--op", "bcast"],
         capture_output=True,
         text=True,
         timeout=120,
