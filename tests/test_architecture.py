@@ -245,6 +245,19 @@ def _imported(node: ast.AST, package: str, modules: dict[str, Path]) -> list[str
     return [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
 
 
+def _runtime_nodes(tree: ast.AST):
+    """Every node, except under `if TYPE_CHECKING:` (imports for annotations only, never
+    run, so no circle at run time)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
 def python_import_graph() -> dict[str, set[str]]:
     """Module -> netcoll modules it imports, at the top or inside a function alike (a lazy
     import closes a circle as surely as an eager one)."""
@@ -252,7 +265,7 @@ def python_import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in modules}
     for module, path in modules.items():
         package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in _runtime_nodes(ast.parse(path.read_text())):
             for name in _imported(node, package, modules):
                 if name in modules and name != module:
                     graph[module].add(name)

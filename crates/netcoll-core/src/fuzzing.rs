@@ -89,7 +89,10 @@ pub fn xml_depth(data: &[u8]) {
     // The opening tags come before the tail, so no tail can hide them from the limit.
     let refused = crate::schedule::formats::xml_limits::check(&doc, "fuzz.xml").is_err();
     let limit = crate::schedule::formats::xml_limits::MAX_DEPTH;
-    assert!(refused || depth <= limit, "a file {depth} deep passed the nesting limit");
+    assert!(
+        refused || depth <= limit,
+        "a file {depth} deep passed the nesting limit"
+    );
     let _ = Msccl::parse(&doc, "fuzz.xml");
 }
 

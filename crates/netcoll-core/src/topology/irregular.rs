@@ -89,9 +89,9 @@ fn link_spanning_tree(
     let mut order: Vec<usize> = (0..free.len()).collect();
     order.shuffle(rng);
     order.sort_by_key(|&s| free[s].len() < 2); // stable: random order within each class
-    // The switches that still have a free port, in the order they joined: a pick takes the
-    // k-th of them (k uniform), as a list pruned before every pick would, in O(log n)
-    // instead of the prune's O(n) (262,144 switches took minutes).
+                                               // The switches that still have a free port, in the order they joined: a pick takes the
+                                               // k-th of them (k uniform), as a list pruned before every pick would, in O(log n)
+                                               // instead of the prune's O(n) (262,144 switches took minutes).
     let mut joinable = Joinable::new(free.len());
     joinable.push(order[0], !free[order[0]].is_empty());
     for &v in &order[1..] {

@@ -121,7 +121,9 @@ mod tests {
     #[test]
     fn refuses_too_many_attributes() {
         let attrs: String = (0..100).map(|i| format!(" a{i}=\"1\"")).collect();
-        let e = check(&format!("<x{attrs}/>"), "f.xml").unwrap_err().to_string();
+        let e = check(&format!("<x{attrs}/>"), "f.xml")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("100 attributes"), "{e}");
     }
 }
