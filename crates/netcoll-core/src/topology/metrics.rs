@@ -233,7 +233,7 @@ pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
     let weight = topo.endpoints_per_switch();
     let sources: Vec<usize> = (0..s).filter(|&x| weight[x] > 0).collect();
     let links = topo.num_links() as u128;
-    check_all_pairs_work(&topo.name(), s as u128, sources.len() as u128, links)?;
+    check_all_pairs_work(topo.name(), s as u128, sources.len() as u128, links)?;
     let results: Vec<(u32, u128)> = sources
         .par_iter()
         .map_init(
