@@ -918,11 +918,11 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     ),
     (
         ("schedule", "multicast", "-a", "worm-path", "-t", "mesh:4x4", "--dests", "0"),
-        "--dests 0: no destination other than the root 0",
+        "--dests 0: multicast target 0 is the root, and no other destination is named",
     ),
     (
         ("worms", "show", "-t", "irregular:switches=4,ports=6,nodes=8,seed=1", "--dests", "0"),
-        "--dests 0: no destination other than the root 0",
+        "--dests 0: multicast target 0 is the root, and no other destination is named",
     ),
     (
         ("worms", "trends", "--dests", "100000", "--topos", "1", "--sets", "1"),

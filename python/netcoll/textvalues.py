@@ -84,8 +84,8 @@ class Dests:
             return sorted(random.Random(self.seed or 0).sample(others, self.count))
         if all(r == root for r in self.ranks):
             raise NetcollError(
-                f"--dests {','.join(map(str, self.ranks))}: no destination other than the "
-                f"root {root}; name at least one other rank"
+                f"--dests {','.join(map(str, self.ranks))}: multicast target {root} is the "
+                "root, and no other destination is named; name at least one other rank"
             )
         return list(self.ranks)
 
