@@ -1,9 +1,11 @@
 """The house keeps its drawing (docs/architecture.md): data flows one way through the Rust
 core's layers, engines never import algorithms or the planning layer, no two modules import
-each other (directly or round a longer circle), and the CLI is assembled in one file."""
+each other (directly or round a longer circle) in Rust or in Python, no Python module below
+the CLI imports it, and the CLI is assembled in one file."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -12,6 +14,7 @@ from pathlib import Path
 import click
 
 SRC = Path(__file__).resolve().parents[1] / "crates" / "netcoll-core" / "src"
+PY = Path(__file__).resolve().parents[1] / "python"
 
 # The layers, bottom up; a module may import its own layer or lower ones only.
 LAYERS = {
@@ -211,3 +214,85 @@ def test_every_cli_module_is_registered_in_cli_init():
         assert info.name in imported, f"cli/{info.name}.py is not registered in cli/__init__.py"
         for name, obj in commands.items():
             assert id(obj) in reachable, f"netcoll.cli.{info.name}.{name} is not registered"
+
+
+# Python modules that sit above the CLI: entry points and the generator of docs/cli.md.
+ABOVE_CLI = {"netcoll.__main__", "netcoll.mpi.__main__", "netcoll.docgen"}
+
+
+def _py_modules() -> dict[str, Path]:
+    out = {}
+    for p in (PY / "netcoll").rglob("*.py"):
+        parts = list(p.relative_to(PY).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = p
+    return out
+
+
+def _imported(node: ast.AST, package: str, modules: dict[str, Path]) -> list[str]:
+    """The netcoll modules an import statement names: `from pkg import mod` names the
+    module where one exists, else the package (an attribute of its __init__)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    base = node.module or ""
+    if node.level:
+        up = package.split(".")
+        up = up[: len(up) - (node.level - 1)]
+        base = ".".join(x for x in (".".join(up), base) if x)
+    return [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node, except under `if TYPE_CHECKING:` (imports for annotations only, never
+    run, so no circle at run time)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def python_import_graph() -> dict[str, set[str]]:
+    """Module -> netcoll modules it imports, at the top or inside a function alike (a lazy
+    import closes a circle as surely as an eager one)."""
+    modules = _py_modules()
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for node in _runtime_nodes(ast.parse(path.read_text())):
+            for name in _imported(node, package, modules):
+                if name in modules and name != module:
+                    graph[module].add(name)
+    return graph
+
+
+def test_the_python_graph_sees_the_known_arrows():
+    g = python_import_graph()
+    assert "netcoll.mpi.plan" in g["netcoll.mpi.executor"]  # from .plan import ...
+    assert "netcoll.mpi.lower" in g["netcoll.mpi.native"]
+    assert "netcoll.textvalues" in g["netcoll.mpi.args"]  # a lazy import inside a function
+
+
+def test_the_cycle_finder_finds_a_python_circle():
+    g = python_import_graph()
+    g["netcoll.mpi.executor"] = g["netcoll.mpi.executor"] | {"netcoll.mpi.native"}
+    assert _cycle(g) is not None
+
+
+def test_no_python_import_circle():
+    assert _cycle(python_import_graph()) is None
+
+
+def test_no_python_module_below_the_cli_imports_it():
+    up = {
+        m: sorted(d for d in deps if d == "netcoll.cli" or d.startswith("netcoll.cli."))
+        for m, deps in python_import_graph().items()
+        if not (m == "netcoll.cli" or m.startswith("netcoll.cli.")) and m not in ABOVE_CLI
+    }
+    assert {m: d for m, d in up.items() if d} == {}

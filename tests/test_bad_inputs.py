@@ -107,3 +107,22 @@ def test_huge_messages_are_analysed_in_closed_form(capsys):
     packet by packet (this took minutes)."""
     main(["schedule", "reduce-scatter", "-a", "ring", "-t", "mesh:4x4", "--bytes", str(10**12)])
     assert "messages" in capsys.readouterr().out
+
+
+def test_a_bad_netcoll_max_memory_is_refused_like_the_option(monkeypatch, capsys):
+    monkeypatch.setenv("NETCOLL_MAX_MEMORY", "-5")
+    err = refusal(("topo", "stats", "--topo", "mesh:4x4"), capsys)
+    assert "NETCOLL_MAX_MEMORY='-5'" in err, err
+
+
+def test_a_goal_file_with_a_byte_order_mark_and_crlf_verifies(tmp_path):
+    goal = (ROOT / "tests/data/goal/binarytreebcast_p13.goal").read_text()
+    path = tmp_path / "bom.goal"
+    path.write_bytes(b"\xef\xbb\xbf" + goal.replace("\n", "\r\n").encode())
+    proc = subprocess.run(
+        [sys.executable, "-m", "netcoll", "verify", str(path), "--op", "bcast"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr

@@ -14,22 +14,18 @@ parameters as a dict (or ``KEY=VALUE`` strings, as on the command line).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import _core, engines
-from ._core import NetcollError, Topology
+from . import _core
+from ._core import NetcollError
+from .simulation import Params, TopoLike, as_pairs, as_topology, simulate, spec_of  # noqa: F401
 from .units import parse_size
 from .vocabulary import normalise, op_name, registry_name
 
 if TYPE_CHECKING:  # imported where a Schedule is made: numpy only for those who need it
     from .schedules import Schedule
-
-#: A network: a spec string (``"mesh:4x4"``) or a built :class:`Topology`.
-TopoLike = str | Topology
-#: Parameters: ``{"k": 2}`` or ``["k=2"]``.
-Params = Mapping[str, Any] | Iterable[str] | None
 
 #: The reference machine of the analytic engine and the tuner (the core's ``Machine``
 #: defaults): 1 us start-up per message (alpha), 1 GB/s (beta = 1 ns/B), 0.1 ns/B to combine
@@ -42,31 +38,6 @@ REFERENCE_MACHINE = {"alpha": 1e-6, "beta": 1e-9, "gamma": 1e-10}
 RANK_KEY = {"analytic": "time_s", "step": "sim_steps", "flit": "cycles"}
 #: The figure of the engine's own output that the candidate key holds.
 ENGINE_FIGURE = {"step": "steps", "flit": "cycles"}
-
-
-def as_topology(topo: TopoLike) -> Topology:
-    """``topo`` built from its spec, or as it is if already a :class:`Topology`."""
-    if isinstance(topo, Topology):
-        return topo
-    if not isinstance(topo, str):
-        raise NetcollError(f"a network is a spec string or a netcoll.Topology, not {topo!r}")
-    return Topology(topo)
-
-
-def spec_of(topo: TopoLike) -> str:
-    """The spec string of ``topo``."""
-    return topo if isinstance(topo, str) else topo.name
-
-
-def as_pairs(params: Params) -> list[str]:
-    """``KEY=VALUE`` strings from a dict or an iterable of such strings."""
-    if params is None:
-        return []
-    if isinstance(params, Mapping):
-        return [f"{k}={v}" for k, v in params.items()]
-    if isinstance(params, str):
-        raise NetcollError(f"parameters '{params}': give a dict or a list of KEY=VALUE strings")
-    return [str(p) for p in params]
 
 
 def schedule(
@@ -153,68 +124,6 @@ def analyze(
     return normalise({"op": op_name(op), "algo": algo, "topo": spec_of(topo), **fig})
 
 
-def simulate(
-    op: str | Schedule,
-    algo: str | None = None,
-    topo: TopoLike | None = None,
-    *,
-    engine: str = "flit",
-    root: int = 0,
-    nbytes: int | str = 1024,
-    packets: int = 1,
-    params: Params = None,
-    sim: Params = None,
-    request: dict[str, Any] | None = None,
-    network: Topology | None = None,
-    schedule: Any = None,
-    schedule_file: tuple[bytes, str] | None = None,
-) -> dict[str, Any]:
-    """Runs collective ``op`` by ``algo`` on ``topo`` with an engine: ``flit`` (cycles,
-    docs/flit.md), ``step`` (synchronous steps, docs/step-engine.md), ``analytic`` (the
-    models' times of the schedule, docs/analytic.md) or ``loggops`` (LogGOPSim's model,
-    docs/formats.md; it needs no network unless ``sim`` has ``hops=1``).
-
-    ``op`` may be a :class:`netcoll.Schedule` itself (from :func:`schedule` or
-    :func:`load_schedule`): ``netcoll.simulate(s, engine="flit", topo="mesh:4x4")``.
-    ``schedule``: a schedule read from a file (:func:`load_schedule`) run in place of
-    ``algo``; ``schedule_file``: a schedule file's
-    ``(bytes, name)``, for ``loggops`` only (a GOAL file runs as it is).
-
-    ``params``: the algorithm's parameters; ``sim``: the engine's settings (flit: BookSim
-    keys and schedule keys such as ``max_packet_flits``); ``request``: further schedule
-    keywords (``p``, ``placement``, ``targets``, ``sources``); ``network``: ``topo`` already
-    built. Returns the figures with the shared keys (``op``, ``algo``, ``topo``, ``cycles``
-    or ``steps``, ...)."""
-    if not isinstance(op, str):  # a Schedule in hand: simulate it as it is
-        core = getattr(op, "core", op)
-        schedule, op = core, core.kind
-    if engine not in engines.ENGINES:
-        raise NetcollError(f"unknown engine '{engine}': use {', '.join(engines.ENGINES)}")
-    if topo is None and engine != "loggops":
-        raise NetcollError(f"the {engine} engine needs a network: give topo (--topo SPEC)")
-    t = network if network is not None or topo is None else as_topology(topo)
-    spec = None if topo is None else spec_of(topo)
-    extra: dict[str, Any] = {}
-    if schedule is not None:
-        extra["schedule"] = schedule
-    if schedule_file is not None:
-        extra["schedule_file"] = schedule_file
-    result = engines.ENGINES[engine](
-        op=registry_name(op),
-        algo=algo,
-        topo=spec,
-        root=root,
-        nbytes=parse_size(nbytes),
-        packets=packets,
-        params=as_pairs(params),
-        sim=as_pairs(sim),
-        request=request,
-        network=t,
-        **extra,
-    )
-    return normalise({"op": op_name(op), "algo": algo, "topo": spec, **result})
-
-
 def tune(
     op: str,
     topo: TopoLike,
@@ -262,23 +171,36 @@ def tune(
         **(request or {}),
     )
     cands = [_candidate(c) for c in res["candidates"]]
+    cannot_run: list[dict[str, Any]] = []
     if engine != "analytic":
-        cands = cands[:top]
-        for c in cands:
-            figures = simulate(
-                op,
-                c["algo"],
-                t,
-                engine=engine,
-                root=root,
-                nbytes=size,
-                packets=packets,
-                params=c["set"],
-                sim=sim,
-                request=request,
-            )
+        ran = []
+        for c in cands[:top]:
+            # One candidate the engine refuses (a worm longer than the router's buffers) is
+            # listed with its reason; the others are still ranked.
+            try:
+                figures = simulate(
+                    op,
+                    c["algo"],
+                    t,
+                    engine=engine,
+                    root=root,
+                    nbytes=size,
+                    packets=packets,
+                    params=c["set"],
+                    sim=sim,
+                    request=request,
+                )
+            except NetcollError as e:
+                cannot_run.append({"algo": c["algo"], "set": c["set"], "reason": str(e)})
+                continue
             c[RANK_KEY[engine]] = figures[ENGINE_FIGURE[engine]]
-        cands.sort(key=lambda c: (c[RANK_KEY[engine]], c["time_s"]))
+            ran.append(c)
+        if not ran:
+            first = cannot_run[0]
+            raise NetcollError(
+                f"no candidate runs on the {engine} engine; {first['algo']}: {first['reason']}"
+            )
+        cands = sorted(ran, key=lambda c: (c[RANK_KEY[engine]], c["time_s"]))
     elif top is not None:
         cands = cands[:top]
     from .tune_notes import annotate
@@ -294,6 +216,7 @@ def tune(
         "machine": mach,
         "candidates": cands,
         "skipped": res["skipped"],
+        "cannot_run": cannot_run,
     }
 
 

@@ -82,7 +82,7 @@ class Schedule:
     def simulate(self, engine: str = "flit", topo: Any = None, **kw: Any) -> dict[str, Any]:
         """Runs this schedule on an engine (``netcoll.simulate(self, ...)``): ``topo`` is the
         network (a spec or a Topology; the loggops engine needs none)."""
-        from .api import simulate
+        from .simulation import simulate
 
         return simulate(self, engine=engine, topo=topo, **kw)
 

@@ -77,13 +77,33 @@ pub fn msccl(data: &[u8]) {
     let _ = crate::schedule::formats::msccl_lower::lower(&x, None, 0, 1);
 }
 
+/// XML nesting (`netcoll verify` on a deep file): the data picks a depth, a tag and a tail;
+/// the file is refused by the nesting limit or parsed, never a stack overflow.
+pub fn xml_depth(data: &[u8]) {
+    let Some((&[hi, lo], rest)) = data.split_first_chunk::<2>() else {
+        return;
+    };
+    let depth = usize::from(u16::from_be_bytes([hi, lo]));
+    let tail = String::from_utf8_lossy(rest);
+    let doc = "<algo>".repeat(depth) + &tail + &"</algo>".repeat(depth);
+    // The opening tags come before the tail, so no tail can hide them from the limit.
+    let refused = crate::schedule::formats::xml_limits::check(&doc, "fuzz.xml").is_err();
+    let limit = crate::schedule::formats::xml_limits::MAX_DEPTH;
+    assert!(
+        refused || depth <= limit,
+        "a file {depth} deep passed the nesting limit"
+    );
+    let _ = Msccl::parse(&doc, "fuzz.xml");
+}
+
 /// A fuzz target's body.
 pub type Target = fn(&[u8]);
 
 /// The targets by name (the fuzz targets' file names).
-pub const TARGETS: [(&str, Target); 4] = [
+pub const TARGETS: [(&str, Target); 5] = [
     ("spec", spec),
     ("booksim_config", booksim_config),
     ("goal", goal),
     ("msccl", msccl),
+    ("xml_depth", xml_depth),
 ];

@@ -50,7 +50,7 @@ fn corpus(target: &str) -> Vec<Vec<u8>> {
     dirs.push(root().join(match target {
         "booksim_config" => "tests/data/bad/booksim",
         "goal" => "tests/data/goal",
-        "msccl" => "tests/data/msccl",
+        "msccl" | "xml_depth" => "tests/data/msccl",
         _ => "fuzz/corpus/spec",
     }));
     // cargo-fuzz's own corpus folder of a target exists only once it holds a tracked seed

@@ -11,6 +11,8 @@ command pays only for what it uses (:mod:`.lazy`).
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .. import _core
@@ -22,6 +24,14 @@ __all__ = ["app", "emit_json", "fail", "main"]
 
 
 def set_max_memory(ctx, param, value: float | None) -> float | None:
+    """The option's budget, else NETCOLL_MAX_MEMORY's, checked as the option is: a value
+    the option refuses is refused from the environment too (the core would ignore it)."""
+    if value is None and os.environ.get("NETCOLL_MAX_MEMORY", "").strip():
+        raw = os.environ["NETCOLL_MAX_MEMORY"]
+        try:
+            value = GIGABYTES.convert(raw, param, ctx)
+        except click.BadParameter as e:
+            raise click.BadParameter(f"NETCOLL_MAX_MEMORY={raw!r}: {e.message}") from None
     _core.set_max_memory(value)
     return value
 

@@ -336,7 +336,7 @@ def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> lis
 
 def _targets(kind: str, spec: str | None, schedule: str | None, np_: int, root: int):
     """The multicast targets: parsed as `netcoll schedule multicast --dests` parses them
-    (schedule.parse_dests, then checked: ranks, no repeats, not the root), or read from the
+    (textvalues.parse_dests, then checked: ranks, no repeats, not the root), or read from the
     schedule file (which must then agree)."""
     if kind != "multicast":
         if spec is not None:

@@ -16,6 +16,7 @@ from .._core import NetcollError
 from ..api import REFERENCE_MACHINE
 from ..api import tune as tune_api
 from ..engines import STEP_DEFINITION
+from ..textvalues import parse_dests
 from ..vocabulary import display_op, op_name, registry_name, round_floats
 from .common import params_option, schedule_file_option
 from .sizes import SIZE
@@ -25,10 +26,8 @@ from .types import (
     POSITIVE,
     RANK,
     SECONDS,
-    Dests,
     OutputPath,
     Placement,
-    parse_dests_text,
     parse_placement_text,
     short,
 )
@@ -61,15 +60,6 @@ def parse_placement(text: str | Placement | None, ranks: int, endpoints: int) ->
     if isinstance(text, str):
         text = parse_placement_text(text)
     return text.resolve(ranks, endpoints)
-
-
-def parse_dests(text: str | Dests | None, ranks: int, root: int) -> list[int] | None:
-    """LIST of ranks | random:COUNT[,seed=S] (distinct ranks other than the root)."""
-    if text is None:
-        return None
-    if isinstance(text, str):
-        text = parse_dests_text(text)
-    return text.resolve(ranks, root)
 
 
 def parse_machine(items: tuple[str, ...], **given: float | None) -> dict[str, float]:
@@ -469,6 +459,9 @@ def _tune_table(out: dict[str, Any]) -> None:
         row += [str(c["steps"]), str(c["messages"]), c["note"]]
         table.add_row(*row)
     console.print(table)
+    for c in out.get("cannot_run", []):
+        args = " ".join(f"--set {kv}" for kv in c["set"])
+        console.print(f"cannot run: {c['algo']} {args}: {c['reason']}", highlight=False)
 
 
 #: Column headers with units of the figures tune ranks by.

@@ -14,42 +14,27 @@ from __future__ import annotations
 import math
 import os
 import random
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from .._core import NetcollError
-
-U32_MAX = 2**32 - 1
-U64_MAX = 2**64 - 1
+from ..textvalues import (  # noqa: F401  (re-exported: the CLI's modules import them here)
+    INTEGER,
+    U32_MAX,
+    U64_MAX,
+    Dests,
+    int_list,
+    key_values,
+    parse_dests_text,
+    parse_int,
+    range_text,
+    short,
+)
 
 #: Files that commands read (schedules, topologies, tuning tables) are refused above this.
 MAX_INPUT_BYTES = 256 * 2**20
-
-_INT = re.compile(r"[+-]?\d+")
-
-
-def short(text: str, limit: int = 40) -> str:
-    """The user's text, cut so that an error line never echoes megabytes."""
-    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} characters)"
-
-
-def range_text(lo: int, hi: int) -> str:
-    """The one range convention of every message: both ends included, "0 to 15"."""
-    return f"{lo} to {hi}"
-
-
-def parse_int(text: str, what: str, lo: int = 0, hi: int = U64_MAX) -> int:
-    """A decimal integer in lo..hi (inclusive), or a NetcollError naming ``what``."""
-    text = str(text).strip()
-    if not _INT.fullmatch(text):
-        raise NetcollError(f"{what} '{short(text)}' is not an integer")
-    value = int(text)
-    if not lo <= value <= hi:
-        raise NetcollError(f"{what} {short(text)} is out of range: use {range_text(lo, hi)}")
-    return value
 
 
 class BoundedInt(click.ParamType):
@@ -65,7 +50,7 @@ class BoundedInt(click.ParamType):
             text = str(value)
         else:
             text = str(value).strip()
-        if not _INT.fullmatch(text):
+        if not INTEGER.fullmatch(text):
             self.fail(f"'{short(text)}' is not {self.what_article()}", param, ctx)
         number = int(text)
         if not self.lo <= number <= self.hi:
@@ -149,31 +134,6 @@ class OutputPath(click.ParamType):
         return "FILE"
 
 
-def key_values(text: str, what: str, keys: tuple[str, ...]) -> dict[str, str]:
-    """``k=v,k=v`` with only ``keys``, each at most once."""
-    out: dict[str, str] = {}
-    for item in text.split(","):
-        if not item.strip():
-            continue
-        if "=" not in item:
-            raise NetcollError(f"{what}: '{short(item)}' is not key=value")
-        k, v = (x.strip() for x in item.split("=", 1))
-        if k not in keys:
-            raise NetcollError(f"{what}: unknown key '{short(k)}': use {', '.join(keys)}")
-        if k in out:
-            raise NetcollError(f"{what}: key '{k}' is given twice")
-        out[k] = v
-    return out
-
-
-def int_list(text: str, what: str, hi: int = U32_MAX) -> list[int]:
-    """``3,7,12``: integers from 0 to ``hi``, at least one."""
-    items = [x.strip() for x in text.split(",")]
-    if not text.strip() or any(x == "" for x in items):
-        raise NetcollError(f"{what} '{short(text)}' has an empty item: write 3,7,12")
-    return [parse_int(x, what, 0, hi) for x in items]
-
-
 @dataclass(frozen=True)
 class Placement:
     """Where ranks sit: identity | reverse | random[:seed=S] | an endpoint list."""
@@ -238,39 +198,6 @@ def parse_placement_text(text: str) -> Placement:
         f"'{short(text)}' is not a placement: use identity, reverse, random[:seed=S] "
         "or an endpoint list 0,5,3"
     )
-
-
-@dataclass(frozen=True)
-class Dests:
-    """Multicast targets: a rank list, or random:COUNT[,seed=S]."""
-
-    ranks: tuple[int, ...] = ()
-    count: int = 0
-    #: None: not given (each command has its default, 0 unless it says otherwise).
-    seed: int | None = None
-
-    def resolve(self, ranks: int, root: int) -> list[int]:
-        if self.count:
-            others = [r for r in range(ranks) if r != root]
-            if self.count > len(others):
-                raise NetcollError(
-                    f"--dests random:{self.count}: choose {range_text(1, len(others))} "
-                    f"destinations (the {ranks} ranks other than the root)"
-                )
-            return sorted(random.Random(self.seed or 0).sample(others, self.count))
-        return list(self.ranks)
-
-
-def parse_dests_text(text: str) -> Dests:
-    text = text.strip()
-    if text.startswith("random:"):
-        head, _, tail = text[len("random:") :].partition(",")
-        count = parse_int(head, "destination count", 1, U32_MAX)
-        seed = key_values(tail, "--dests", ("seed",)).get("seed")
-        return Dests(count=count, seed=None if seed is None else parse_int(seed, "seed"))
-    if not text:
-        raise NetcollError("no destinations: give a rank list 1,4,7 or random:COUNT,seed=S")
-    return Dests(ranks=tuple(int_list(text, "destination rank")))
 
 
 PLACEMENT = Parsed("placement", Placement, parse_placement_text, "P")

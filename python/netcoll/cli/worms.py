@@ -112,7 +112,14 @@ TREND_ALGOS = ("worm-ssr", "worm-path", "worm-tree", "ni-kbinomial")
 
 def trends(dests: int = 15, topos: int = 10, sets: int = 10, phases: str = "less-greedy") -> list:
     """Mean figures per algorithm over random networks (80% connectivity) and random
-    destination sets, for the systems of seed 003 s6.4.3-6.4.5."""
+    destination sets, for the systems of seed 003 s6.4.3-6.4.5. Every system draws ``dests``
+    destinations, so a count the smallest system cannot hold is refused (never clamped)."""
+    most = min(nodes for nodes, _, _ in TREND_SYSTEMS) - 1
+    if not 1 <= dests <= most:
+        raise NetcollError(
+            f"--dests {dests}: the trend systems have {most + 1} to "
+            f"{max(n for n, _, _ in TREND_SYSTEMS)} nodes; use 1 to {most} destinations"
+        )
     rows = []
     for nodes, switches, ports in TREND_SYSTEMS:
         acc: dict = {a: {"worms": [], "phases": [], "link_traversals": []} for a in TREND_ALGOS}
@@ -123,9 +130,7 @@ def trends(dests: int = 15, topos: int = 10, sets: int = 10, phases: str = "less
             topo = topo_mod.topology(spec)
             for d in range(sets):
                 root = (7 * d + s) % nodes
-                targets = parse_dests(
-                    f"random:{min(dests, nodes - 1)},seed={100 * s + d}", nodes, root
-                )
+                targets = parse_dests(f"random:{dests},seed={100 * s + d}", nodes, root)
                 for a in TREND_ALGOS:
                     params = [f"phases={phases}"] if a in ("worm-ssr", "worm-path") else []
                     sched = build_schedule(

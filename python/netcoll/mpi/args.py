@@ -307,7 +307,7 @@ def check_targets(targets, p: int, root: int) -> list[int]:
     a target is not a rank, is listed twice or is the root, or if there is none."""
     if isinstance(targets, str):
         from .._core import NetcollError
-        from ..cli.schedule import parse_dests
+        from ..textvalues import parse_dests
 
         try:
             targets = parse_dests(targets.strip(), p, root)

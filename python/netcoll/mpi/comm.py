@@ -167,7 +167,9 @@ class Comm:
             prog = Program(plan, self.rank, n, sendbuf.dtype, OPS.get(op))
             prog.oversubscribed = self.oversubscribed
             if self.executor == "native":
-                prog.use_native(op)
+                from . import native
+
+                native.attach(prog, op)
             self._programs[key] = prog
         return prog, sendbuf, recvbuf
 

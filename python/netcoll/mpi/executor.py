@@ -236,17 +236,6 @@ class Program:
         else:
             _Run(self, comm, inbuf, outbuf).go()
 
-    def use_native(self, op: str | None) -> None:
-        """Runs natively from now on where the native executor can (else says why in
-        `executor`)."""
-        from . import native
-
-        why = native.unavailable(self)
-        if why is None:
-            self.native, self.executor = native.Native(self, op), "native"
-        else:
-            self.executor = f"python ({why})"
-
 
 class _Run:
     """The state of one execution: what this rank holds, what is in flight."""

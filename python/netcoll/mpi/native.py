@@ -51,6 +51,17 @@ def _library_problem() -> str | None:
     return None
 
 
+def attach(prog, op: str | None) -> None:
+    """Makes ``prog`` run natively from now on where the native executor can (else says why
+    in ``prog.executor``). Here, not a method of Program: the executor module stays below
+    this one (executor <- lower <- native), with no import circle."""
+    why = unavailable(prog)
+    if why is None:
+        prog.native, prog.executor = Native(prog, op), "native"
+    else:
+        prog.executor = f"python ({why})"
+
+
 def unavailable(prog) -> str | None:
     """Why `prog` cannot run natively, or None."""
     problem = _library_problem()

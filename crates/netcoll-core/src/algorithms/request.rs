@@ -108,6 +108,17 @@ impl<'a> AlgoRequest<'a> {
         if self.packets == 0 {
             return spec_err!("--packets must be at least 1");
         }
+        // A packet carries at least one byte: more packets than bytes would run `bytes`
+        // packets while the result still named the number asked for.
+        if self.bytes > 0 && self.packets as u64 > self.bytes {
+            return spec_err!(
+                "--packets {} exceeds --bytes {}: a packet carries at least 1 byte; use \
+                 --packets 1 to {} (or more --bytes)",
+                self.packets,
+                self.bytes,
+                self.bytes.min(u32::MAX as u64)
+            );
+        }
         // Before any builder indexes by them (a target beyond the ranks would panic there).
         if self.kind == CollectiveKind::Multicast {
             crate::schedule::check_targets(&self.targets, self.p)?;

@@ -13,6 +13,7 @@
 //! distinct round, whatever `repeat`.
 
 use super::analytic::{Analysis, Machine, Times};
+use super::round_rule::RoundRule;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::schedule::{Round, RoundPlan};
@@ -95,9 +96,7 @@ pub(super) struct Scratch {
     start: Vec<u32>,
     chan: Vec<u32>,
     load: Vec<u32>,
-    send: Vec<f64>,
-    combine: Vec<u64>,
-    touched: Vec<u32>,
+    rule: RoundRule,
 }
 
 impl Scratch {
@@ -106,9 +105,7 @@ impl Scratch {
             start: Vec::new(),
             chan: Vec::new(),
             load: vec![0; 2 * links],
-            send: vec![0.0; p],
-            combine: vec![0; p],
-            touched: Vec::new(),
+            rule: RoundRule::new(p),
         }
     }
 
@@ -178,29 +175,18 @@ impl Scratch {
             t.hops += path.len() as u64;
             t.max_hops = t.max_hops.max(path.len() as u32);
             t.max_conflict = t.max_conflict.max(conflict);
-            self.touched.push(u.from);
-            self.send[u.from as usize] += m.alpha + conflict as f64 * bytes as f64 * m.beta;
+            self.rule.send(u.from, conflict, bytes, m);
             if u.combine {
-                self.touched.push(u.to);
-                self.combine[u.to as usize] += bytes;
+                self.rule.combine(u.to, bytes);
             }
         }
         for &(r, bytes) in combines {
-            self.touched.push(r);
-            self.combine[r as usize] += bytes;
+            self.rule.combine(r, bytes);
         }
         for &c in &self.chan {
             self.load[c as usize] -= 1;
         }
-        let (mut bw, mut comb) = (0.0f64, 0u64);
-        for &r in &self.touched {
-            bw = bw.max(self.send[r as usize]);
-            comb = comb.max(self.combine[r as usize]);
-            self.send[r as usize] = 0.0;
-            self.combine[r as usize] = 0;
-        }
-        self.touched.clear();
-        t.time = bw + comb as f64 * m.gamma;
+        t.time = self.rule.finish(0, m);
         Ok(t)
     }
 }

@@ -22,6 +22,7 @@ mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;
 mod op_graph;
+mod round_rule;
 pub mod schedule_rounds;
 pub mod step;
 pub mod stream;

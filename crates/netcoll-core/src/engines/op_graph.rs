@@ -31,12 +31,33 @@ impl Paths {
             for &d in s.dests(msg) {
                 let route = routing.route_endpoints(topo, src, place[d as usize] as usize)?;
                 p.hops.push(route.len() as u32);
+                p.reserve(route.len(), s.messages().len())?;
                 p.chan.extend(route.iter().map(|h| h.channel));
                 p.cstart.push(p.chan.len() as u32);
             }
         }
         p.first.push(p.hops.len() as u32);
         Ok(p)
+    }
+
+    /// Room for `extra` more channels, growing as a Vec would (doubling) but asking the
+    /// memory guard first: the routes of a million messages of 1,000 hops are 4 GB.
+    fn reserve(&mut self, extra: usize, messages: usize) -> Result<()> {
+        let need = self.chan.len() + extra;
+        if need <= self.chan.capacity() {
+            return Ok(());
+        }
+        if need > u32::MAX as usize {
+            return Err(crate::error::Error::TooLarge(format!(
+                "the routes of the schedule's {messages} messages cross more than 2^32 \
+                 channels; use a smaller network or fewer messages"
+            )));
+        }
+        let want = need.max(2 * self.chan.capacity()).min(u32::MAX as usize);
+        let what = format!("the routes of the schedule's {messages} messages");
+        crate::guard::check_items(&what, want as u64, 4)?;
+        self.chan.reserve_exact(want - self.chan.len());
+        Ok(())
     }
 
     pub(super) fn of(&self, msg: u32) -> std::ops::Range<usize> {

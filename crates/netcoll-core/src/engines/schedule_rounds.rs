@@ -14,6 +14,7 @@
 //! walked twice instead of stored).
 
 use super::analysis::{check_machine, combine_bytes, msg_bytes, Analysis, Machine, Times};
+use super::round_rule::RoundRule;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::schedule::{Counts, OpKind, Schedule};
@@ -55,27 +56,15 @@ fn figures_by_steps(
     let mut walker = Walker::new(s, topo, routing, cap);
     let mut figures = RoundFigures::default();
     let mut time = 0.0;
-    let mut send_time = vec![0f64; s.p() as usize];
-    let mut touched: Vec<u32> = Vec::new();
+    let mut rule = RoundRule::new(s.p() as usize);
     for r in 0..rounds.steps as usize {
         let msgs = &rounds.by_round[rounds.start[r] as usize..rounds.start[r + 1] as usize];
         walker.load(msgs, r as u32 + 1);
-        let mut bw = 0f64;
         walker.conflicts(msgs, |msg, conflict| {
-            let bytes = msg_bytes(s, msg) as f64;
-            let src = s.message(msg).src as usize;
-            if send_time[src] == 0.0 {
-                touched.push(src as u32);
-            }
-            send_time[src] += m.alpha + conflict as f64 * bytes * m.beta;
+            rule.send(s.message(msg).src, conflict, msg_bytes(s, msg), m);
             figures.max_conflict = figures.max_conflict.max(conflict);
         });
-        for &x in &touched {
-            bw = bw.max(send_time[x as usize]);
-            send_time[x as usize] = 0.0;
-        }
-        touched.clear();
-        time += bw + rounds.combine[r] as f64 * m.gamma;
+        time += rule.finish(rounds.combine[r], m);
     }
     figures.hops = walker.hops;
     figures.max_hops = walker.max_hops;

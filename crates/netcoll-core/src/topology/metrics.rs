@@ -53,8 +53,30 @@ pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
         TopologySpec::Mesh(d) => Ok(grid_closed_form(d, false)),
         TopologySpec::Torus(d) => Ok(grid_closed_form(d, true)),
         TopologySpec::Hypercube(n) => Ok(hypercube_closed_form(*n)),
+        TopologySpec::Irregular(p) => {
+            // From the spec, before building: BFS from at most min(switches, nodes) switches
+            // over at most switches x ports / 2 links.
+            let (s, sources) = (p.switches as u128, p.switches.min(p.nodes) as u128);
+            check_all_pairs_work(&spec.canonical(), s, sources, s * p.ports as u128 / 2)?;
+            metrics(&Topology::from_parsed(spec)?)
+        }
         _ => metrics(&Topology::from_parsed(spec)?),
     }
+}
+
+/// Refuses all-pairs BFS from `sources` of `switches` switches over `links` links when its
+/// work passes [`ALL_PAIRS_LIMIT`].
+fn check_all_pairs_work(name: &str, switches: u128, sources: u128, links: u128) -> Result<()> {
+    let work = sources * (switches + 2 * links);
+    if work > ALL_PAIRS_LIMIT {
+        let (steps, limit) = (work as f64, ALL_PAIRS_LIMIT as f64);
+        return Err(Error::TooLarge(format!(
+            "{name}: {sources} BFS over {switches} switches without a known symmetry take \
+             about {steps:.1e} steps, more than the {limit:.0e} allowed; use a mesh, torus, \
+             hypercube or iBT spec, or a smaller network"
+        )));
+    }
+    Ok(())
 }
 
 /// Exact metrics of a built network, using its symmetry when it has one.
@@ -208,16 +230,10 @@ const ALL_PAIRS_LIMIT: u128 = 40_000_000_000;
 /// One BFS per switch that hosts endpoints; distances weighted by endpoints per switch.
 pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
     let s = topo.num_switches();
-    let work = s as u128 * (s as u128 + 2 * topo.num_links() as u128);
-    if work > ALL_PAIRS_LIMIT {
-        return Err(Error::TooLarge(format!(
-            "{} has {s} switches without a known symmetry: all-pairs BFS is too large; \
-             use a mesh, torus, hypercube or iBT spec, or a smaller network",
-            topo.name()
-        )));
-    }
     let weight = topo.endpoints_per_switch();
     let sources: Vec<usize> = (0..s).filter(|&x| weight[x] > 0).collect();
+    let links = topo.num_links() as u128;
+    check_all_pairs_work(topo.name(), s as u128, sources.len() as u128, links)?;
     let results: Vec<(u32, u128)> = sources
         .par_iter()
         .map_init(

@@ -31,7 +31,7 @@
 use super::queues::{Queues, StepOut};
 use super::PortModel;
 use crate::error::Result;
-use crate::routing::Routing;
+use crate::routing::{Routing, RoutingKind};
 use crate::schedule::{OpKind, Schedule};
 use crate::topology::Topology;
 use crate::{invalid, spec_err};
@@ -219,6 +219,7 @@ fn check_size(s: &Schedule, topo: &Topology, routing: &Routing) -> Result<()> {
         copies += (b - a) as u64 * dests.len() as u64;
         pairs += dests.len() as u64;
     });
+    check_tables(s, topo, routing)?;
     let hops = mean_hops(s, topo, routing, pairs.div_ceil(SAMPLE).max(1));
     let work = copies as f64 * hops;
     if work > WORK_LIMIT {
@@ -233,6 +234,40 @@ fn check_size(s: &Schedule, topo: &Topology, routing: &Routing) -> Result<()> {
         copies,
         FLIGHT_BYTES,
     )
+}
+
+/// BFS steps shortest routing may spend on its per-destination tables (about 2 ns each):
+/// beyond it a run takes minutes.
+const TABLE_WORK_LIMIT: f64 = 1e10;
+
+/// Refuses up front what shortest routing's tables would cost: one BFS and one table of a
+/// u32 per switch for every distinct destination switch (a binomial broadcast on
+/// mesh:1024x1024 asks for a million tables of a million switches, 4 TB, and hung).
+fn check_tables(s: &Schedule, topo: &Topology, routing: &Routing) -> Result<()> {
+    if routing.kind() != RoutingKind::Shortest {
+        return Ok(());
+    }
+    let n = topo.num_switches();
+    let mut seen = vec![false; n];
+    let mut tables = 0u64;
+    for_each_send(s, |_, _, dests| {
+        for &d in dests {
+            let sw = topo.endpoint_switch(s.placement()[d as usize] as usize);
+            tables += u64::from(!std::mem::replace(&mut seen[sw], true));
+        }
+    });
+    let work = tables as f64 * (n + 2 * topo.num_links()) as f64;
+    let bytes = tables.saturating_mul(n as u64 * 4);
+    if work > TABLE_WORK_LIMIT {
+        return Err(crate::error::Error::TooLarge(format!(
+            "shortest routing builds one BFS table per destination switch: {tables} tables \
+             over {n} switches ({work:.1e} BFS steps, {}), more than the \
+             {TABLE_WORK_LIMIT:.0e} it allows: use --sim routing=dor (mesh, torus, \
+             hypercube) or a smaller network",
+            crate::guard::gigabytes(bytes)
+        )));
+    }
+    crate::guard::check("shortest routing's per-destination tables", bytes)
 }
 
 /// Calls `f(source rank, packet range, destinations)` for every send op.

@@ -150,7 +150,8 @@ impl Goal {
 
     /// Parses GOAL text; `name` (the file) prefixes every error, which names the line.
     pub fn parse(text: &str, name: &str) -> Result<Goal> {
-        Parser::new(name).run(text)
+        // A UTF-8 byte-order mark (editors write one) is no part of the first line.
+        Parser::new(name).run(text.strip_prefix('\u{feff}').unwrap_or(text))
     }
 
     /// GOAL text that `txt2bin` reads: ranks in order, labels `l<i>` where the file had none.

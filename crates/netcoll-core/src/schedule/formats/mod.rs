@@ -10,6 +10,7 @@ pub mod msccl;
 pub mod msccl_layout;
 pub mod msccl_lower;
 pub mod msccl_write;
+pub mod xml_limits;
 
 #[cfg(test)]
 mod tests;
@@ -62,7 +63,8 @@ impl Format {
         if body.starts_with('{') {
             return Ok(Format::Json);
         }
-        let goal_line = text
+        // Editors may open the file with a UTF-8 byte-order mark; the body starts after it.
+        let goal_line = body
             .lines()
             .any(|l| l.trim_start().starts_with("num_ranks"));
         if goal_line {

@@ -212,7 +212,13 @@ impl Msccl {
 
     /// Parses MSCCL XML; `file` prefixes every error, which names the line and element.
     pub fn parse(text: &str, file: &str) -> Result<Msccl> {
-        let doc = roxmltree::Document::parse(text).map_err(|e| malformed(file, text, &e))?;
+        super::xml_limits::check(text, file)?;
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: false,
+            nodes_limit: super::xml_limits::MAX_NODES,
+        };
+        let doc = roxmltree::Document::parse_with_options(text, options)
+            .map_err(|e| malformed(file, text, &e))?;
         Reader { doc: &doc, file }.algo(doc.root_element())
     }
 }
@@ -343,7 +349,17 @@ impl<'d, 'i> Reader<'d, 'i> {
             proto: node.attribute("proto").unwrap_or("Simple").to_string(),
             nchannels: self.count(node, "nchannels")?,
             nchunksperloop: match node.attribute("nchunksperloop") {
-                Some(_) => self.count(node, "nchunksperloop")?,
+                // 0 stands for "absent" below; a written 0 would divide the buffers into
+                // no chunks per loop, which no runtime can execute.
+                Some(_) => match self.count(node, "nchunksperloop")? {
+                    0 => {
+                        return self.err(
+                            node,
+                            "nchunksperloop=\"0\": a loop holds at least 1 chunk".into(),
+                        )
+                    }
+                    n => n,
+                },
                 None => 0,
             },
             coll: self.attr(node, "coll")?.to_string(),

@@ -241,6 +241,18 @@ impl FlitConfig {
                 if self.k < 2 || self.n < 1 {
                     return spec_err!("k = {}, n = {}: need k >= 2 and n >= 1", self.k, self.n);
                 }
+                // k^n routers: a count past u64 is refused here, before the spec string is
+                // built (n copies of k), and the topology builder's memory guard does the rest.
+                let routers = u32::try_from(self.n)
+                    .ok()
+                    .and_then(|n| (self.k as u64).checked_pow(n));
+                if routers.is_none() {
+                    return spec_err!(
+                        "k = {}, n = {}: k^n routers is beyond any machine; lower n",
+                        self.k,
+                        self.n
+                    );
+                }
                 let dims = vec![self.k.to_string(); self.n].join("x");
                 format!("{}:{dims}", self.topology)
             }

@@ -25,7 +25,20 @@ impl FlitConfig {
                 self.vc_buf_size
             );
         }
+        // One rate check for every traffic kind: a node generates at most one packet per
+        // cycle (BookSim's rule), whether the packets are unicasts or multicasts' copies.
         let p = self.packet_rate();
+        if !(0.0..=1.0).contains(&p) || p.is_nan() {
+            let unit = if self.injection_rate_uses_flits {
+                format!(" flits (/ packet_size {})", self.packet_size)
+            } else {
+                String::new()
+            };
+            return spec_err!(
+                "injection_rate = {}{unit}: gives {p} packets per node per cycle; use 0 to 1",
+                self.injection_rate
+            );
+        }
         if self.traffic == Pattern::Multicast {
             if self.multicast_dests == 0 {
                 return spec_err!("multicast_dests = 0: a multicast needs at least 1 destination");
@@ -39,19 +52,6 @@ impl FlitConfig {
                     self.multicast_packets
                 );
             }
-            let b = self.multicast_rate();
-            if !(0.0..=1.0).contains(&b) || b.is_nan() {
-                return spec_err!(
-                    "injection_rate = {}: gives {b} multicasts per node per cycle \
-                     (effective applied load / multicast_dests); use 0 to 1",
-                    self.injection_rate
-                );
-            }
-        } else if !(0.0..=1.0).contains(&p) || p.is_nan() {
-            return spec_err!(
-                "injection_rate = {}: gives {p} packets per node per cycle; use 0 to 1",
-                self.injection_rate
-            );
         }
         if self.channel_latency == 0 || self.injection_latency == 0 || self.ejection_latency == 0 {
             return spec_err!("channel, injection and ejection latencies must be at least 1 cycle");

@@ -80,11 +80,11 @@ fn bad_multicast_settings_are_one_line_errors() {
     assert!(FlitConfig::from_pairs([("multicast_scheme", "path")]).is_err());
     let mut c = cfg(&[("multicast_dests", "2"), ("injection_rate", "3")]);
     assert!(c.validate().is_err());
+    // One rate check for every traffic kind (issue 30): at most 1 packet per node per cycle.
     c.set("injection_rate", "1.5").unwrap();
-    assert!(
-        c.validate().is_ok(),
-        "the effective load may exceed 1 packet/node/cycle"
-    );
+    assert!(c.validate().is_err());
+    c.set("injection_rate", "0.9").unwrap();
+    assert!(c.validate().is_ok());
 }
 
 fn load_run(topo: &Topology, scheme: &str, m: &str, seed: &str) -> super::sim::FlitResult {
