@@ -38,6 +38,14 @@ pub struct Metrics {
     pub average_distance_distinct: f64,
     /// How the figures were obtained: "closed form", "symmetry (k BFS)" or "all-pairs BFS".
     pub method: String,
+    /// Switches (routers), again under the name the network families use.
+    pub routers: u64,
+    /// Largest number of ports on a router (endpoint ports included).
+    pub radix: u32,
+    /// Links cut by the family's bisection (see `network_metrics`), None without a formula.
+    pub bisection_links: Option<u64>,
+    /// Cost: switch-to-switch cables by link class (local, global, tree).
+    pub cables: std::collections::BTreeMap<String, u64>,
 }
 
 fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -49,26 +57,34 @@ fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S
 
 /// Metrics of a spec, from a closed form where the family has one, else by building it.
 pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
-    match spec {
-        TopologySpec::Mesh(d) => Ok(grid_closed_form(d, false)),
-        TopologySpec::Torus(d) => Ok(grid_closed_form(d, true)),
-        TopologySpec::Hypercube(n) => Ok(hypercube_closed_form(*n)),
-        _ => metrics(&Topology::from_parsed(spec)?),
-    }
+    let mut m = match spec {
+        TopologySpec::Mesh(d) => grid_closed_form(d, false),
+        TopologySpec::Torus(d) => grid_closed_form(d, true),
+        TopologySpec::Hypercube(n) => hypercube_closed_form(*n),
+        _ => return metrics(&Topology::from_parsed(spec)?),
+    };
+    super::network_metrics::grid_extras(&mut m, spec);
+    Ok(m)
 }
 
 /// Exact metrics of a built network, using its symmetry when it has one.
 pub fn metrics(topo: &Topology) -> Result<Metrics> {
-    match topo.family() {
-        Family::Mesh { dims } => Ok(grid_closed_form(dims, false)),
-        Family::Torus { dims } => Ok(grid_closed_form(dims, true)),
-        Family::Hypercube { dim } => Ok(hypercube_closed_form(*dim)),
-        Family::Ibt(p) => Ok(ibt_by_species(topo, p)),
-        _ => metrics_all_pairs(topo),
-    }
+    use super::network_metrics as nm;
+    let mut m = match topo.family() {
+        Family::Mesh { dims } => grid_closed_form(dims, false),
+        Family::Torus { dims } => grid_closed_form(dims, true),
+        Family::Hypercube { dim } => hypercube_closed_form(*dim),
+        Family::Ibt(p) => ibt_by_species(topo, p),
+        Family::FatTree(p) => nm::fattree_closed_form(p),
+        Family::Flatfly(p) | Family::HyperX(p) => nm::hamming_closed_form(p),
+        Family::Dragonfly(p) => nm::dragonfly_by_symmetry(topo, p)?,
+        _ => metrics_all_pairs(topo)?,
+    };
+    nm::network_extras(&mut m, topo);
+    Ok(m)
 }
 
-fn finish(
+pub(super) fn finish(
     topo_counts: (u64, u64, u64),
     degrees: (u32, u32),
     diameter: u32,
@@ -92,6 +108,10 @@ fn finish(
             0.0
         },
         method,
+        routers: switches,
+        radix: 0,
+        bisection_links: None,
+        cables: Default::default(),
     }
 }
 
@@ -163,7 +183,7 @@ fn hypercube_closed_form(dim: usize) -> Metrics {
     )
 }
 
-fn counts(topo: &Topology) -> ((u64, u64, u64), (u32, u32)) {
+pub(super) fn counts(topo: &Topology) -> ((u64, u64, u64), (u32, u32)) {
     let degs = (0..topo.num_switches()).map(|s| topo.degree(s) as u32);
     let (dmin, dmax) = degs.fold((u32::MAX, 0), |(a, b), d| (a.min(d), b.max(d)));
     (
@@ -231,7 +251,9 @@ pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
     let diameter = results.iter().map(|r| r.0).max().unwrap_or(0);
     let total = results.iter().map(|r| r.1).sum();
     let (c, d) = counts(topo);
-    Ok(finish(c, d, diameter, total, "all-pairs BFS".into()))
+    let mut m = finish(c, d, diameter, total, "all-pairs BFS".into());
+    super::network_metrics::network_extras(&mut m, topo);
+    Ok(m)
 }
 
 /// Breadth-first search with buffers reused across sources.
