@@ -9,7 +9,8 @@
 //!   hypercube: `N/2`;
 //! - fat-tree: the left and right halves of the leaves, `L*k/2` for `L = k^(levels-1)` leaves
 //!   (k even, or one level); null for odd k, whose halves split a subtree;
-//! - dragonfly: the lower `floor(g/2)` groups against the rest, `floor(g/2)*ceil(g/2)` times
+//! - dragonfly: the lower `floor(g/2)` groups against the rest (for odd g not an even split
+//!   of the endpoints), `floor(g/2)*ceil(g/2)` times
 //!   the global links per pair of groups;
 //! - HyperX and flattened butterfly: halve the dimension `S` (even sizes first, smallest cut)
 //!   that cuts fewest links, `(N/S) * floor(S/2) * ceil(S/2) * trunk`.

@@ -140,9 +140,9 @@ fn arrangements_are_consistent_and_invertible() {
     }
 }
 
-/// Unit-capacity max-flow (Edmonds-Karp) between the switches of the lower and upper halves
-/// of the endpoints: the links a bisection between them must cut.
-fn max_flow_between_halves(t: &Topology) -> u64 {
+/// Unit-capacity max-flow (Edmonds-Karp) between the switches of the endpoints `lower` picks
+/// and the rest: the links a cut between them must cut.
+fn max_flow_between(t: &Topology, lower: impl Fn(usize) -> bool) -> u64 {
     let n = t.num_switches();
     let (src, sink) = (n, n + 1);
     let mut cap: Vec<std::collections::HashMap<usize, i64>> = vec![Default::default(); n + 2];
@@ -154,10 +154,9 @@ fn max_flow_between_halves(t: &Topology) -> u64 {
         add(&mut cap, l.a.switch as usize, l.b.switch as usize, 1);
         add(&mut cap, l.b.switch as usize, l.a.switch as usize, 1);
     }
-    let half = t.num_endpoints() / 2;
     for e in 0..t.num_endpoints() {
         let s = t.endpoint_switch(e);
-        if e < half {
+        if lower(e) {
             add(&mut cap, src, s, 1 << 40);
         } else {
             add(&mut cap, s, sink, 1 << 40);
@@ -197,11 +196,12 @@ fn bisection_formulas_equal_max_flow() {
         "fattree:k=2,levels=3",
         "fattree:k=4,levels=3",
         "fattree:k=4,levels=2,taper=2",
-        "dragonfly:p=2,a=4,h=2,g=5",
-        "dragonfly:p=1,a=2,h=2,g=5,arrangement=relative",
-        "dragonfly:p=2,a=2,h=1,g=3,arrangement=circulant",
+        "dragonfly:p=2,a=4,h=2,g=2",
+        "dragonfly:p=1,a=3,h=1",
+        "dragonfly:p=2,a=2,h=3,g=4,arrangement=relative",
+        "dragonfly:p=1,a=5,h=1,arrangement=circulant",
         "flatfly:k=4,n=2,c=4",
-        "hyperx:4x6,t=1",
+        "hyperx:6x4,t=1", // ids split the last dimension, the cheaper cut
         "hyperx:4x4,t=2,k=2",
         "mesh:4x6",
         "torus:6x4",
@@ -209,6 +209,22 @@ fn bisection_formulas_equal_max_flow() {
     ] {
         let t = topo(s);
         let m = metrics(&t).unwrap();
-        assert_eq!(m.bisection_links, Some(max_flow_between_halves(&t)), "{s}");
+        let half = t.num_endpoints() / 2;
+        assert_eq!(m.bisection_links, Some(max_flow_between(&t, |e| e < half)), "{s}");
+    }
+    // With an odd number of groups the formula cuts between whole groups: floor(g/2) and
+    // the rest.
+    for s in [
+        "dragonfly:p=2,a=4,h=2",
+        "dragonfly:p=1,a=2,h=2,g=5,arrangement=relative",
+        "dragonfly:p=2,a=2,h=1,g=3,arrangement=circulant",
+    ] {
+        let t = topo(s);
+        let TopologySpec::Dragonfly(p) = TopologySpec::parse(s).unwrap() else {
+            unreachable!()
+        };
+        let lower = |e: usize| e / (p.a * p.p) < p.g / 2;
+        let m = metrics(&t).unwrap();
+        assert_eq!(m.bisection_links, Some(max_flow_between(&t, lower)), "{s}");
     }
 }
