@@ -87,9 +87,7 @@ def _dragonfly(t: Topology, plt):
         ax.scatter([x], [y], s=40, color=colours[s // a], edgecolor="black", zorder=3)
     for grp in range(g):
         angle = 2 * math.pi * grp / g
-        ax.text(
-            4.7 * math.cos(angle), 4.7 * math.sin(angle), f"G{grp}", ha="center", fontsize=8
-        )
+        ax.text(4.7 * math.cos(angle), 4.7 * math.sin(angle), f"G{grp}", ha="center", fontsize=8)
     ax.set_title(
         f"{t.name} ({p['arrangement']} arrangement): {g} groups of {a} routers, "
         f"{t.num_endpoints} endpoints; global links coloured by group, local grey",
