@@ -40,8 +40,26 @@ def _module_of(path: Path) -> str:
     return "::".join(parts)
 
 
+PATH_MOD = re.compile(r'#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;')
+
+
 def _modules() -> dict[str, Path]:
-    return {_module_of(p): p for p in SRC.rglob("*.rs")}
+    """Module -> file, by the file's place; a `#[path = "f"] mod m;` (the flit engine's
+    folders) names file `f` module `m` of its declarer, and a `mod.rs` so placed carries its
+    own children along."""
+    modules = {_module_of(p): p for p in SRC.rglob("*.rs")}
+    for module, path in list(modules.items()):
+        for rel, name in PATH_MOD.findall(path.read_text()):
+            target = (path.parent / rel).resolve()
+            old = _module_of(target)
+            new = f"{module}::{name}" if module else name
+            moved = {m: f for m, f in modules.items() if m == old or m.startswith(old + "::")}
+            if target.name != "mod.rs":
+                moved = {old: target}
+            for m, f in moved.items():
+                del modules[m]
+                modules[new + m[len(old) :]] = f
+    return modules
 
 
 def _resolve(name: str, modules: dict[str, Path]) -> str | None:
@@ -124,6 +142,9 @@ def test_the_graph_sees_the_known_arrows():
     g = import_graph()
     assert "spec" in g["topology::ibt"] and "params" in g["spec"]
     assert "engines::analytic" in g["plan::tune"] and "algorithms" in g["plan::tune"]
+    # Files placed by `#[path]` keep their module names (engines/flit/router/router.rs).
+    assert "engines::flit::network" in g["engines::flit::router"]
+    assert "engines::flit::network" in g["engines::flit::exec::build"]
 
 
 def test_no_module_imports_a_higher_layer():

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import hnc_compare, hnc_figure, schedule_hops
+from . import _core
+from ._core import hnc_compare, hnc_figure
 from .networks import topology
 
 __all__ = ["compare", "figure", "groups", "schedule_hops"]
@@ -74,3 +75,10 @@ def groups(spec: str, params: list[str] | tuple[str, ...] = ()) -> list[dict[str
         rows.append(f)
     rows.sort(key=lambda f: (f["aggregate_hops"], f["packet_hops"]))
     return rows
+
+
+def schedule_hops(schedule, topo) -> dict[str, Any]:
+    """Counts of a built schedule under DOR: messages, aggregate_hops, packets, packet_hops.
+    Takes a :class:`netcoll.Schedule` (from :func:`netcoll.schedule`) or the compiled one,
+    and a :class:`netcoll.Topology` or a spec string."""
+    return _core.schedule_hops(getattr(schedule, "core", schedule), topology(topo))

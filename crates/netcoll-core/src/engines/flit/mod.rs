@@ -4,65 +4,114 @@
 //! synthetic traffic and BookSim's measurement modes. See docs/flit.md for the model, every
 //! default, and what matches BookSim.
 //!
-//! One concern per file: `config` (fields and defaults; `config_keys` reads a key, `config_check`
-//! validates), `network` (flat state; `wiring` where each port leads; `buffers` the input buffers: arrivals and the bit sets of occupied and waiting VCs), `router` (routing and switch traversal), `vc_alloc` /
-//! `sw_alloc` (BookSim's iSLIP allocators and netcoll's earlier ones; `vc_masks` the iSLIP VC
-//! allocator on bit masks, `va_state` its masks and scratch), `mask_router` (the router stages'
-//! common case on router-local masks, `mask_routes` its inline routing, `mask_state` its switch and scratch), `torus` (BookSim's torus
-//! DOR), `allocator` (round-robin arbiters), `channel` (links and credits as a timing wheel), `ni`
-//! (injection and ejection), `traffic` (patterns, Bernoulli injection), `stats` (histograms),
-//! `deadlock` (wait-for cycles), `sim` (measurement; `gen_wheel` the nodes' next generation
-//! cycles), `par` (threads: partitions and the two-phase cycle), `crew` (the partitions' threads
-//! and their exchange), `schedule` and `exec/` (the schedule executor: `exec/mod.rs` an instance's
-//! ops and events, `exec/build.rs` its messages as network packets and tags, `exec/ni_model.rs`
-//! packets through the sending and receiving NIs, `exec/barrier.rs` the step barrier).
-
-mod allocator;
-mod anynet;
+//! The files are grouped by concern into folders; each file stays one module of this one
+//! (declared below with `// config/
+#[path = "config/booksim_keys.rs"]
 mod booksim_keys;
-mod buffers;
+#[path = "config/cfgfile.rs"]
 pub mod cfgfile;
-mod channel;
+#[path = "config/config.rs"]
 pub mod config;
+#[path = "config/config_check.rs"]
 mod config_check;
+#[path = "config/config_enums.rs"]
 mod config_enums;
+#[path = "config/config_keys.rs"]
 mod config_keys;
+#[path = "config/config_values.rs"]
 mod config_values;
-mod crew;
-pub mod deadlock;
-mod dest_draw;
-mod exec;
+#[path = "config/footprint.rs"]
 mod footprint;
-mod gen_wheel;
-mod geometric;
-mod mask_router;
-mod mask_routes;
-mod mask_state;
-pub mod mcload;
-pub mod multicast;
-mod network;
-mod ni;
-mod par;
+#[path = "config/params.rs"]
 mod params;
-mod partition;
-pub mod replicate;
-mod result;
+
+// router/
+#[path = "router/allocator.rs"]
+mod allocator;
+#[path = "router/buffers.rs"]
+mod buffers;
+#[path = "router/mask_router.rs"]
+mod mask_router;
+#[path = "router/mask_state.rs"]
+mod mask_state;
+#[path = "router/router.rs"]
 mod router;
-pub mod schedule;
-pub mod sim;
-pub mod stats;
-pub mod steplat;
+#[path = "router/sw_alloc.rs"]
 mod sw_alloc;
-mod torus;
-mod traffic;
+#[path = "router/types.rs"]
 mod types;
+#[path = "router/va_state.rs"]
 mod va_state;
+#[path = "router/vc_alloc.rs"]
 mod vc_alloc;
+#[path = "router/vc_masks.rs"]
 mod vc_masks;
+#[path = "router/vclass.rs"]
 mod vclass;
+
+// routing/
+#[path = "routing/mask_routes.rs"]
+mod mask_routes;
+#[path = "routing/torus.rs"]
+mod torus;
+
+// network/
+#[path = "network/anynet.rs"]
+mod anynet;
+#[path = "network/channel.rs"]
+mod channel;
+#[path = "network/network.rs"]
+mod network;
+#[path = "network/partition.rs"]
+mod partition;
+#[path = "network/wiring.rs"]
 mod wiring;
+
+// traffic/
+#[path = "traffic/dest_draw.rs"]
+mod dest_draw;
+#[path = "traffic/gen_wheel.rs"]
+mod gen_wheel;
+#[path = "traffic/geometric.rs"]
+mod geometric;
+#[path = "traffic/mcload.rs"]
+pub mod mcload;
+#[path = "traffic/multicast.rs"]
+pub mod multicast;
+#[path = "traffic/ni.rs"]
+mod ni;
+#[path = "traffic/replicate.rs"]
+pub mod replicate;
+#[path = "traffic/traffic.rs"]
+mod traffic;
+#[path = "traffic/worm_table.rs"]
 mod worm_table;
+#[path = "traffic/worms.rs"]
 mod worms;
+
+// measure/
+#[path = "measure/deadlock.rs"]
+pub mod deadlock;
+#[path = "measure/result.rs"]
+mod result;
+#[path = "measure/sim.rs"]
+pub mod sim;
+#[path = "measure/stats.rs"]
+pub mod stats;
+#[path = "measure/steplat.rs"]
+pub mod steplat;
+
+// threads/
+#[path = "threads/crew.rs"]
+mod crew;
+#[path = "threads/par.rs"]
+mod par;
+
+// schedule/
+#[path = "schedule/exec/mod.rs"]
+mod exec;
+#[path = "schedule/schedule.rs"]
+pub mod schedule;
 
 pub use config::{
     FlitConfig, FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
@@ -74,22 +123,30 @@ pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_
 pub use steplat::StepLatency;
 
 #[cfg(test)]
+#[path = "router/alloc_tests.rs"]
 mod alloc_tests;
 #[cfg(test)]
+#[path = "schedule/packetise_tests.rs"]
 mod packetise_tests;
 #[cfg(test)]
+#[path = "schedule/schedule_tests.rs"]
 mod schedule_tests;
 #[cfg(test)]
+#[path = "measure/steplat_tests.rs"]
 mod steplat_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
 #[cfg(test)]
+#[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;
 #[cfg(test)]
+#[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;
 #[cfg(test)]
+#[path = "threads/tests_threads.rs"]
 mod tests_threads;
 #[cfg(test)]
+#[path = "traffic/tests_worms.rs"]
 mod tests_worms;
