@@ -17,6 +17,7 @@ impl FlitConfig {
             "topology" => self.topology = unquote(v).to_string(),
             "k" => self.k = num(key, v)?,
             "n" => self.n = num(key, v)?,
+            "c" => self.c = num(key, v)?,
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
                 self.routing_set = true;
@@ -24,12 +25,22 @@ impl FlitConfig {
                     "dor" | "dim_order" | "dim_order_mesh" | "dim_order_torus" | "dim_order_ni" => {
                         RoutingKind::Dor
                     }
-                    "min" | "shortest" => RoutingKind::Shortest,
+                    // ran_min: flatfly's minimal routing, here dimension order.
+                    "min" | "shortest" | "ran_min" => RoutingKind::Shortest,
                     "updown" | "up_down" => RoutingKind::UpDown,
+                    "nca" | "anca" => RoutingKind::Nca,
+                    adaptive @ ("ugal" | "valiant") => {
+                        return spec_err!(
+                            "routing_function = {adaptive} is not in the flit engine yet (its \
+                             routers route from the destination alone): use min, or \
+                             netcoll topo check / route / the analytic engine for {adaptive}"
+                        )
+                    }
                     other => {
                         return spec_err!(
-                        "routing_function = {other} is not supported: use dim_order, min or updown"
-                    )
+                            "routing_function = {other} is not supported: use dim_order, min, \
+                             nca or updown"
+                        )
                     }
                 }
             }
