@@ -259,7 +259,9 @@ fn parse_fattree(rest: &str, spec: &str) -> Result<TopologySpec> {
             "k" => k = Some(parse_uint(v, key, spec)?),
             "levels" | "n" => levels = Some(parse_uint(v, key, spec)?),
             "taper" => taper = parse_uint(v, key, spec)?,
-            _ => return spec_err!("unknown key '{key}' in '{spec}': fattree takes k, levels, taper"),
+            _ => {
+                return spec_err!("unknown key '{key}' in '{spec}': fattree takes k, levels, taper")
+            }
         }
         Ok(())
     })?;
@@ -326,10 +328,7 @@ fn parse_flatfly(rest: &str, spec: &str) -> Result<TopologySpec> {
         return spec_err!("flatfly '{spec}': the rule is k >= 2 routers per dimension and n >= 1");
     }
     let dims = vec![k; n];
-    check_size(
-        dims.iter().try_fold(1usize, |a, &x| a.checked_mul(x)),
-        spec,
-    )?;
+    check_size(dims.iter().try_fold(1usize, |a, &x| a.checked_mul(x)), spec)?;
     let p = HammingParams {
         dims,
         t: c.unwrap_or(k),

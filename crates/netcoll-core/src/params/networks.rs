@@ -36,15 +36,22 @@ impl FatTreeParams {
 
     pub fn validate(&self, spec: &str) -> Result<()> {
         if self.k < 2 {
-            return spec_err!("fat-tree k={} in '{spec}' is too small: the rule is k >= 2", self.k);
+            return spec_err!(
+                "fat-tree k={} in '{spec}' is too small: the rule is k >= 2",
+                self.k
+            );
         }
         if self.levels < 1 {
             return spec_err!("fat-tree levels=0 in '{spec}': the rule is levels >= 1");
         }
         if self.taper < 1 {
-            return spec_err!("fat-tree taper=0 in '{spec}': the rule is taper >= 1 (1 = no taper)");
+            return spec_err!(
+                "fat-tree taper=0 in '{spec}': the rule is taper >= 1 (1 = no taper)"
+            );
         }
-        let routers = (self.k as u128).checked_pow(self.levels as u32 - 1).map(|p| p * self.levels as u128);
+        let routers = (self.k as u128)
+            .checked_pow(self.levels as u32 - 1)
+            .map(|p| p * self.levels as u128);
         if routers.is_none_or(|r| r > MAX_SWITCHES as u128) {
             return spec_err!(
                 "'{spec}' has more than {MAX_SWITCHES} routers, too many to build: lower k or levels"
@@ -174,7 +181,12 @@ impl HammingParams {
     }
     /// Ports per router: `t` endpoints, then per dimension `(S-1)*trunk` ports.
     pub fn radix(&self) -> usize {
-        self.t + self.dims.iter().map(|&s| (s - 1) * self.trunk).sum::<usize>()
+        self.t
+            + self
+                .dims
+                .iter()
+                .map(|&s| (s - 1) * self.trunk)
+                .sum::<usize>()
     }
 
     pub fn validate(&self, spec: &str) -> Result<()> {
@@ -184,7 +196,9 @@ impl HammingParams {
             );
         }
         if self.radix() > 1 << 16 {
-            return spec_err!("'{spec}' asks for routers of more than 65,536 ports: lower the sizes");
+            return spec_err!(
+                "'{spec}' asks for routers of more than 65,536 ports: lower the sizes"
+            );
         }
         Ok(())
     }

@@ -86,7 +86,9 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         // Both legs, to every router and from every router.
         RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal => {
             let all = topo.num_switches() as u64;
-            return (dests + all).saturating_mul(channels).saturating_mul(2 * vcs as u64);
+            return (dests + all)
+                .saturating_mul(channels)
+                .saturating_mul(2 * vcs as u64);
         }
     };
     dests.saturating_mul(channels).saturating_mul(per_channel)
@@ -249,6 +251,10 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     edges
 }
 
+/// What [`walk_to`] gives: the (channel, VC) dependencies, and the recorded leg ends as
+/// (switch, hop).
+pub(super) type Walked = (Vec<(u32, u32)>, Vec<(u32, Hop)>);
+
 /// The dependencies of the routes from every switch in `sources` to the `dests` (on leg `leg`
 /// of a two-leg routing, 0 otherwise). With `record`, also the hops where legs meet: on leg
 /// 0 each last hop into a destination, on leg 1 each first hop out of a source.
@@ -260,7 +266,7 @@ pub(super) fn walk_to(
     dests: &[usize],
     leg: u8,
     record: bool,
-) -> (Vec<(u32, u32)>, Vec<(u32, Hop)>) {
+) -> Walked {
     let mut ends = Vec::new();
     let vcs = vc_of.vcs;
     let channels = 2 * topo.num_links();

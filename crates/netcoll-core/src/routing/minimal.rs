@@ -13,7 +13,7 @@
 
 use super::Step;
 use crate::topology::dragonfly::port_to_group;
-use crate::topology::{coords_of, DragonflyParams, FatTreeParams, Family, HammingParams};
+use crate::topology::{coords_of, DragonflyParams, Family, FatTreeParams, HammingParams};
 use crate::topology::{Neighbour, Topology};
 
 pub enum FamilyMin {
@@ -85,7 +85,11 @@ fn nca(topo: &Topology, p: &FatTreeParams, at: usize, dest: usize) -> Step {
         let port = (leaf % span) / (span / k);
         return step(via(topo, at, port), 1, 0, false);
     }
-    let up_base = if depth == n - 1 { p.leaf_endpoints() } else { k };
+    let up_base = if depth == n - 1 {
+        p.leaf_endpoints()
+    } else {
+        k
+    };
     let port = up_base + ecmp_hash(at, dest) % k;
     step(via(topo, at, port), 0, 0, true)
 }
@@ -110,7 +114,6 @@ fn dimension_order(topo: &Topology, p: &HammingParams, at: usize, dest: usize) -
     let d = (0..p.dims.len())
         .find(|&d| here[d] != there[d])
         .expect("not at the destination");
-    let port =
-        crate::topology::hyperx_port(p, d, here[d], there[d], dest % p.trunk);
+    let port = crate::topology::hyperx_port(p, d, here[d], there[d], dest % p.trunk);
     step(via(topo, at, port), 0, 0, false)
 }

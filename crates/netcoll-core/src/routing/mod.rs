@@ -17,8 +17,8 @@ mod valiant;
 pub use cdg::{check_deadlock, CycleChannel, DeadlockReport, VcRule};
 pub use grid_route::grid_route;
 pub use minimal::ecmp_hash;
-pub use updown::UpDown;
 use minimal::FamilyMin;
+pub use updown::UpDown;
 use valiant::{Adaptive, Choice};
 
 use crate::error::Result;
@@ -195,7 +195,14 @@ impl Routing {
 
     /// The next hop on leg `leg` of a two-leg (Valiant) route: the minimal routing's, with
     /// its VC class shifted past the first leg's classes on the second leg.
-    fn next_leg(&self, topo: &Topology, at: usize, dest: usize, state: u8, leg: u8) -> Option<Step> {
+    fn next_leg(
+        &self,
+        topo: &Topology,
+        at: usize,
+        dest: usize,
+        state: u8,
+        leg: u8,
+    ) -> Option<Step> {
         if at == dest {
             return None;
         }

@@ -20,7 +20,9 @@ fn family_minimal_routes_reach_the_destination_on_shortest_paths() {
     ] {
         let t = topo(s);
         let dragonfly = s.starts_with("dragonfly");
-        let hosts: Vec<usize> = (0..t.num_endpoints()).map(|e| t.endpoint_switch(e)).collect();
+        let hosts: Vec<usize> = (0..t.num_endpoints())
+            .map(|e| t.endpoint_switch(e))
+            .collect();
         for kind in [RoutingKind::Shortest, RoutingKind::Nca, RoutingKind::Ugal] {
             let Ok(r) = Routing::new(&t, kind, None) else {
                 continue;
@@ -38,7 +40,11 @@ fn family_minimal_routes_reach_the_destination_on_shortest_paths() {
                             .iter()
                             .filter(|h| t.link_class(h.link) == crate::topology::LinkClass::Global)
                             .count();
-                        assert_eq!(globals, usize::from(a / 4 != b / 4 && s.contains("a=4")), "{s}");
+                        assert_eq!(
+                            globals,
+                            usize::from(a / 4 != b / 4 && s.contains("a=4")),
+                            "{s}"
+                        );
                     } else {
                         assert_eq!(route.len() as u32, dist[b], "{s} {kind:?} {a}->{b}");
                     }
@@ -69,7 +75,9 @@ fn valiant_goes_through_its_intermediate() {
 fn deadlock_free(spec: &str, kind: RoutingKind, vcs: u32) -> bool {
     let t = topo(spec);
     let r = Routing::new(&t, kind, None).unwrap();
-    check_deadlock(&t, &r, vcs, VcRule::Auto).unwrap().deadlock_free
+    check_deadlock(&t, &r, vcs, VcRule::Auto)
+        .unwrap()
+        .deadlock_free
 }
 
 #[test]
@@ -99,7 +107,10 @@ fn adaptive_routings_are_refused_where_they_do_not_apply() {
         ("mesh:4x4", RoutingKind::Valiant),
         ("dragonfly:p=2,a=4,h=2", RoutingKind::Nca),
     ] {
-        let e = Routing::new(&topo(s), kind, None).err().unwrap().to_string();
+        let e = Routing::new(&topo(s), kind, None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("needs a"), "{e}");
     }
 }

@@ -16,7 +16,7 @@
 //! router), every second leg (from any router to a router with endpoints), and at each
 //! intermediate the junctions from the first legs' last channels to the second legs' first.
 
-use super::cdg::{walk_to, VcMap};
+use super::cdg::{walk_to, VcMap, Walked};
 use super::minimal::{ecmp_hash, FamilyMin};
 use super::Hop;
 use super::Routing;
@@ -62,11 +62,11 @@ pub(super) fn adaptive_dependencies(
     };
     let chunk = |n: usize| n.div_ceil(rayon::current_num_threads().max(1)).max(1);
     // First legs end at every router; second legs start at every router.
-    let first: Vec<(Vec<(u32, u32)>, Vec<(u32, Hop)>)> = all
+    let first: Vec<Walked> = all
         .par_chunks(chunk(all.len()))
         .map(|dests| walk_to(topo, routing, vc_of, &hosts, dests, 0, true))
         .collect();
-    let second: Vec<(Vec<(u32, u32)>, Vec<(u32, Hop)>)> = hosts
+    let second: Vec<Walked> = hosts
         .par_chunks(chunk(hosts.len()))
         .map(|dests| walk_to(topo, routing, vc_of, &all, dests, 1, true))
         .collect();

@@ -28,7 +28,11 @@ pub fn build(p: &DragonflyParams) -> Result<Topology> {
         for t in 0..p.a * p.h {
             let (other, t2) = global_peer(p, group, t);
             if (group, t) < (other, t2) {
-                b.link_classed(global_port(p, group, t), global_port(p, other, t2), LinkClass::Global)?;
+                b.link_classed(
+                    global_port(p, group, t),
+                    global_port(p, other, t2),
+                    LinkClass::Global,
+                )?;
             }
         }
     }

@@ -8,5 +8,9 @@ use crate::params::HammingParams;
 use crate::spec::TopologySpec;
 
 pub fn build(p: &HammingParams) -> Result<Topology> {
-    build_hamming(p, TopologySpec::Flatfly(p.clone()), Family::Flatfly(p.clone()))
+    build_hamming(
+        p,
+        TopologySpec::Flatfly(p.clone()),
+        Family::Flatfly(p.clone()),
+    )
 }

@@ -12,10 +12,18 @@ use crate::params::HammingParams;
 use crate::spec::TopologySpec;
 
 pub fn build(p: &HammingParams) -> Result<Topology> {
-    build_hamming(p, TopologySpec::HyperX(p.clone()), Family::HyperX(p.clone()))
+    build_hamming(
+        p,
+        TopologySpec::HyperX(p.clone()),
+        Family::HyperX(p.clone()),
+    )
 }
 
-pub(super) fn build_hamming(p: &HammingParams, spec: TopologySpec, family: Family) -> Result<Topology> {
+pub(super) fn build_hamming(
+    p: &HammingParams,
+    spec: TopologySpec,
+    family: Family,
+) -> Result<Topology> {
     let mut b = TopologyBuilder::new(std::iter::repeat_n(p.radix(), p.routers()))?;
     for r in 0..p.routers() {
         let coords = coords_of(r, &p.dims);
@@ -25,7 +33,10 @@ pub(super) fn build_hamming(p: &HammingParams, spec: TopologySpec, family: Famil
                 other[d] = x;
                 let s = index_of(&other, &p.dims);
                 for copy in 0..p.trunk {
-                    b.link(port(r, dim_port(p, d, own, x, copy)), port(s, dim_port(p, d, x, own, copy)))?;
+                    b.link(
+                        port(r, dim_port(p, d, own, x, copy)),
+                        port(s, dim_port(p, d, x, own, copy)),
+                    )?;
                 }
             }
         }
@@ -38,7 +49,11 @@ pub(super) fn build_hamming(p: &HammingParams, spec: TopologySpec, family: Famil
 
 /// The port of a router at coordinate `own` in dimension `d` towards coordinate `to`.
 pub fn dim_port(p: &HammingParams, d: usize, own: usize, to: usize, copy: usize) -> usize {
-    let base = p.t + p.dims[..d].iter().map(|&s| (s - 1) * p.trunk).sum::<usize>();
+    let base = p.t
+        + p.dims[..d]
+            .iter()
+            .map(|&s| (s - 1) * p.trunk)
+            .sum::<usize>();
     let j = if to < own { to } else { to - 1 };
     base + j * p.trunk + copy
 }

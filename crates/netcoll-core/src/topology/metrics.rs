@@ -16,6 +16,8 @@ use crate::spec::TopologySpec;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use super::bfs::Bfs;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metrics {
     /// Endpoints.
@@ -63,7 +65,8 @@ pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
         TopologySpec::Hypercube(n) => hypercube_closed_form(*n),
         _ => return metrics(&Topology::from_parsed(spec)?),
     };
-    super::network_metrics::grid_extras(&mut m, spec);
+    let extras = super::network_metrics::grid_extras(m.degree_max, m.links, spec);
+    apply(&mut m, extras);
     Ok(m)
 }
 
@@ -75,16 +78,33 @@ pub fn metrics(topo: &Topology) -> Result<Metrics> {
         Family::Torus { dims } => grid_closed_form(dims, true),
         Family::Hypercube { dim } => hypercube_closed_form(*dim),
         Family::Ibt(p) => ibt_by_species(topo, p),
-        Family::FatTree(p) => nm::fattree_closed_form(p),
-        Family::Flatfly(p) | Family::HyperX(p) => nm::hamming_closed_form(p),
-        Family::Dragonfly(p) => nm::dragonfly_by_symmetry(topo, p)?,
+        Family::FatTree(p) => from_figures(nm::fattree_closed_form(p)),
+        Family::Flatfly(p) | Family::HyperX(p) => from_figures(nm::hamming_closed_form(p)),
+        Family::Dragonfly(p) if p.arrangement != crate::params::Arrangement::Absolute => {
+            from_figures(nm::dragonfly_by_symmetry(topo, p))
+        }
+        Family::Dragonfly(_) => {
+            // BookSim's absolute arrangement is not symmetric under rotating the groups: one
+            // BFS per router (2,064 for the 16,512-endpoint machine, a fraction of a second).
+            let mut m = metrics_all_pairs(topo)?;
+            m.method = "one BFS per router".into();
+            m
+        }
         _ => metrics_all_pairs(topo)?,
     };
-    nm::network_extras(&mut m, topo);
+    apply(&mut m, nm::network_extras(topo));
     Ok(m)
 }
 
-pub(super) fn finish(
+fn from_figures(f: super::network_metrics::Figures) -> Metrics {
+    finish(f.counts, f.degrees, f.diameter, f.total, f.method)
+}
+
+fn apply(m: &mut Metrics, e: super::network_metrics::Extras) {
+    (m.radix, m.bisection_links, m.cables) = (e.radix, e.bisection_links, e.cables);
+}
+
+fn finish(
     topo_counts: (u64, u64, u64),
     degrees: (u32, u32),
     diameter: u32,
@@ -183,7 +203,7 @@ fn hypercube_closed_form(dim: usize) -> Metrics {
     )
 }
 
-pub(super) fn counts(topo: &Topology) -> ((u64, u64, u64), (u32, u32)) {
+fn counts(topo: &Topology) -> ((u64, u64, u64), (u32, u32)) {
     let degs = (0..topo.num_switches()).map(|s| topo.degree(s) as u32);
     let (dmin, dmax) = degs.fold((u32::MAX, 0), |(a, b), d| (a.min(d), b.max(d)));
     (
@@ -252,60 +272,8 @@ pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
     let total = results.iter().map(|r| r.1).sum();
     let (c, d) = counts(topo);
     let mut m = finish(c, d, diameter, total, "all-pairs BFS".into());
-    super::network_metrics::network_extras(&mut m, topo);
+    apply(&mut m, super::network_metrics::network_extras(topo));
     Ok(m)
-}
-
-/// Breadth-first search with buffers reused across sources.
-pub struct Bfs {
-    dist: Vec<u32>,
-    queue: Vec<u32>,
-}
-
-impl Bfs {
-    pub fn new(n: usize) -> Bfs {
-        Bfs {
-            dist: vec![u32::MAX; n],
-            queue: Vec::with_capacity(n),
-        }
-    }
-
-    /// Hop distances from `src` to every switch (u32::MAX if unreachable); borrowed until the
-    /// next call.
-    pub fn distances(&mut self, topo: &Topology, src: usize) -> &[u32] {
-        self.dist.fill(u32::MAX);
-        self.queue.clear();
-        self.dist[src] = 0;
-        self.queue.push(src as u32);
-        let mut head = 0;
-        while head < self.queue.len() {
-            let u = self.queue[head] as usize;
-            head += 1;
-            let du = self.dist[u] + 1;
-            for nb in topo.neighbours(u) {
-                let v = nb.switch as usize;
-                if self.dist[v] == u32::MAX {
-                    self.dist[v] = du;
-                    self.queue.push(v as u32);
-                }
-            }
-        }
-        &self.dist
-    }
-
-    /// (eccentricity over weighted switches, weighted distance sum) from `src`.
-    pub fn run(&mut self, topo: &Topology, src: usize, weight: &[u32]) -> (u32, u128) {
-        let dist = self.distances(topo, src);
-        let mut ecc = 0;
-        let mut sum = 0u128;
-        for (d, &w) in dist.iter().zip(weight) {
-            if w > 0 {
-                ecc = ecc.max(*d);
-                sum += *d as u128 * w as u128;
-            }
-        }
-        (ecc, sum)
-    }
 }
 
 #[cfg(test)]

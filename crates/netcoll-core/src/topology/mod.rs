@@ -5,6 +5,7 @@
 //! know which family built the network. Direct networks (mesh, torus, iBT, hypercube) have one
 //! endpoint per router, on the router's last port; endpoint `i` sits on router `i`.
 
+mod bfs;
 mod build;
 pub mod dragonfly;
 mod fattree;

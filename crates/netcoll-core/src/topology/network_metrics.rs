@@ -15,38 +15,61 @@
 //! - HyperX and flattened butterfly: halve the dimension `S` (even sizes first, smallest cut)
 //!   that cuts fewest links, `(N/S) * floor(S/2) * ceil(S/2) * trunk`.
 
-use super::metrics::{counts, finish, Bfs, Metrics};
+use super::bfs::Bfs;
 use super::{DragonflyParams, FatTreeParams, HammingParams, LinkClass, Topology};
-use crate::error::Result;
 use crate::spec::TopologySpec;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Distance figures: ((endpoints, switches, links), (degree min, max), diameter, total
+/// distance over ordered endpoint pairs, method).
+pub struct Figures {
+    pub counts: (u64, u64, u64),
+    pub degrees: (u32, u32),
+    pub diameter: u32,
+    pub total: u128,
+    pub method: String,
+}
+
+/// The figures beyond distance.
+pub struct Extras {
+    pub radix: u32,
+    pub bisection_links: Option<u64>,
+    pub cables: BTreeMap<String, u64>,
+}
 
 /// Radix, cables and bisection of a built network.
-pub fn network_extras(m: &mut Metrics, topo: &Topology) {
-    m.radix = (0..topo.num_switches())
+pub fn network_extras(topo: &Topology) -> Extras {
+    let radix = (0..topo.num_switches())
         .map(|s| topo.num_ports(s) as u32)
         .max()
         .unwrap_or(0);
-    m.cables.clear();
+    let mut cables = BTreeMap::new();
     for l in 0..topo.num_links() {
         let name = match topo.link_class(l as u32) {
             LinkClass::Local => "local",
             LinkClass::Global => "global",
             LinkClass::Tree => "tree",
         };
-        *m.cables.entry(name.into()).or_insert(0) += 1;
+        *cables.entry(name.to_string()).or_insert(0) += 1;
     }
-    m.bisection_links = bisection(topo.family_spec().as_ref());
+    Extras {
+        radix,
+        bisection_links: bisection(topo.family_spec().as_ref()),
+        cables,
+    }
 }
 
 /// Radix, cables and bisection of a mesh, torus or hypercube from its spec (never built).
-pub fn grid_extras(m: &mut Metrics, spec: &TopologySpec) {
-    m.radix = match spec {
-        TopologySpec::Mesh(d) | TopologySpec::Torus(d) => 2 * d.len() as u32 + 1,
-        _ => m.degree_max + 1,
-    };
-    m.cables = [("local".to_string(), m.links)].into_iter().collect();
-    m.bisection_links = bisection(Some(spec));
+pub fn grid_extras(degree_max: u32, links: u64, spec: &TopologySpec) -> Extras {
+    Extras {
+        radix: match spec {
+            TopologySpec::Mesh(d) | TopologySpec::Torus(d) => 2 * d.len() as u32 + 1,
+            _ => degree_max + 1,
+        },
+        bisection_links: bisection(Some(spec)),
+        cables: [("local".to_string(), links)].into_iter().collect(),
+    }
 }
 
 fn bisection(spec: Option<&TopologySpec>) -> Option<u64> {
@@ -80,11 +103,13 @@ fn bisection(spec: Option<&TopologySpec>) -> Option<u64> {
 
 /// A k-ary n-tree: leaves whose nearest common ancestor is `h` levels up are `2h` hops apart,
 /// and each leaf has `k^h - k^(h-1)` such leaves.
-pub fn fattree_closed_form(p: &FatTreeParams) -> Metrics {
+pub fn fattree_closed_form(p: &FatTreeParams) -> Figures {
     let (k, n) = (p.k as u128, p.levels as u32);
     let leaves = k.pow(n - 1);
     let per_leaf = p.leaf_endpoints() as u128;
-    let from_one_leaf: u128 = (1..n).map(|h| 2 * h as u128 * (k.pow(h) - k.pow(h - 1))).sum();
+    let from_one_leaf: u128 = (1..n)
+        .map(|h| 2 * h as u128 * (k.pow(h) - k.pow(h - 1)))
+        .sum();
     let total = leaves * per_leaf * per_leaf * from_one_leaf;
     let links = (n as u128 - 1) * leaves * k;
     let degrees = match n {
@@ -92,22 +117,18 @@ pub fn fattree_closed_form(p: &FatTreeParams) -> Metrics {
         2 => (k as u32, k as u32),
         _ => (k as u32, 2 * k as u32),
     };
-    finish(
-        (
-            (leaves * per_leaf) as u64,
-            p.routers() as u64,
-            links as u64,
-        ),
+    Figures {
+        counts: ((leaves * per_leaf) as u64, p.routers() as u64, links as u64),
         degrees,
-        2 * (n - 1),
+        diameter: 2 * (n - 1),
         total,
-        "closed form".into(),
-    )
+        method: "closed form".into(),
+    }
 }
 
 /// HyperX: two routers are as many hops apart as coordinates they differ in; a pair differs
 /// in dimension `d` in `(S_d - 1)/S_d` of all ordered pairs.
-pub fn hamming_closed_form(p: &HammingParams) -> Metrics {
+pub fn hamming_closed_form(p: &HammingParams) -> Figures {
     let n = p.routers() as u128;
     let t = p.t as u128;
     let router_total: u128 = p
@@ -121,34 +142,34 @@ pub fn hamming_closed_form(p: &HammingParams) -> Metrics {
         .iter()
         .map(|&s| n * (s as u128 - 1) / 2 * p.trunk as u128)
         .sum();
-    finish(
-        ((n * t) as u64, n as u64, links as u64),
-        (degree, degree),
-        p.dims.len() as u32,
-        router_total * t * t,
-        "closed form".into(),
-    )
+    Figures {
+        counts: ((n * t) as u64, n as u64, links as u64),
+        degrees: (degree, degree),
+        diameter: p.dims.len() as u32,
+        total: router_total * t * t,
+        method: "closed form".into(),
+    }
 }
 
 /// A dragonfly whose arrangement depends only on group differences (relative, circulant) is
-/// invariant under rotating the groups: the `a` routers of group 0 stand for all. BookSim's
-/// absolute arrangement is not, and gets one BFS per router (2,064 BFS of 2,064 routers for
-/// the p=8, a=16, h=8 machine: well under a second on one core).
-pub fn dragonfly_by_symmetry(topo: &Topology, p: &DragonflyParams) -> Result<Metrics> {
-    if p.arrangement == crate::params::Arrangement::Absolute {
-        let mut m = super::metrics::metrics_all_pairs(topo)?;
-        m.method = "one BFS per router".into();
-        return Ok(m);
-    }
+/// invariant under rotating the groups: the `a` routers of group 0 stand for all.
+pub fn dragonfly_by_symmetry(topo: &Topology, p: &DragonflyParams) -> Figures {
     let n = topo.num_switches();
     let weight = topo.endpoints_per_switch();
     let results: Vec<(u32, u128)> = (0..p.a)
         .into_par_iter()
         .map_init(|| Bfs::new(n), |bfs, s| bfs.run(topo, s, &weight))
         .collect();
-    let diameter = results.iter().map(|r| r.0).max().unwrap_or(0);
-    let per = p.p as u128;
-    let total = results.iter().map(|r| r.1).sum::<u128>() * per * p.g as u128;
-    let (c, d) = counts(topo);
-    Ok(finish(c, d, diameter, total, format!("symmetry ({} BFS)", p.a)))
+    let degree = (p.a - 1 + p.h) as u32;
+    Figures {
+        counts: (
+            topo.num_endpoints() as u64,
+            n as u64,
+            topo.num_links() as u64,
+        ),
+        degrees: (degree, degree),
+        diameter: results.iter().map(|r| r.0).max().unwrap_or(0),
+        total: results.iter().map(|r| r.1).sum::<u128>() * p.p as u128 * p.g as u128,
+        method: format!("symmetry ({} BFS)", p.a),
+    }
 }

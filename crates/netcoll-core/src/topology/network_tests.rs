@@ -32,8 +32,16 @@ fn closed_forms_and_symmetry_equal_all_pairs_bfs() {
         let slow = metrics_all_pairs(&t).unwrap();
         assert_eq!(fast.diameter, slow.diameter, "{s}");
         assert_eq!(fast.total_distance, slow.total_distance, "{s}");
-        assert_eq!((fast.nodes, fast.switches, fast.links), (slow.nodes, slow.switches, slow.links), "{s}");
-        assert_eq!((fast.degree_min, fast.degree_max), (slow.degree_min, slow.degree_max), "{s}");
+        assert_eq!(
+            (fast.nodes, fast.switches, fast.links),
+            (slow.nodes, slow.switches, slow.links),
+            "{s}"
+        );
+        assert_eq!(
+            (fast.degree_min, fast.degree_max),
+            (slow.degree_min, slow.degree_max),
+            "{s}"
+        );
     }
 }
 
@@ -82,7 +90,11 @@ fn absolute_dragonfly_is_booksims_dragonflynew() {
                 let Peer::Switch { switch, port, .. } = t.peer(node, p + a - 1 + cnt) else {
                     panic!("global port open");
                 };
-                assert_eq!((switch as usize, port as usize), (from, from_port), "p={p} node={node}");
+                assert_eq!(
+                    (switch as usize, port as usize),
+                    (from, from_port),
+                    "p={p} node={node}"
+                );
             }
         }
     }
@@ -102,10 +114,14 @@ fn fattree_is_booksims_fattree() {
             for pos in 0..per {
                 let (nb, npos) = (pos / span, pos % span);
                 for port in 0..k {
-                    let link = nb * span * k + port * branch * k + (npos % branch) * k + npos / branch;
+                    let link =
+                        nb * span * k + port * branch * k + (npos % branch) * k + npos / branch;
                     let (parent, parent_port) = (link / k, link % k);
                     let me = level * per + pos;
-                    let Peer::Switch { switch, port: pp, .. } = t.peer(me, k + port) else {
+                    let Peer::Switch {
+                        switch, port: pp, ..
+                    } = t.peer(me, k + port)
+                    else {
                         panic!("up port open");
                     };
                     assert_eq!(
@@ -122,7 +138,14 @@ fn fattree_is_booksims_fattree() {
 #[test]
 fn arrangements_are_consistent_and_invertible() {
     for arrangement in ["absolute", "relative", "circulant"] {
-        for (a, h, g) in [(4, 2, 9), (4, 2, 5), (3, 3, 10), (2, 3, 7), (4, 2, 3), (2, 2, 2)] {
+        for (a, h, g) in [
+            (4, 2, 9),
+            (4, 2, 5),
+            (3, 3, 10),
+            (2, 3, 7),
+            (4, 2, 3),
+            (2, 2, 2),
+        ] {
             let spec = format!("dragonfly:p=1,a={a},h={h},g={g},arrangement={arrangement}");
             let TopologySpec::Dragonfly(p) = TopologySpec::parse(&spec).unwrap() else {
                 unreachable!()
@@ -168,7 +191,11 @@ fn max_flow_between(t: &Topology, lower: impl Fn(usize) -> bool) -> u64 {
         let mut queue = std::collections::VecDeque::from([src]);
         prev[src] = src;
         while let Some(u) = queue.pop_front() {
-            let next: Vec<usize> = cap[u].iter().filter(|(_, &c)| c > 0).map(|(&v, _)| v).collect();
+            let next: Vec<usize> = cap[u]
+                .iter()
+                .filter(|(_, &c)| c > 0)
+                .map(|(&v, _)| v)
+                .collect();
             for v in next {
                 if prev[v] == usize::MAX {
                     prev[v] = u;
@@ -210,7 +237,11 @@ fn bisection_formulas_equal_max_flow() {
         let t = topo(s);
         let m = metrics(&t).unwrap();
         let half = t.num_endpoints() / 2;
-        assert_eq!(m.bisection_links, Some(max_flow_between(&t, |e| e < half)), "{s}");
+        assert_eq!(
+            m.bisection_links,
+            Some(max_flow_between(&t, |e| e < half)),
+            "{s}"
+        );
     }
     // With an odd number of groups the formula cuts between whole groups: floor(g/2) and
     // the rest.

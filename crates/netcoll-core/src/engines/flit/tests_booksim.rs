@@ -194,7 +194,10 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     // BookSim's network families build with their own keys (issue 33).
     for (keys, routers) in [
         (&[("topology", "fattree"), ("k", "4"), ("n", "3")][..], 48),
-        (&[("topology", "flatfly"), ("k", "4"), ("n", "2"), ("c", "4")], 16),
+        (
+            &[("topology", "flatfly"), ("k", "4"), ("n", "2"), ("c", "4")],
+            16,
+        ),
         (&[("topology", "dragonflynew"), ("k", "2"), ("n", "1")], 36),
     ] {
         let mut c = FlitConfig::booksim();
@@ -202,9 +205,16 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
         for (k, v) in keys {
             c.set(k, v).unwrap();
         }
-        assert_eq!(c.build_topology().unwrap().num_switches(), routers, "{keys:?}");
+        assert_eq!(
+            c.build_topology().unwrap().num_switches(),
+            routers,
+            "{keys:?}"
+        );
     }
-    for (k, v) in [("routing_function", "ugal"), ("routing_function", "valiant")] {
+    for (k, v) in [
+        ("routing_function", "ugal"),
+        ("routing_function", "valiant"),
+    ] {
         let e = FlitConfig::booksim().set(k, v).unwrap_err().to_string();
         assert!(e.contains(v) && e.contains("analytic"), "{e}");
     }
