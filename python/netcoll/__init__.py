@@ -11,14 +11,13 @@ schedules and runs the engines; this package holds the Python API, the CLI, plot
 >>> s.verify().ok, len(s.messages)
 (True, 480)
 
-The API: :func:`topology`, :func:`schedule` (a :class:`Schedule`), :func:`simulate`,
-:func:`tune`; networks as spec strings or :class:`Topology` objects, sizes as ``1024`` or
+The API: :func:`topology`, :func:`schedule` (a :class:`Schedule`) or :func:`load_schedule`,
+:func:`simulate`, :func:`analyze`, :func:`tune`, :func:`sweep` (a pandas DataFrame); networks
+as spec strings or :class:`Topology` objects, sizes as ``1024`` or
 ``"1K"``, parameters as dicts (docs/python-api.md).
 """
 
-from __future__ import annotations
-
-import importlib
+import importlib as _importlib
 
 from ._core import NetcollError, Topology, __version__, memory_budget, set_max_memory
 from .units import parse_size
@@ -27,8 +26,11 @@ from .units import parse_size
 # API modules they do not need: name -> module.
 _LAZY = {
     "REFERENCE_MACHINE": "api",
+    "analyze": "api",
+    "load_schedule": "api",
     "schedule": "api",
     "simulate": "api",
+    "sweep": "sweep_study",
     "tune": "api",
     "canonical_spec": "networks",
     "spec_stats": "networks",
@@ -42,13 +44,14 @@ _LAZY = {
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'netcoll' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    value = getattr(_importlib.import_module(f".{_LAZY[name]}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    # The API only: not the modules and helpers this file uses.
+    return sorted(__all__)
 
 
 __all__ = [
@@ -58,13 +61,16 @@ __all__ = [
     "Topology",
     "VerifyResult",
     "__version__",
+    "analyze",
     "canonical_spec",
+    "load_schedule",
     "memory_budget",
     "parse_size",
     "schedule",
     "set_max_memory",
     "simulate",
     "spec_stats",
+    "sweep",
     "to_networkx",
     "topology",
     "tune",

@@ -13,7 +13,9 @@ parameters as a dict (or ``KEY=VALUE`` strings, as on the command line).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import _core, engines
@@ -108,10 +110,53 @@ def schedule(
     return Schedule(core)
 
 
-def simulate(
+def load_schedule(
+    path: str | os.PathLike, op: str | None = None, root: int = 0, nbytes: int | str | None = None
+) -> Schedule:
+    """Reads a schedule file (netcoll JSON, MSCCL XML; docs/formats.md) as a
+    :class:`netcoll.Schedule`, to verify, analyse or simulate (``op`` names the collective
+    where the file does not)."""
+    from .schedules import Schedule
+
+    data = Path(path).read_bytes()
+    size = None if nbytes is None else parse_size(nbytes)
+    return Schedule(_core.load_schedule(data, str(path), op=op, root=root, nbytes=size))
+
+
+def analyze(
     op: str,
     algo: str,
     topo: TopoLike,
+    *,
+    root: int = 0,
+    nbytes: int | str = 1024,
+    packets: int = 1,
+    params: Params = None,
+    method: str = "auto",
+    routing: str = "auto",
+) -> dict[str, Any]:
+    """The analytic engine's figures of ``op`` by ``algo`` on ``topo``: counts, hops, rounds
+    and the models' times, from a closed form where one exists (a 65,536-rank network answers
+    in well under a second), else the schedule or per-step aggregates (``method``; the
+    result's ``method`` says which was taken; docs/analytic.md)."""
+    fig = _core.analyze(
+        registry_name(op),
+        algo,
+        as_topology(topo),
+        params=as_pairs(params),
+        method=method,
+        root=root,
+        nbytes=parse_size(nbytes),
+        packets=packets,
+        routing=routing,
+    )
+    return normalise({"op": op_name(op), "algo": algo, "topo": spec_of(topo), **fig})
+
+
+def simulate(
+    op: str | Schedule,
+    algo: str | None = None,
+    topo: TopoLike | None = None,
     *,
     engine: str = "flit",
     root: int = 0,
@@ -129,8 +174,10 @@ def simulate(
     models' times of the schedule, docs/analytic.md) or ``loggops`` (LogGOPSim's model,
     docs/formats.md; it needs no network unless ``sim`` has ``hops=1``).
 
-    ``schedule``: a schedule read from a file (``netcoll._core.load_schedule``: netcoll JSON,
-    MSCCL XML or GOAL) run in place of ``algo``; ``schedule_file``: a schedule file's
+    ``op`` may be a :class:`netcoll.Schedule` itself (from :func:`schedule` or
+    :func:`load_schedule`): ``netcoll.simulate(s, engine="flit", topo="mesh:4x4")``.
+    ``schedule``: a schedule read from a file (:func:`load_schedule`) run in place of
+    ``algo``; ``schedule_file``: a schedule file's
     ``(bytes, name)``, for ``loggops`` only (a GOAL file runs as it is).
 
     ``params``: the algorithm's parameters; ``sim``: the engine's settings (flit: BookSim
@@ -138,6 +185,9 @@ def simulate(
     keywords (``p``, ``placement``, ``targets``, ``sources``); ``network``: ``topo`` already
     built. Returns the figures with the shared keys (``op``, ``algo``, ``topo``, ``cycles``
     or ``steps``, ...)."""
+    if not isinstance(op, str):  # a Schedule in hand: simulate it as it is
+        core = getattr(op, "core", op)
+        schedule, op = core, core.kind
     if engine not in engines.ENGINES:
         raise NetcollError(f"unknown engine '{engine}': use {', '.join(engines.ENGINES)}")
     if topo is None and engine != "loggops":

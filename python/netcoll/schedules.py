@@ -79,6 +79,13 @@ class Schedule:
                 raise NetcollError(f"the schedule is not correct: {result.diagnosis}")
         return s
 
+    def simulate(self, engine: str = "flit", topo: Any = None, **kw: Any) -> dict[str, Any]:
+        """Runs this schedule on an engine (``netcoll.simulate(self, ...)``): ``topo`` is the
+        network (a spec or a Topology; the loggops engine needs none)."""
+        from .api import simulate
+
+        return simulate(self, engine=engine, topo=topo, **kw)
+
     def to_json(self, pretty: bool = False) -> str:
         """The schedule's JSON text (docs/schedule.md)."""
         return self.core.to_json(pretty)

@@ -86,6 +86,9 @@ app.add_lazy("verify", "verify", "verify")
 app.add_lazy("simulate", "simulate", "simulate")
 app.add_lazy("sim", "sim", "sim")
 
+# Studies: sweep.py (the cross product of axes, on processes or MPI ranks)
+app.add_lazy("sweep", "sweep", "sweep_group")
+
 # Real machines: run.py (MPI)
 app.add_lazy("run", "run", "run_cmd")
 

@@ -40,8 +40,16 @@ from .._core import NetcollError
     show_default=True,
     help="Output directory.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --all: processes (the executor of `netcoll sweep`; MPI ranks under "
+    "`python -m mpi4py.futures`).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def reproduce(ident, list_, markdown, all_, quick, output, as_json):
+def reproduce(ident, list_, markdown, all_, quick, output, workers, as_json):
     """Reproduce a table or figure of the seed papers (CSV, PNG/SVG, markdown note)."""
     from .. import reproduce as rep
     from ..console import stdout_console
@@ -69,7 +77,7 @@ def reproduce(ident, list_, markdown, all_, quick, output, as_json):
         console.print(table)
         return
     if all_:
-        results = _run_all(rep, output, quick, console)
+        results = _run_all(rep, output, quick, console, workers)
         page = write_report(output, results, quick)
         errors = [o for _, o in results if o and o.status == "error"]
         summary = {
@@ -108,7 +116,7 @@ def reproduce(ident, list_, markdown, all_, quick, output, as_json):
             console.print(f"  wrote {f}", markup=False, highlight=False)
 
 
-def _run_all(rep, output: Path, quick: bool, console: Console):
+def _run_all(rep, output: Path, quick: bool, console: Console, workers: int = 1):
     """run_all under a progress bar: one step per reproduction, the current one named."""
     with Progress(
         SpinnerColumn(),
@@ -127,7 +135,7 @@ def _run_all(rep, output: Path, quick: bool, console: Console):
         def done(r, o):
             progress.advance(task)
 
-        return rep.run_all(output, quick, start, done)
+        return rep.run_all(output, quick, start, done, workers)
 
 
 def _print_summary(results, page: Path, console: Console) -> None:

@@ -35,10 +35,17 @@ def mpiexec() -> str:
     return found
 
 
+#: True when this process is already one rank of a job started by an external launcher
+#: (``mpiexec``/``srun ... python -m netcoll.mpi run ...``): the run happens in place.
+UNDER_LAUNCHER = False
+
+
 def launch(np_: int, config: dict, timeout: float, extra_args: tuple[str, ...] = ()) -> dict:
     """Runs the worker on `np_` ranks and returns rank 0's report."""
     if np_ < 1:
         raise RunError(f"--np {np_}: a run needs at least one rank")
+    if UNDER_LAUNCHER:
+        return run_in_place(np_, config)
     with tempfile.TemporaryDirectory(prefix="netcoll-run-") as tmp:
         cfg, out = Path(tmp) / "config.json", Path(tmp) / "out.json"
         cfg.write_text(json.dumps(config))
@@ -119,3 +126,25 @@ def _diagnose(stderr: str, code: int, np_: int) -> str:
         return (f"a rank exited abruptly (status {code}) and mpiexec ended the "
                 f"{np_}-rank job")  # fmt: skip
     return f"the {np_}-rank job failed (mpiexec exit status {code}): {tail[0]}"
+
+
+def run_in_place(np_: int, config: dict) -> dict:
+    """The worker on the ranks of the job this process belongs to (started by the system's
+    mpiexec or srun); rank 0 returns the report, every other rank ends here quietly."""
+    from mpi4py import MPI
+
+    from . import worker
+
+    world = MPI.COMM_WORLD
+    if world.Get_size() != np_:
+        raise RunError(
+            f"--np {np_} but the launcher started {world.Get_size()} ranks: "
+            f"give --np {world.Get_size()} or launch {np_} ranks"
+        )
+    with tempfile.TemporaryDirectory(prefix="netcoll-run-") as tmp:
+        cfg, out = Path(tmp) / "config.json", Path(tmp) / "out.json"
+        cfg.write_text(json.dumps(config))
+        worker.main([str(cfg), str(out)])
+        if world.Get_rank() != 0:
+            sys.exit(0)
+        return json.loads(out.read_text())

@@ -86,26 +86,66 @@ def failed(repro: Reproduction, error: BaseException) -> Outcome:
 
 
 def run_all(
-    out: Path, quick: bool, progress=None, done=None
+    out: Path, quick: bool, progress=None, done=None, workers: int = 1
 ) -> list[tuple[Reproduction, Outcome | None]]:
     """Runs every runnable reproduction. ``progress(repro)`` is called before each one and
     ``done(repro, outcome)`` after it. A runner that raises does not stop the others: its
     outcome has status ``error`` (the report shows it; `netcoll reproduce --all` then exits
-    with status 1)."""
+    with status 1). ``workers`` > 1 runs them in processes (or on MPI ranks under
+    ``python -m mpi4py.futures``), the executor of `netcoll sweep`; results in registry order."""
+    repros = list(registry.REPRODUCTIONS)  # read at call time (tests narrow the list)
+    if workers > 1:
+        return _run_parallel(repros, out, quick, progress, done, workers)
     results = []
-    for repro in registry.REPRODUCTIONS:  # read at call time (tests narrow the list)
+    for repro in repros:
         if progress:
             progress(repro)
-        outcome = None
-        if repro.runner:
-            try:
-                outcome = run_one(repro, out, quick)
-            except Exception as e:  # one broken reproduction must not hide the others
-                outcome = failed(repro, e)
+        outcome = _guarded(repro, out, quick)
         results.append((repro, outcome))
         if done:
             done(repro, outcome)
     return results
+
+
+def _guarded(repro: Reproduction, out: Path, quick: bool) -> Outcome | None:
+    if not repro.runner:
+        return None
+    try:
+        return run_one(repro, out, quick)
+    except Exception as e:  # one broken reproduction must not hide the others
+        return failed(repro, e)
+
+
+def _run_by_id(ident: str, out: Path, quick: bool) -> Outcome | None:
+    """In a worker process: one reproduction by id; the outcome travels back without its plot
+    function (the plot is already written)."""
+    outcome = _guarded(registry.find(ident), out, quick)
+    if outcome is not None:
+        outcome.plot = None
+    return outcome
+
+
+def _run_parallel(repros, out, quick, progress, done, workers):
+    from concurrent.futures import as_completed
+
+    from ..sweeps import make_executor
+
+    by_id = {r.id: r for r in repros}
+    outcomes: dict[str, Outcome | None] = {}
+    with make_executor(workers) as pool:
+        futures = {pool.submit(_run_by_id, r.id, out, quick): r for r in repros if r.runner}
+        for r in repros:
+            if progress:
+                progress(r)
+        for f in as_completed(futures):
+            r = futures[f]
+            outcomes[r.id] = f.result()
+            if done:
+                done(r, outcomes[r.id])
+    for r in repros:
+        if not r.runner and done:
+            done(r, None)
+    return [(by_id[r.id], outcomes.get(r.id)) for r in repros]
 
 
 def status_counts(
