@@ -231,7 +231,7 @@ fn bisection_formulas_equal_max_flow() {
         "hyperx:6x4,t=1", // ids split the last dimension, the cheaper cut
         "hyperx:4x4,t=2,k=2",
         "mesh:4x6",
-        "torus:6x4",
+        "torus:4x6",
         "hypercube:4",
     ] {
         let t = topo(s);
