@@ -7,6 +7,8 @@
 - Irregular and file networks: switches by up*/down* level (root on top), every link an arrow
   pointing at its "up" end, BFS-tree links solid and the others dashed, hosts per switch in
   the label.
+- Fat-trees, dragonflies, flattened butterflies and HyperX: by their structure
+  (`draw_networks`): levels and pods, groups on a circle, rows and columns.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ def draw(t: Topology, path: Path, root: int | None = None) -> None:
         fig = _grid(t, plt)
     elif family == "hypercube":
         fig = _hypercube(t, plt)
+    elif family in ("fattree", "dragonfly", "flatfly", "hyperx"):
+        from .draw_networks import draw_family
+
+        fig = draw_family(t, plt, family)
     else:
         fig = _updown(t, plt, root)
     path = Path(path)

@@ -9,7 +9,9 @@ from ._core import Topology
 
 SPEC_HELP = (
     "mesh:8x8 | torus:8x8x8 | hypercube:6 | ibt:64x64:b=8,24 | "
-    "irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 | file:PATH"
+    "irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 | fattree:k=4,levels=3[,taper=R] | "
+    "dragonfly:p=2,a=4,h=2[,g=G][,arrangement=absolute|relative|circulant] | "
+    "flatfly:k=4,n=2[,c=C] | hyperx:4x4[,t=T][,k=K] | file:PATH"
 )
 
 

@@ -5,13 +5,19 @@
 //! ibt:64x64:b=8,24
 //! irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3
 //! file:path/to/net.json
+//! fattree:k=4,levels=3[,taper=2]      dragonfly:p=2,a=4,h=2[,g=9][,arrangement=relative]
+//! flatfly:k=4,n=2[,c=4]               hyperx:4x4[,t=1][,k=2]
 //! ```
 
 use crate::error::Result;
-pub use crate::params::{IbtParams, IrregularParams, MAX_SWITCHES};
+pub use crate::params::{
+    Arrangement, DragonflyParams, FatTreeParams, HammingParams, IbtParams, IrregularParams,
+    MAX_SWITCHES,
+};
 use crate::spec_err;
 
-const FAMILIES: &str = "mesh, torus, hypercube, ibt, irregular, file";
+const FAMILIES: &str =
+    "mesh, torus, hypercube, ibt, irregular, fattree, dragonfly, flatfly, hyperx, file";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TopologySpec {
@@ -20,6 +26,11 @@ pub enum TopologySpec {
     Hypercube(usize),
     Ibt(IbtParams),
     Irregular(IrregularParams),
+    FatTree(FatTreeParams),
+    Dragonfly(DragonflyParams),
+    /// BookSim's flattened butterfly `k^n` with concentration `c` (a HyperX with equal sizes).
+    Flatfly(HammingParams),
+    HyperX(HammingParams),
     File(String),
 }
 
@@ -38,6 +49,10 @@ impl TopologySpec {
             "hypercube" => parse_hypercube(rest, spec),
             "ibt" => parse_ibt(rest, spec),
             "irregular" => parse_irregular(rest, spec),
+            "fattree" => parse_fattree(rest, spec),
+            "dragonfly" => parse_dragonfly(rest, spec),
+            "flatfly" => parse_flatfly(rest, spec),
+            "hyperx" => parse_hyperx(rest, spec),
             "file" if rest.is_empty() => spec_err!("'{spec}' names no file: write file:PATH"),
             "file" => Ok(TopologySpec::File(rest.to_string())),
             other => {
@@ -61,8 +76,43 @@ impl TopologySpec {
                 short_number(p.conn),
                 p.seed
             ),
+            TopologySpec::FatTree(p) => format!(
+                "fattree:k={},levels={}{}",
+                p.k,
+                p.levels,
+                optional("taper", p.taper, 1)
+            ),
+            TopologySpec::Dragonfly(p) => format!(
+                "dragonfly:p={},a={},h={}{}{}",
+                p.p,
+                p.a,
+                p.h,
+                optional("g", p.g, p.a * p.h + 1),
+                match p.arrangement {
+                    Arrangement::Absolute => String::new(),
+                    other => format!(",arrangement={}", other.name()),
+                }
+            ),
+            TopologySpec::Flatfly(p) => {
+                format!("flatfly:k={},n={},c={}", p.dims[0], p.dims.len(), p.t)
+            }
+            TopologySpec::HyperX(p) => format!(
+                "hyperx:{},t={}{}",
+                join(&p.dims, "x"),
+                p.t,
+                optional("k", p.trunk, 1)
+            ),
             TopologySpec::File(path) => format!("file:{path}"),
         }
+    }
+}
+
+/// `,key=value` unless the value is the default.
+fn optional(key: &str, value: usize, default: usize) -> String {
+    if value == default {
+        String::new()
+    } else {
+        format!(",{key}={value}")
     }
 }
 
@@ -202,6 +252,109 @@ fn parse_irregular(rest: &str, spec: &str) -> Result<TopologySpec> {
     Ok(TopologySpec::Irregular(p))
 }
 
+fn parse_fattree(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let (mut k, mut levels, mut taper) = (None, None, 1);
+    parse_key_values(rest, spec, |key, v| {
+        match key {
+            "k" => k = Some(parse_uint(v, key, spec)?),
+            "levels" | "n" => levels = Some(parse_uint(v, key, spec)?),
+            "taper" => taper = parse_uint(v, key, spec)?,
+            _ => {
+                return spec_err!("unknown key '{key}' in '{spec}': fattree takes k, levels, taper")
+            }
+        }
+        Ok(())
+    })?;
+    let (Some(k), Some(levels)) = (k, levels) else {
+        return spec_err!("'{spec}' must give k and levels, e.g. fattree:k=4,levels=3");
+    };
+    let p = FatTreeParams { k, levels, taper };
+    p.validate(spec)?;
+    Ok(TopologySpec::FatTree(p))
+}
+
+fn parse_dragonfly(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let mut v = [None::<usize>; 4];
+    let mut arrangement = Arrangement::Absolute;
+    parse_key_values(rest, spec, |key, val| {
+        let slot = match key {
+            "p" => 0,
+            "a" => 1,
+            "h" => 2,
+            "g" => 3,
+            "arrangement" => {
+                arrangement = Arrangement::parse(val, spec)?;
+                return Ok(());
+            }
+            _ => {
+                return spec_err!(
+                    "unknown key '{key}' in '{spec}': dragonfly takes p, a, h, g, arrangement"
+                )
+            }
+        };
+        v[slot] = Some(parse_uint(val, key, spec)?);
+        Ok(())
+    })?;
+    let [Some(p), Some(a), Some(h), g] = v else {
+        return spec_err!("'{spec}' must give p, a and h, e.g. dragonfly:p=2,a=4,h=2");
+    };
+    let g = g.unwrap_or(a.saturating_mul(h).saturating_add(1));
+    let params = DragonflyParams {
+        p,
+        a,
+        h,
+        g,
+        arrangement,
+    };
+    params.validate(spec)?;
+    Ok(TopologySpec::Dragonfly(params))
+}
+
+fn parse_flatfly(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let (mut k, mut n, mut c) = (None, None, None);
+    parse_key_values(rest, spec, |key, v| {
+        match key {
+            "k" => k = Some(parse_uint(v, key, spec)?),
+            "n" => n = Some(parse_uint(v, key, spec)?),
+            "c" => c = Some(parse_uint(v, key, spec)?),
+            _ => return spec_err!("unknown key '{key}' in '{spec}': flatfly takes k, n, c"),
+        }
+        Ok(())
+    })?;
+    let (Some(k), Some(n)) = (k, n) else {
+        return spec_err!("'{spec}' must give k and n, e.g. flatfly:k=4,n=2,c=4");
+    };
+    if k < 2 || n < 1 {
+        return spec_err!("flatfly '{spec}': the rule is k >= 2 routers per dimension and n >= 1");
+    }
+    let dims = vec![k; n];
+    check_size(dims.iter().try_fold(1usize, |a, &x| a.checked_mul(x)), spec)?;
+    let p = HammingParams {
+        dims,
+        t: c.unwrap_or(k),
+        trunk: 1,
+    };
+    p.validate(spec)?;
+    Ok(TopologySpec::Flatfly(p))
+}
+
+fn parse_hyperx(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let (dims, options) = rest.split_once(',').unwrap_or((rest, ""));
+    let dims = parse_dims(dims, spec)?;
+    let (mut t, mut trunk) = (1, 1);
+    parse_key_values(options, spec, |key, v| {
+        match key {
+            "t" => t = parse_uint(v, key, spec)?,
+            "k" => trunk = parse_uint(v, key, spec)?,
+            _ => return spec_err!("unknown key '{key}' in '{spec}': hyperx takes t and k"),
+        }
+        Ok(())
+    })?;
+    let p = HammingParams { dims, t, trunk };
+    p.validate(spec)?;
+    Ok(TopologySpec::HyperX(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +367,13 @@ mod tests {
             "hypercube:6",
             "ibt:64x64:b=8,24",
             "irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3",
+            "fattree:k=4,levels=3",
+            "fattree:k=4,levels=2,taper=2",
+            "dragonfly:p=2,a=4,h=2",
+            "dragonfly:p=2,a=4,h=2,g=5,arrangement=circulant",
+            "flatfly:k=4,n=2,c=4",
+            "hyperx:4x4,t=1",
+            "hyperx:3x4x5,t=2,k=2",
         ] {
             assert_eq!(TopologySpec::parse(s).unwrap().canonical(), s);
         }
@@ -238,6 +398,14 @@ mod tests {
             "irregular:switches=8,ports=8,nodes=32,colour=red",
             "torus:100000x100000",
             "file:",
+            "fattree:k=1,levels=3",
+            "fattree:k=4",
+            "dragonfly:p=2,a=4,h=2,g=10",
+            "dragonfly:p=2,a=4,h=2,g=4",
+            "dragonfly:p=2,a=4,h=2,arrangement=spiral",
+            "flatfly:k=1,n=2",
+            "hyperx:4x1",
+            "hyperx:4x4,t=0",
         ] {
             let e = TopologySpec::parse(s).unwrap_err().to_string();
             assert!(!e.contains('\n'), "{s}: {e}");

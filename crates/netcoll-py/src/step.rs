@@ -118,6 +118,13 @@ fn run_on_steps(
     let ports = PortModel::parse(sim.text("ports", "all"))?;
     let timing = Timing::parse(sim.text("timing", "deps"))?;
     let r = Routing::new(t, routing, None)?;
+    if r.is_adaptive() {
+        return spec_err!(
+            "the step engine routes hop by hop from the destination alone; {} chooses among \
+             paths per packet: run it with the analytic engine, or use shortest (minimal)",
+            routing.name()
+        );
+    }
     let res = sched::run(s, t, &r, ports, timing)?;
     let (used, max_use) = res.link_summary();
     Ok(json!({

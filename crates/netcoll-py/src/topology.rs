@@ -94,6 +94,17 @@ impl PyTopology {
             .map(|l| (l.a.switch, l.a.port, l.b.switch, l.b.port))
             .collect()
     }
+    /// Per link: its class, "local", "global" or "tree" (a tree link's first end is the child).
+    fn link_classes(&self) -> Vec<&'static str> {
+        use netcoll_core::topology::LinkClass;
+        (0..self.inner.num_links() as u32)
+            .map(|l| match self.inner.link_class(l) {
+                LinkClass::Local => "local",
+                LinkClass::Global => "global",
+                LinkClass::Tree => "tree",
+            })
+            .collect()
+    }
     /// Endpoints as (switch, port), indexed by endpoint id.
     fn endpoints(&self) -> Vec<(u32, u32)> {
         self.inner

@@ -54,7 +54,7 @@ def _kv(text: str, what: str) -> dict[str, str]:
 
 
 def parse_placement(text: str | Placement | None, ranks: int, endpoints: int) -> list[int] | None:
-    """identity | reverse | random[:seed=S] | a comma-separated list of endpoints."""
+    """identity | reverse | spread:BLOCKS | random[:seed=S] | a comma-separated endpoint list."""
     if text is None:
         text = Placement("identity")
     if isinstance(text, str):
@@ -98,7 +98,8 @@ COLLECTIVE_OPTIONS = [
         "--placement",
         type=PLACEMENT,
         default=None,
-        help="identity | reverse | random[:seed=S] | endpoint list 0,5,3,...",
+        help="identity (linear) | reverse | spread:BLOCKS (by group or pod) | random[:seed=S] "
+        "| endpoint list 0,5,3,...",
     ),
     click.option(
         "--dests",

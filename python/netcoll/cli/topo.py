@@ -33,7 +33,8 @@ from .types import OutputPath, bounded, parse_int, short
 @json_option
 @click.option("--all-pairs", is_flag=True, help="Ignore symmetry: one BFS per switch.")
 def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
-    """Size, degree, diameter and average distance (both conventions) of a network."""
+    """Size, degree, radix, diameter, average distance (both conventions), bisection and cost
+    (cables by link class) of a network."""
     start = time.perf_counter()
     if all_pairs:
         stats = topo_mod.topology(spec).stats_all_pairs()
@@ -49,12 +50,15 @@ def topo_stats(spec: str, as_json: bool, all_pairs: bool) -> None:
     table = Table(title=stats["spec"], show_header=False)
     rows = [
         ("endpoints (nodes)", stats["nodes"]),
-        ("switches", stats["switches"]),
+        ("switches (routers)", stats["switches"]),
         ("links", stats["links"]),
         ("switch degree (min to max)", f"{stats['degree_min']} to {stats['degree_max']}"),
-        ("diameter (hops)", stats["diameter"]),
+        ("radix (ports per router, max)", stats["radix"]),
+        ("diameter (router hops)", stats["diameter"]),
         ("average distance, N^2 pairs incl. self", f"{stats['average_distance']:.6f}"),
         ("average distance, N(N-1) distinct pairs", f"{stats['average_distance_distinct']:.6f}"),
+        ("bisection (links cut)", stats["bisection_links"]),
+        ("cables by class", ", ".join(f"{k} {v}" for k, v in stats["cables"].items())),
         ("method", stats["method"]),
         ("time", f"{stats['seconds']:.3f} s"),
     ]

@@ -136,7 +136,7 @@ class OutputPath(click.ParamType):
 
 @dataclass(frozen=True)
 class Placement:
-    """Where ranks sit: identity | reverse | random[:seed=S] | an endpoint list."""
+    """Where ranks sit: identity | reverse | spread:BLOCKS | random[:seed=S] | an endpoint list."""
 
     kind: str
     seed: int = 0
@@ -163,6 +163,8 @@ class Placement:
             )
         if self.kind == "reverse":
             return [endpoints - 1 - i for i in range(ranks)]
+        if self.kind == "spread":
+            return spread(ranks, endpoints, self.seed)
         return random.Random(self.seed).sample(range(endpoints), ranks)
 
 
@@ -185,18 +187,35 @@ class Parsed(click.ParamType):
         return self.metavar
 
 
+def spread(ranks: int, endpoints: int, blocks: int) -> list[int]:
+    """Rank r on block r mod B, slot r div B: consecutive ranks in different groups (pods) when
+    the B blocks are a dragonfly's groups (a fat-tree's pods), whose endpoints are numbered
+    block by block."""
+    if blocks < 1 or endpoints % blocks:
+        raise NetcollError(
+            f"--placement spread:{blocks}: the {endpoints} endpoints do not split into "
+            f"{blocks} equal blocks; give the number of groups (pods) of the network"
+        )
+    size = endpoints // blocks
+    return [(r % blocks) * size + r // blocks for r in range(ranks)]
+
+
 def parse_placement_text(text: str) -> Placement:
     text = text.strip()
+    if text == "linear":
+        text = "identity"
     if text in ("identity", "reverse"):
         return Placement(text)
+    if text.startswith("spread:"):
+        return Placement("spread", parse_int(text[len("spread:") :], "spread blocks"))
     if text == "random" or text.startswith("random:"):
         kv = key_values(text[len("random") :].lstrip(":"), "random placement", ("seed",))
         return Placement("random", parse_int(kv.get("seed", "0"), "seed"))
     if text and (text[0].isdigit() or text[0] in "+-"):
         return Placement("list", endpoints=tuple(int_list(text, "endpoint")))
     raise NetcollError(
-        f"'{short(text)}' is not a placement: use identity, reverse, random[:seed=S] "
-        "or an endpoint list 0,5,3"
+        f"'{short(text)}' is not a placement: use identity (linear), reverse, spread:BLOCKS, "
+        "random[:seed=S] or an endpoint list 0,5,3"
     )
 
 

@@ -81,8 +81,15 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         .count() as u64;
     let channels = 2 * topo.num_links() as u64;
     let per_channel = match kind {
-        RoutingKind::Dor => vcs as u64,
+        RoutingKind::Dor | RoutingKind::Nca => vcs as u64,
         RoutingKind::Shortest | RoutingKind::UpDown => 8 + vcs as u64,
+        // Both legs, to every router and from every router.
+        RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal => {
+            let all = topo.num_switches() as u64;
+            return (dests + all)
+                .saturating_mul(channels)
+                .saturating_mul(2 * vcs as u64);
+        }
     };
     dests.saturating_mul(channels).saturating_mul(per_channel)
 }
@@ -117,10 +124,10 @@ pub fn check_deadlock(
     }
     // The routing's next-hop tables for every destination stay in memory during the walk.
     let n = topo.num_switches() as u64;
-    let per_pair = match routing.kind() {
-        RoutingKind::Dor => 0,
-        RoutingKind::Shortest => 4,
-        RoutingKind::UpDown => 8,
+    let per_pair = match (routing.kind(), routing.by_structure()) {
+        (_, true) | (RoutingKind::Dor, _) => 0,
+        (RoutingKind::UpDown, _) => 8,
+        _ => 4,
     };
     let what = format!("the dependency check of {}", topo.name());
     crate::guard::check(&what, n * n * per_pair)?;
@@ -161,7 +168,7 @@ pub fn check_deadlock(
 }
 
 /// The VCs a hop may use under a rule.
-struct VcMap {
+pub(super) struct VcMap {
     vcs: u32,
     classes: u32,
     rule: VcRule,
@@ -176,7 +183,11 @@ impl VcMap {
         }
     }
 
-    fn range(&self, hop: &Hop, index: usize) -> std::ops::Range<u32> {
+    pub(super) fn vcs(&self) -> u32 {
+        self.vcs
+    }
+
+    pub(super) fn range(&self, hop: &Hop, index: usize) -> std::ops::Range<u32> {
         match self.rule {
             VcRule::Any | VcRule::Auto => 0..self.vcs,
             VcRule::Single => 0..1,
@@ -219,6 +230,9 @@ impl VcMap {
 /// thread count). Flat arrays, not hash sets: the walks visit about (endpoint switches x
 /// channels) states, 10^8 and more on networks of 10,000 switches.
 fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, u32)> {
+    if routing.is_adaptive() {
+        return super::valiant::adaptive_dependencies(topo, routing, vc_of);
+    }
     let switches: Vec<usize> = {
         let w = topo.endpoints_per_switch();
         (0..topo.num_switches()).filter(|&s| w[s] > 0).collect()
@@ -227,7 +241,7 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     let chunk = switches.len().div_ceil(parts).max(1);
     let mut edges: Vec<(u32, u32)> = switches
         .par_chunks(chunk)
-        .map(|dests| walk_to(topo, routing, vc_of, &switches, dests))
+        .map(|dests| walk_to(topo, routing, vc_of, &switches, dests, 0, false).0)
         .reduce(Vec::new, |mut a, b| {
             a.extend(b);
             a
@@ -237,14 +251,23 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     edges
 }
 
-/// The dependencies of the routes from every switch in `sources` to the `dests`.
-fn walk_to(
+/// What [`walk_to`] gives: the (channel, VC) dependencies, and the recorded leg ends as
+/// (switch, hop).
+pub(super) type Walked = (Vec<(u32, u32)>, Vec<(u32, Hop)>);
+
+/// The dependencies of the routes from every switch in `sources` to the `dests` (on leg `leg`
+/// of a two-leg routing, 0 otherwise). With `record`, also the hops where legs meet: on leg
+/// 0 each last hop into a destination, on leg 1 each first hop out of a source.
+pub(super) fn walk_to(
     topo: &Topology,
     routing: &Routing,
     vc_of: &VcMap,
     sources: &[usize],
     dests: &[usize],
-) -> Vec<(u32, u32)> {
+    leg: u8,
+    record: bool,
+) -> Walked {
+    let mut ends = Vec::new();
     let vcs = vc_of.vcs;
     let channels = 2 * topo.num_links();
     // Dependencies out of each (channel, VC): a short list (at most the switch's other ports
@@ -258,7 +281,13 @@ fn walk_to(
         let stamp = stamp as u32;
         for &src in sources {
             let mut prev: Option<(Hop, usize)> = None;
-            for (index, (hop, state)) in routing.walk(topo, src, dest).enumerate() {
+            for (index, (hop, state)) in routing.walk_leg(topo, src, dest, leg).enumerate() {
+                if record && leg == 0 && hop.to as usize == dest {
+                    ends.push((dest as u32, hop));
+                }
+                if record && leg == 1 && index == 0 {
+                    ends.push((src as u32, hop));
+                }
                 if let Some((p, pi)) = prev {
                     for va in vc_of.range(&p, pi) {
                         let list = &mut out[(p.channel * vcs + va) as usize];
@@ -282,10 +311,12 @@ fn walk_to(
             }
         }
     }
-    out.iter()
+    let edges = out
+        .iter()
         .enumerate()
         .flat_map(|(a, list)| list.iter().map(move |&b| (a as u32, b)))
-        .collect()
+        .collect();
+    (edges, ends)
 }
 
 /// A cycle of the directed graph, or empty. Iterative DFS with an explicit path stack.

@@ -9,12 +9,17 @@
 mod cdg;
 mod dor;
 mod grid_route;
+mod minimal;
 mod shortest;
 mod updown;
+mod valiant;
 
 pub use cdg::{check_deadlock, CycleChannel, DeadlockReport, VcRule};
 pub use grid_route::grid_route;
+pub use minimal::ecmp_hash;
+use minimal::FamilyMin;
 pub use updown::UpDown;
+use valiant::{Adaptive, Choice};
 
 use crate::error::Result;
 use crate::spec_err;
@@ -30,6 +35,14 @@ pub enum RoutingKind {
     Shortest,
     /// Autonet up*/down*: minimal legal routes (ups, then downs) over a BFS spanning tree.
     UpDown,
+    /// Fat-tree nearest-common-ancestor routing with ECMP hashing of the up port.
+    Nca,
+    /// Valiant: minimal to a random intermediate router, then minimal to the destination.
+    Valiant,
+    /// UGAL-L: minimal or Valiant by the source router's queue lengths times hops.
+    Ugal,
+    /// UGAL-G: the same choice by the queues along both paths.
+    UgalGlobal,
 }
 
 impl RoutingKind {
@@ -38,7 +51,17 @@ impl RoutingKind {
             "dor" | "dimension-order" => Ok(RoutingKind::Dor),
             "shortest" | "min" | "minimal" => Ok(RoutingKind::Shortest),
             "updown" | "up*/down*" | "up-down" => Ok(RoutingKind::UpDown),
-            _ => spec_err!("unknown routing '{name}': use dor, shortest or updown"),
+            // BookSim: fattree's nca and anca (its adaptive up-port choice; here ECMP).
+            "nca" | "anca" => Ok(RoutingKind::Nca),
+            "valiant" | "val" => Ok(RoutingKind::Valiant),
+            "ugal" | "ugal-l" | "ugal_l" => Ok(RoutingKind::Ugal),
+            "ugal-g" | "ugal_g" => Ok(RoutingKind::UgalGlobal),
+            // BookSim's flatfly names for its minimal routings.
+            "ran_min" | "xyyx" | "dim_order" => Ok(RoutingKind::Shortest),
+            _ => spec_err!(
+                "unknown routing '{name}': use dor, shortest (min), updown, nca, valiant, ugal \
+                 or ugal-g"
+            ),
         }
     }
     pub fn name(self) -> &'static str {
@@ -46,6 +69,10 @@ impl RoutingKind {
             RoutingKind::Dor => "dor",
             RoutingKind::Shortest => "shortest",
             RoutingKind::UpDown => "updown",
+            RoutingKind::Nca => "nca",
+            RoutingKind::Valiant => "valiant",
+            RoutingKind::Ugal => "ugal",
+            RoutingKind::UgalGlobal => "ugal-g",
         }
     }
 }
@@ -76,6 +103,9 @@ enum Imp {
     Dor(dor::Dor),
     Shortest(shortest::Shortest),
     UpDown(UpDown),
+    /// A family's own minimal routing (fat-tree NCA, dragonfly l-g-l, HyperX dimension order).
+    Family(FamilyMin),
+    Adaptive(Adaptive),
 }
 
 /// The next hop and the packet state after it.
@@ -90,12 +120,49 @@ pub struct Step {
 impl Routing {
     /// `root` is the up*/down* spanning-tree root (default switch 0); others ignore it.
     pub fn new(topo: &Topology, kind: RoutingKind, root: Option<usize>) -> Result<Routing> {
-        let imp = match kind {
-            RoutingKind::Dor => Imp::Dor(dor::Dor::new(topo)?),
-            RoutingKind::Shortest => Imp::Shortest(shortest::Shortest::new(topo)),
-            RoutingKind::UpDown => Imp::UpDown(UpDown::new(topo, root.unwrap_or(0))?),
+        let family = FamilyMin::of(topo);
+        let adaptive = |choice| match FamilyMin::of(topo) {
+            Some(base @ (FamilyMin::Dragonfly(_) | FamilyMin::Hamming(_))) => {
+                Ok(Imp::Adaptive(Adaptive { base, choice }))
+            }
+            _ => spec_err!(
+                "{} routing needs a dragonfly, flatfly or hyperx network, not {}: use shortest \
+                 or updown",
+                kind.name(),
+                topo.name()
+            ),
+        };
+        let imp = match (kind, family) {
+            // On the network families, minimal routing is the family's own.
+            (RoutingKind::Shortest, Some(f)) => Imp::Family(f),
+            (RoutingKind::Dor, Some(f @ FamilyMin::Hamming(_))) => Imp::Family(f),
+            (RoutingKind::Nca, Some(f @ FamilyMin::Nca(_))) => Imp::Family(f),
+            (RoutingKind::Nca, _) => {
+                return spec_err!(
+                    "nca routing needs a fat-tree network, not {}: use shortest or updown",
+                    topo.name()
+                )
+            }
+            (RoutingKind::Valiant, _) => adaptive(Choice::Valiant)?,
+            (RoutingKind::Ugal, _) => adaptive(Choice::UgalLocal)?,
+            (RoutingKind::UgalGlobal, _) => adaptive(Choice::UgalGlobal)?,
+            (RoutingKind::Dor, _) => Imp::Dor(dor::Dor::new(topo)?),
+            (RoutingKind::Shortest, None) => Imp::Shortest(shortest::Shortest::new(topo)),
+            (RoutingKind::UpDown, _) => Imp::UpDown(UpDown::new(topo, root.unwrap_or(0))?),
         };
         Ok(Routing { kind, imp })
+    }
+
+    /// Does the routing follow the network's structure (no per-destination tables)?
+    pub fn by_structure(&self) -> bool {
+        matches!(self.imp, Imp::Family(_) | Imp::Adaptive(_))
+    }
+
+    /// Does the routing choose among several paths per packet (Valiant, UGAL)? Such a routing
+    /// is not destination-based: engines that route hop by hop from (switch, destination,
+    /// state) alone cannot run it, and `next` gives its minimal choice.
+    pub fn is_adaptive(&self) -> bool {
+        matches!(self.imp, Imp::Adaptive(_))
     }
 
     pub fn kind(&self) -> RoutingKind {
@@ -106,6 +173,8 @@ impl Routing {
     pub fn vc_classes(&self) -> u8 {
         match &self.imp {
             Imp::Dor(d) => d.vc_classes(),
+            Imp::Family(f) => f.vc_classes(),
+            Imp::Adaptive(a) => a.vc_classes(),
             _ => 1,
         }
     }
@@ -121,6 +190,19 @@ impl Routing {
     /// Next hop from `at` towards `dest` for a packet in `state` (0 at injection); None at
     /// the destination.
     pub fn next(&self, topo: &Topology, at: usize, dest: usize, state: u8) -> Option<Step> {
+        self.next_leg(topo, at, dest, state, 0)
+    }
+
+    /// The next hop on leg `leg` of a two-leg (Valiant) route: the minimal routing's, with
+    /// its VC class shifted past the first leg's classes on the second leg.
+    fn next_leg(
+        &self,
+        topo: &Topology,
+        at: usize,
+        dest: usize,
+        state: u8,
+        leg: u8,
+    ) -> Option<Step> {
         if at == dest {
             return None;
         }
@@ -128,6 +210,12 @@ impl Routing {
             Imp::Dor(d) => d.next(topo, at, dest, state),
             Imp::Shortest(s) => s.next(topo, at, dest),
             Imp::UpDown(u) => u.next(topo, at, dest, state),
+            Imp::Family(f) => f.next(topo, at, dest, state),
+            Imp::Adaptive(a) => {
+                let mut step = a.base.next(topo, at, dest, state);
+                step.vc_class += leg * a.base.vc_classes();
+                step
+            }
         })
     }
 
@@ -147,10 +235,45 @@ impl Routing {
         src: usize,
         dest: usize,
     ) -> impl Iterator<Item = (Hop, u8)> + 'a {
+        let via = match &self.imp {
+            Imp::Adaptive(a) => a.intermediate(topo, src, dest),
+            _ => None,
+        };
+        match via {
+            Some(via) => self.legs(topo, src, [via, dest], 0),
+            None => self.legs(topo, src, [dest, dest], 0),
+        }
+    }
+
+    /// The hops of one leg (0 or 1) of a two-leg routing from `src` to `dest`.
+    pub(crate) fn walk_leg<'a>(
+        &'a self,
+        topo: &'a Topology,
+        src: usize,
+        dest: usize,
+        leg: u8,
+    ) -> impl Iterator<Item = (Hop, u8)> + 'a {
+        self.legs(topo, src, [dest, dest], leg)
+    }
+
+    /// Walks to `targets[0]` on leg `first`, then (if `first` is 0) to `targets[1]` on leg 1.
+    fn legs<'a>(
+        &'a self,
+        topo: &'a Topology,
+        src: usize,
+        targets: [usize; 2],
+        first: u8,
+    ) -> impl Iterator<Item = (Hop, u8)> + 'a {
         let mut at_state = Some((src, 0u8));
-        std::iter::from_fn(move || {
+        let mut leg = first;
+        std::iter::from_fn(move || loop {
             let (at, state) = at_state?;
-            let Some(step) = self.next(topo, at, dest, state) else {
+            let target = targets[(leg as usize).min(1)];
+            let Some(step) = self.next_leg(topo, at, target, state, leg) else {
+                if leg == 0 && first == 0 && targets[0] != targets[1] {
+                    (leg, at_state) = (1, Some((at, 0)));
+                    continue;
+                }
                 at_state = None;
                 return None;
             };
@@ -164,7 +287,7 @@ impl Routing {
                 vc_class: step.vc_class,
                 up: step.up,
             };
-            Some((hop, step.state))
+            return Some((hop, step.state));
         })
     }
 
@@ -190,3 +313,6 @@ impl Routing {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod network_tests;

@@ -2,7 +2,7 @@
 //! builder, so the invariants (ports in range, each port used once, no self links, connected)
 //! are checked in one place.
 
-use super::{Family, Link, Neighbour, Peer, PortRef, Topology};
+use super::{Family, Link, LinkClass, Neighbour, Peer, PortRef, Topology};
 use crate::error::{Error, Result};
 use crate::{guard, invalid};
 
@@ -19,6 +19,7 @@ pub struct TopologyBuilder {
     peers: Vec<Peer>,
     endpoints: Vec<PortRef>,
     links: Vec<Link>,
+    link_classes: Vec<LinkClass>,
 }
 
 impl TopologyBuilder {
@@ -49,6 +50,7 @@ impl TopologyBuilder {
             peers: guard::filled_vec("the network's ports", total as usize, Peer::Open)?,
             endpoints: Vec::new(),
             links: Vec::new(),
+            link_classes: Vec::new(),
         })
     }
 
@@ -101,6 +103,11 @@ impl TopologyBuilder {
 
     /// Links two ports of different switches; returns the link id.
     pub fn link(&mut self, a: PortRef, b: PortRef) -> Result<u32> {
+        self.link_classed(a, b, LinkClass::Local)
+    }
+
+    /// Links two ports with a link of the given class (for `Tree`, `a` is the child end).
+    pub fn link_classed(&mut self, a: PortRef, b: PortRef, class: LinkClass) -> Result<u32> {
         if a.switch == b.switch {
             return invalid!(
                 "link between ports {} and {} of the same switch {}: self links are not allowed",
@@ -122,6 +129,7 @@ impl TopologyBuilder {
             link: id,
         };
         self.links.push(Link { a, b });
+        self.link_classes.push(class);
         Ok(id)
     }
 
@@ -138,6 +146,7 @@ impl TopologyBuilder {
             peers: self.peers,
             endpoints: self.endpoints,
             links: self.links,
+            link_classes: self.link_classes,
             adj_start,
             adj,
             shape,

@@ -16,6 +16,8 @@ use crate::spec::TopologySpec;
 use rayon::prelude::*;
 use serde::Serialize;
 
+pub use super::bfs::Bfs;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metrics {
     /// Endpoints.
@@ -38,6 +40,14 @@ pub struct Metrics {
     pub average_distance_distinct: f64,
     /// How the figures were obtained: "closed form", "symmetry (k BFS)" or "all-pairs BFS".
     pub method: String,
+    /// Switches (routers), again under the name the network families use.
+    pub routers: u64,
+    /// Largest number of ports on a router (endpoint ports included).
+    pub radix: u32,
+    /// Links cut by the family's bisection (see `network_metrics`), None without a formula.
+    pub bisection_links: Option<u64>,
+    /// Cost: switch-to-switch cables by link class (local, global, tree).
+    pub cables: std::collections::BTreeMap<String, u64>,
 }
 
 fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -49,19 +59,22 @@ fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S
 
 /// Metrics of a spec, from a closed form where the family has one, else by building it.
 pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
-    match spec {
-        TopologySpec::Mesh(d) => Ok(grid_closed_form(d, false)),
-        TopologySpec::Torus(d) => Ok(grid_closed_form(d, true)),
-        TopologySpec::Hypercube(n) => Ok(hypercube_closed_form(*n)),
+    let mut m = match spec {
+        TopologySpec::Mesh(d) => grid_closed_form(d, false),
+        TopologySpec::Torus(d) => grid_closed_form(d, true),
+        TopologySpec::Hypercube(n) => hypercube_closed_form(*n),
         TopologySpec::Irregular(p) => {
             // From the spec, before building: BFS from at most min(switches, nodes) switches
             // over at most switches x ports / 2 links.
             let (s, sources) = (p.switches as u128, p.switches.min(p.nodes) as u128);
             check_all_pairs_work(&spec.canonical(), s, sources, s * p.ports as u128 / 2)?;
-            metrics(&Topology::from_parsed(spec)?)
+            return metrics(&Topology::from_parsed(spec)?);
         }
-        _ => metrics(&Topology::from_parsed(spec)?),
-    }
+        _ => return metrics(&Topology::from_parsed(spec)?),
+    };
+    let extras = super::network_metrics::grid_extras(m.degree_max, m.links, spec);
+    apply(&mut m, extras);
+    Ok(m)
 }
 
 /// Refuses all-pairs BFS from `sources` of `switches` switches over `links` links when its
@@ -81,13 +94,36 @@ fn check_all_pairs_work(name: &str, switches: u128, sources: u128, links: u128) 
 
 /// Exact metrics of a built network, using its symmetry when it has one.
 pub fn metrics(topo: &Topology) -> Result<Metrics> {
-    match topo.family() {
-        Family::Mesh { dims } => Ok(grid_closed_form(dims, false)),
-        Family::Torus { dims } => Ok(grid_closed_form(dims, true)),
-        Family::Hypercube { dim } => Ok(hypercube_closed_form(*dim)),
-        Family::Ibt(p) => Ok(ibt_by_species(topo, p)),
-        _ => metrics_all_pairs(topo),
-    }
+    use super::network_metrics as nm;
+    let mut m = match topo.family() {
+        Family::Mesh { dims } => grid_closed_form(dims, false),
+        Family::Torus { dims } => grid_closed_form(dims, true),
+        Family::Hypercube { dim } => hypercube_closed_form(*dim),
+        Family::Ibt(p) => ibt_by_species(topo, p),
+        Family::FatTree(p) => from_figures(nm::fattree_closed_form(p)),
+        Family::Flatfly(p) | Family::HyperX(p) => from_figures(nm::hamming_closed_form(p)),
+        Family::Dragonfly(p) if p.arrangement != crate::params::Arrangement::Absolute => {
+            from_figures(nm::dragonfly_by_symmetry(topo, p))
+        }
+        Family::Dragonfly(_) => {
+            // BookSim's absolute arrangement is not symmetric under rotating the groups: one
+            // BFS per router (2,064 for the 16,512-endpoint machine, a fraction of a second).
+            let mut m = metrics_all_pairs(topo)?;
+            m.method = "one BFS per router".into();
+            m
+        }
+        _ => metrics_all_pairs(topo)?,
+    };
+    apply(&mut m, nm::network_extras(topo));
+    Ok(m)
+}
+
+fn from_figures(f: super::network_metrics::Figures) -> Metrics {
+    finish(f.counts, f.degrees, f.diameter, f.total, f.method)
+}
+
+fn apply(m: &mut Metrics, e: super::network_metrics::Extras) {
+    (m.radix, m.bisection_links, m.cables) = (e.radix, e.bisection_links, e.cables);
 }
 
 fn finish(
@@ -114,6 +150,10 @@ fn finish(
             0.0
         },
         method,
+        routers: switches,
+        radix: 0,
+        bisection_links: None,
+        cables: Default::default(),
     }
 }
 
@@ -247,59 +287,9 @@ pub fn metrics_all_pairs(topo: &Topology) -> Result<Metrics> {
     let diameter = results.iter().map(|r| r.0).max().unwrap_or(0);
     let total = results.iter().map(|r| r.1).sum();
     let (c, d) = counts(topo);
-    Ok(finish(c, d, diameter, total, "all-pairs BFS".into()))
-}
-
-/// Breadth-first search with buffers reused across sources.
-pub struct Bfs {
-    dist: Vec<u32>,
-    queue: Vec<u32>,
-}
-
-impl Bfs {
-    pub fn new(n: usize) -> Bfs {
-        Bfs {
-            dist: vec![u32::MAX; n],
-            queue: Vec::with_capacity(n),
-        }
-    }
-
-    /// Hop distances from `src` to every switch (u32::MAX if unreachable); borrowed until the
-    /// next call.
-    pub fn distances(&mut self, topo: &Topology, src: usize) -> &[u32] {
-        self.dist.fill(u32::MAX);
-        self.queue.clear();
-        self.dist[src] = 0;
-        self.queue.push(src as u32);
-        let mut head = 0;
-        while head < self.queue.len() {
-            let u = self.queue[head] as usize;
-            head += 1;
-            let du = self.dist[u] + 1;
-            for nb in topo.neighbours(u) {
-                let v = nb.switch as usize;
-                if self.dist[v] == u32::MAX {
-                    self.dist[v] = du;
-                    self.queue.push(v as u32);
-                }
-            }
-        }
-        &self.dist
-    }
-
-    /// (eccentricity over weighted switches, weighted distance sum) from `src`.
-    pub fn run(&mut self, topo: &Topology, src: usize, weight: &[u32]) -> (u32, u128) {
-        let dist = self.distances(topo, src);
-        let mut ecc = 0;
-        let mut sum = 0u128;
-        for (d, &w) in dist.iter().zip(weight) {
-            if w > 0 {
-                ecc = ecc.max(*d);
-                sum += *d as u128 * w as u128;
-            }
-        }
-        (ecc, sum)
-    }
+    let mut m = finish(c, d, diameter, total, "all-pairs BFS".into());
+    apply(&mut m, super::network_metrics::network_extras(topo));
+    Ok(m)
 }
 
 #[cfg(test)]

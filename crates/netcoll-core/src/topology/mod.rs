@@ -5,16 +5,24 @@
 //! know which family built the network. Direct networks (mesh, torus, iBT, hypercube) have one
 //! endpoint per router, on the router's last port; endpoint `i` sits on router `i`.
 
+mod bfs;
 mod build;
+pub mod dragonfly;
+mod fattree;
 pub mod file;
+mod flatfly;
 mod hypercube;
+mod hyperx;
+pub use hyperx::dim_port as hyperx_port;
 mod ibt;
 mod irregular;
 mod mesh_torus;
 pub mod metrics;
+mod network_metrics;
 
 pub use crate::params::IbtParams;
 pub use crate::params::IrregularParams;
+pub use crate::params::{Arrangement, DragonflyParams, FatTreeParams, HammingParams};
 pub use build::TopologyBuilder;
 
 use crate::error::{Error, Result};
@@ -30,7 +38,49 @@ pub enum Family {
     Hypercube { dim: usize },
     Ibt(IbtParams),
     Irregular(IrregularParams),
+    FatTree(FatTreeParams),
+    Dragonfly(DragonflyParams),
+    Flatfly(HammingParams),
+    HyperX(HammingParams),
     File { path: String },
+}
+
+/// What a link is for, as real machines and BookSim's latency keys distinguish them: links
+/// inside a group or a dimension (local), between dragonfly groups (global), and between
+/// fat-tree levels (tree: its `a` end is the child, so channel `2*id` goes up).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LinkClass {
+    Local,
+    Global,
+    Tree,
+}
+
+/// The class of a directed channel: a tree link's two directions are `up` and `down`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChannelClass {
+    Local,
+    Global,
+    Up,
+    Down,
+}
+
+impl ChannelClass {
+    pub const ALL: [ChannelClass; 4] = [
+        ChannelClass::Local,
+        ChannelClass::Global,
+        ChannelClass::Up,
+        ChannelClass::Down,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ChannelClass::Local => "local",
+            ChannelClass::Global => "global",
+            ChannelClass::Up => "up",
+            ChannelClass::Down => "down",
+        }
+    }
 }
 
 /// What is on the other side of a switch port.
@@ -71,6 +121,8 @@ pub struct Topology {
     /// Per endpoint: where it is attached.
     endpoints: Vec<PortRef>,
     links: Vec<Link>,
+    /// Per link: its class (all `Local` in the families that do not distinguish).
+    link_classes: Vec<LinkClass>,
     /// CSR adjacency over switches (neighbour switch, local port, link id), switch links only.
     adj_start: Vec<u32>,
     adj: Vec<Neighbour>,
@@ -108,6 +160,10 @@ impl Topology {
             TopologySpec::Hypercube(dim) => hypercube::build(*dim),
             TopologySpec::Ibt(p) => ibt::build(p),
             TopologySpec::Irregular(p) => irregular::build(p),
+            TopologySpec::FatTree(p) => fattree::build(p),
+            TopologySpec::Dragonfly(p) => dragonfly::build(p),
+            TopologySpec::Flatfly(p) => flatfly::build(p),
+            TopologySpec::HyperX(p) => hyperx::build(p),
             TopologySpec::File(path) => file::load(path),
         }
     }
@@ -183,6 +239,33 @@ impl Topology {
             2 * link + 1
         }
     }
+    /// The spec of a family built from one (None for files).
+    pub fn family_spec(&self) -> Option<TopologySpec> {
+        Some(match &self.family {
+            Family::Mesh { dims } => TopologySpec::Mesh(dims.clone()),
+            Family::Torus { dims } => TopologySpec::Torus(dims.clone()),
+            Family::Hypercube { dim } => TopologySpec::Hypercube(*dim),
+            Family::Ibt(p) => TopologySpec::Ibt(p.clone()),
+            Family::Irregular(p) => TopologySpec::Irregular(p.clone()),
+            Family::FatTree(p) => TopologySpec::FatTree(p.clone()),
+            Family::Dragonfly(p) => TopologySpec::Dragonfly(p.clone()),
+            Family::Flatfly(p) => TopologySpec::Flatfly(p.clone()),
+            Family::HyperX(p) => TopologySpec::HyperX(p.clone()),
+            Family::File { .. } => return None,
+        })
+    }
+    pub fn link_class(&self, link: u32) -> LinkClass {
+        self.link_classes[link as usize]
+    }
+    /// The class of a directed channel (see [`ChannelClass`]).
+    pub fn channel_class(&self, channel: u32) -> ChannelClass {
+        match (self.link_classes[(channel / 2) as usize], channel % 2) {
+            (LinkClass::Local, _) => ChannelClass::Local,
+            (LinkClass::Global, _) => ChannelClass::Global,
+            (LinkClass::Tree, 0) => ChannelClass::Up,
+            (LinkClass::Tree, _) => ChannelClass::Down,
+        }
+    }
     /// Source and target switch of a directed channel.
     pub fn channel_ends(&self, channel: u32) -> (PortRef, PortRef) {
         let l = &self.links[(channel / 2) as usize];
@@ -217,3 +300,6 @@ pub fn index_of(coords: &[usize], shape: &[usize]) -> usize {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod network_tests;

@@ -181,7 +181,6 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
         ("internal_speedup", "2.0"),
         ("priority", "age"),
         ("hold_switch_for_packet", "1"),
-        ("c", "4"),
         ("use_read_write", "1"),
         ("sim_type", "throughput"),
         ("seed", "time"),
@@ -192,11 +191,32 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
             "{e}"
         );
     }
-    for (k, v) in [("topology", "fattree"), ("routing_function", "nca")] {
+    // BookSim's network families build with their own keys (issue 33).
+    for (keys, routers) in [
+        (&[("topology", "fattree"), ("k", "4"), ("n", "3")][..], 48),
+        (
+            &[("topology", "flatfly"), ("k", "4"), ("n", "2"), ("c", "4")],
+            16,
+        ),
+        (&[("topology", "dragonflynew"), ("k", "2"), ("n", "1")], 36),
+    ] {
         let mut c = FlitConfig::booksim();
-        c.set("routing_function", "dim_order").unwrap();
-        let e = c.set(k, v).and_then(|_| c.build_topology().map(|_| ()));
-        assert!(e.unwrap_err().to_string().contains(v));
+        c.set("routing_function", "min").unwrap();
+        for (k, v) in keys {
+            c.set(k, v).unwrap();
+        }
+        assert_eq!(
+            c.build_topology().unwrap().num_switches(),
+            routers,
+            "{keys:?}"
+        );
+    }
+    for (k, v) in [
+        ("routing_function", "ugal"),
+        ("routing_function", "valiant"),
+    ] {
+        let e = FlitConfig::booksim().set(k, v).unwrap_err().to_string();
+        assert!(e.contains(v), "{e}");
     }
     assert!(all_keys().contains(&"wait_for_tail_credit"));
 }

@@ -74,11 +74,6 @@ const INERT: &[&str] = &[
 /// (key, BookSim's default, what netcoll does) for the keys accepted only at the default.
 const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
     ("subnets", "1", "netcoll simulates one physical network"),
-    (
-        "c",
-        "1",
-        "netcoll's mesh and torus have one node per router (no concentration)",
-    ),
     ("link_failures", "0", "netcoll does not fail links"),
     ("channel_file", "", "channel lengths come from the topology"),
     (

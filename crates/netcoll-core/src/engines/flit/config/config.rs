@@ -20,6 +20,9 @@ pub struct FlitConfig {
     pub topology: String,
     pub k: usize,
     pub n: usize,
+    /// Concentration (endpoints per router) of `topology = flatfly`; 0 = not given (BookSim
+    /// has no default for it either).
+    pub c: usize,
     pub netcoll_topology: String,
     pub routing: RoutingKind,
     /// Use the dateline VC classes of DOR on a torus (off: any VC, which may deadlock).
@@ -106,6 +109,7 @@ impl Default for FlitConfig {
             topology: "mesh".into(),
             k: 8,
             n: 2,
+            c: 0,
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
             dateline: true,
@@ -169,6 +173,7 @@ pub const KEYS: &[&str] = &[
     "topology",
     "k",
     "n",
+    "c",
     "netcoll_topology",
     "routing_function",
     "dateline",
@@ -237,6 +242,14 @@ impl FlitConfig {
             );
         }
         let spec = match self.topology.as_str() {
+            "mesh" | "torus" if self.c > 1 => {
+                return spec_err!(
+                    "c = {}: concentration applies to topology = flatfly here; netcoll's {} has \
+                     one node per router",
+                    self.c,
+                    self.topology
+                )
+            }
             "mesh" | "torus" => {
                 if self.k < 2 || self.n < 1 {
                     return spec_err!("k = {}, n = {}: need k >= 2 and n >= 1", self.k, self.n);
@@ -256,6 +269,17 @@ impl FlitConfig {
                 let dims = vec![self.k.to_string(); self.n].join("x");
                 format!("{}:{dims}", self.topology)
             }
+            // BookSim's network families: fattree (k, n), flatfly (k, n, c), dragonflynew (k
+            // = p, with a = 2p routers per group and h = p global links, n = 1).
+            "fattree" => format!("fattree:k={},levels={}", self.k, self.n),
+            "flatfly" if self.c == 0 => {
+                return spec_err!("topology = flatfly needs c = CONCENTRATION (as c = 4)")
+            }
+            "flatfly" => format!("flatfly:k={},n={},c={}", self.k, self.n, self.c),
+            "dragonflynew" if self.n != 1 => {
+                return spec_err!("topology = dragonflynew needs n = 1, as BookSim asserts")
+            }
+            "dragonflynew" => format!("dragonfly:p={0},a={1},h={0}", self.k, 2 * self.k),
             "netcoll" if self.netcoll_topology.is_empty() => {
                 return spec_err!("topology = netcoll needs netcoll_topology = SPEC (as mesh:8x8)")
             }
@@ -266,8 +290,9 @@ impl FlitConfig {
             }
             o => {
                 return spec_err!(
-                    "topology = {o} is not supported: use mesh, torus, anynet (with \
-                     network_file), or netcoll with netcoll_topology = SPEC"
+                    "topology = {o} is not supported: use mesh, torus, fattree, flatfly, \
+                     dragonflynew, anynet (with network_file), or netcoll with \
+                     netcoll_topology = SPEC"
                 )
             }
         };

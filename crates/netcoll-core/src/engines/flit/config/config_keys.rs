@@ -20,6 +20,7 @@ impl FlitConfig {
             "topology" => self.topology = unquote(v).to_string(),
             "k" => self.k = num(key, v)?,
             "n" => self.n = num(key, v)?,
+            "c" => self.c = num(key, v)?,
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
                 self.routing_set = true;

@@ -121,3 +121,6 @@ impl IrregularParams {
         Ok(())
     }
 }
+
+mod networks;
+pub use networks::{Arrangement, DragonflyParams, FatTreeParams, HammingParams};
