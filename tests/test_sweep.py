@@ -13,7 +13,7 @@ import pytest
 
 from conftest import run_cli
 from netcoll._core import NetcollError
-from netcoll.sweeps import parse_axes, parse_values, point_seed, split_specs
+from netcoll.sweeps import _t95, parse_axes, parse_values, point_seed, split_specs
 
 CFG = str(Path(__file__).parent / "data" / "docs" / "mesh88.cfg")
 SMALL = ["--set", "k=4", "--set", "sample_period=300", "--set", "max_samples=4"]
@@ -50,6 +50,26 @@ def test_seed_depends_on_the_point_only():
     a = point_seed({"injection_rate": "0.1", "k": "4"}, 0)
     assert a == point_seed({"k": "4", "injection_rate": "0.1"}, 0)
     assert a != point_seed({"injection_rate": "0.1", "k": "4"}, 1)
+
+
+@pytest.mark.parametrize(
+    ("dof", "t"),
+    [(1, 12.706), (11, 2.201), (30, 2.042), (31, 2.040), (40, 2.021), (60, 2.000), (120, 1.980)],
+)
+def test_confidence_interval_uses_students_t(dof, t):
+    # Printed-table values of the 0.975 quantile; beyond 30 the expansion must match them too.
+    assert _t95(dof) == pytest.approx(t, abs=1e-3)
+
+
+def test_a_row_names_the_seed_it_ran_with():
+    # Without --seeds a run uses the configuration's seed (the engine's default 0 here), and
+    # the row says so rather than null, so that the row alone reproduces the run.
+    rows = _sweep("--set", "injection_rate=0.1", "--set", "seed=0,5")
+    assert [r["seed"] for r in rows] == [0, 5]
+    assert (
+        rows[0]["avg_packet_latency"]
+        == _sweep("--set", "injection_rate=0.1")[0]["avg_packet_latency"]
+    )
 
 
 def test_rows_identical_for_one_and_two_workers():
@@ -193,3 +213,22 @@ def test_reproduce_all_with_two_workers_matches_one(tmp_path, monkeypatch):
     assert [r.id for r, _ in one] == [r.id for r, _ in two] == [r.id for r in few]
     for (_, a), (_, b) in zip(one, two):
         assert (a.status, a.rows, a.summary) == (b.status, b.rows, b.summary)
+
+
+def test_workers_and_flit_threads_do_not_oversubscribe(monkeypatch):
+    from netcoll import sweep_study
+
+    monkeypatch.setattr(sweep_study, "default_workers", lambda threads: max(1, 4 // threads))
+    # threads left to the engine (0: every core on a large network): several workers pin it.
+    assert sweep_study.pin_threads(CFG, [], {}, 2) == (2, [("threads", "1")])
+    assert sweep_study.pin_threads(CFG, [], {}, None) == (4, [("threads", "1")])
+    assert sweep_study.pin_threads(CFG, [], {}, 1) == (1, [])
+    # T threads a run: W defaults to cores / T, and the engine keeps the given count.
+    assert sweep_study.pin_threads(CFG, [], {"threads": ["1", "2"]}, None) == (2, [])
+
+
+def test_python_sweep_of_a_missing_config_is_a_netcoll_error(tmp_path):
+    import netcoll
+
+    with pytest.raises(NetcollError, match="No such file"):
+        netcoll.sweep(str(tmp_path / "none.cfg"), {"injection_rate": "0.1"}, workers=1)

@@ -25,6 +25,8 @@ Each takes ``schedule=`` (a schedule read from a file, any format) in place of `
 
 from __future__ import annotations
 
+import time
+
 from . import _core
 from ._core import NetcollError, Topology, build_schedule, simulate_schedule
 from .networks import topology
@@ -207,14 +209,12 @@ def simulate_loggops(
     schedule_file=None,
 ) -> dict:
     """LogGOPSim's model (docs/formats.md): a GOAL file as it is, or any schedule written as
-    GOAL. ``sim``: L, o, g, G, O, S as KEY=VALUE (LogGOPSim's defaults otherwise); times in
-    the parameters' unit. Returns ``time`` (the largest finish time) and ``rank_times``."""
-    pairs = []
-    for key, value in _pairs(sim or []):
-        try:
-            pairs.append((key, int(value)))
-        except ValueError:
-            raise NetcollError(f"--sim {key}={value}: LogGOPS parameters are integers") from None
+    GOAL. ``sim``: L, o, g, G, O, S as KEY=VALUE (LogGOPSim's defaults otherwise), hops=1,
+    qstat=1 (queue statistics); times in the parameters' unit. Returns ``time`` (the largest
+    finish time), ``rank_times``, ``events`` and ``cpu_seconds`` (this process's CPU time to
+    read, build and simulate the schedule)."""
+    pairs = [(key, str(value)) for key, value in _pairs(sim or [])]
+    cpu0 = time.process_time()
     t = network if network is not None or topo is None else topology(topo)
     if schedule_file is not None:
         data, name = schedule_file
@@ -225,7 +225,8 @@ def simulate_loggops(
                 raise NetcollError("--algo builds its schedule on a network: give --topo SPEC")
             schedule = _build(op, algo, t, root, nbytes, packets, params, request)
         r = _core.loggops_simulate(schedule=schedule, params=pairs, topo=t)
-    per_hop = any(k == "hops" and v == 1 for k, v in pairs)
+    r["cpu_seconds"] = round(time.process_time() - cpu0, 4)
+    per_hop = any(k == "hops" and v.strip() == "1" for k, v in pairs)
     return {"engine": "loggops", "latency": "L per hop" if per_hop else "L", **r}
 
 

@@ -24,6 +24,7 @@ from .sweeps import (
     point_seed,
     run_tasks,
     split_specs,
+    under_mpi_futures,
 )
 
 JOURNAL = "sweep.jsonl"
@@ -41,7 +42,7 @@ def booksim_tasks(
     combination of the other axes."""
     if seeds < 1:
         raise NetcollError(f"--seeds {seeds}: give 1 or more")
-    settings = {"config": config, "overrides": overrides}
+    settings = {"config": config, "overrides": overrides, "seed": _own_seed(config, overrides)}
     tasks = [Task(i, "booksim", p, _seeds(p, seeds), settings) for i, p in enumerate(cross(axes))]
     if saturation is not None:
         others = {k: v for k, v in axes.items() if k != "injection_rate"}
@@ -69,6 +70,45 @@ def collective_tasks(
         Task(i, kind, p, _seeds(p, seeds) if seeds > 1 else [None], settings or {})
         for i, p in enumerate(cross(grid))
     ]
+
+
+def pin_threads(
+    config: str | None, overrides: list[tuple[str, str]], axes: dict, workers: int | None
+) -> tuple[int, list[tuple[str, str]]]:
+    """The workers and the overrides of a BookSim sweep so that W workers of T flit threads
+    use at most W*T cores: W defaults to cores / T, and where ``threads`` is left to the
+    engine (0: every core from 1,024 routers) several workers pin it to one (the figures are
+    the same for every thread count)."""
+    pairs = _config_pairs(config)
+    given = [v for k, v in [*pairs, *overrides] if k == "threads"][-1:] + axes.get("threads", [])
+    counts = [int(v) for v in given if v.strip().isdigit()]
+    threads = max(counts) if counts else 0
+    w = workers or default_workers(max(threads, 1))
+    if threads == 0 and (w > 1 or under_mpi_futures()):
+        overrides = [*overrides, ("threads", "1")]
+    return w, overrides
+
+
+def _config_pairs(config: str | None) -> list[tuple[str, str]]:
+    """The (key, value) pairs of a BookSim configuration file (none without one)."""
+    from ._core import parse_booksim_config
+
+    if not config:
+        return []
+    try:
+        text = Path(config).read_text()
+    except OSError as e:
+        raise NetcollError(f"{config}: {e.strerror}; give a BookSim configuration file") from None
+    return [tuple(p) for p in parse_booksim_config(text, str(config))]
+
+
+def _own_seed(config: str | None, overrides: list[tuple[str, str]]) -> str:
+    """The seed of a run the sweep does not seed: the last ``seed`` of the configuration file
+    and the overrides, else the flit engine's default."""
+    from ._core import flit_defaults
+
+    seeds = [v for k, v in [*_config_pairs(config), *overrides] if k == "seed"]
+    return seeds[-1] if seeds else str(flit_defaults()["seed"])
 
 
 def _seeds(point: dict[str, str], n: int) -> list[int | None]:
@@ -255,6 +295,7 @@ def sweep(
     if op is None:
         pairs = [(k, str(v)) for k, v in (overrides or {}).items()]
         sat = {"tolerance": 0.005} if saturation else None
+        workers, pairs = pin_threads(booksim, pairs, parsed, workers)
         tasks = booksim_tasks(booksim, pairs, parsed, seeds, sat)
         names = list(parsed)
     else:

@@ -137,7 +137,8 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 def _run_one(task: Task, seed: int | None) -> dict[str, Any]:
     if task.kind == "booksim":
-        return {**task.point, "seed": seed, **_traffic(task, task.point, seed)}
+        row = _traffic(task, task.point, seed)
+        return {**task.point, "seed": _seed_used(task, task.point, seed), **row}
     return {**task.point, "seed": seed, **_collective(task.kind, task.point, task.settings, seed)}
 
 
@@ -153,6 +154,16 @@ def _traffic(task: Task, point: dict[str, str], seed: int | None) -> dict[str, A
     if r.get("deadlock"):
         row["error"] = f"deadlock at cycle {r['deadlock']['cycle']}"
     return row
+
+
+def _seed_used(task: Task, point: dict[str, str], seed: int | None) -> int | str | None:
+    """The seed a traffic run used, so that its row reproduces it: the sweep's own, else the
+    last ``seed`` among the configuration, the overrides and the point (the engine's default
+    when none names one)."""
+    if seed is not None:
+        return seed
+    own = point.get("seed", task.settings.get("seed"))
+    return int(own) if isinstance(own, str) and own.strip().isdigit() else own
 
 
 def _collective(kind: str, point: dict[str, str], settings: dict, seed: int | None) -> dict:
@@ -231,7 +242,7 @@ def _saturation(task: Task) -> dict[str, Any]:
         rate, found = lo, True
     return {
         **task.point,
-        "seed": seed,
+        "seed": _seed_used(task, task.point, seed),
         "stat": "saturation",
         "saturation_rate": round(rate, 6),
         "saturated": found,
@@ -264,11 +275,27 @@ def mean_rows(rows: list[dict[str, Any]], axes: list[str], figures: tuple[str, .
 
 
 def _t95(dof: int) -> float:
-    """Student's t, two-sided 95%, for ``dof`` degrees of freedom."""
-    table = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
-    if dof <= len(table):
-        return table[dof - 1]
-    return 1.96 + 2.5 / dof  # within 0.3% of t for dof > 10
+    """Student's t, two-sided 95% (the 0.975 quantile), for ``dof`` degrees of freedom: the
+    printed table to 30, then Abramowitz & Stegun 26.7.5's expansion about the normal
+    quantile (its error falls below 1e-4 beyond 30; no scipy dependency for one number)."""
+    if dof <= len(_T975):
+        return _T975[dof - 1]
+    x = 1.959963984540054  # the normal 0.975 quantile
+    g = (
+        (x**3 + x) / 4,
+        (5 * x**5 + 16 * x**3 + 3 * x) / 96,
+        (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / 384,
+        (79 * x**9 + 776 * x**7 + 1482 * x**5 - 1920 * x**3 - 945 * x) / 92160,
+    )
+    return x + sum(gi / dof ** (i + 1) for i, gi in enumerate(g))
+
+
+# The 0.975 quantile of Student's t for 1..30 degrees of freedom (the standard table).
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
 
 
 def under_mpi_futures() -> bool:
@@ -312,7 +339,10 @@ def run_tasks(
             yield t, run_task(t)
         return
     with executor:
-        futures: dict[Future, Task] = {executor.submit(run_task, t): t for t in tasks}
+        # Longest first: a saturation search is several runs in series, so started last it
+        # would run alone at the end while the other workers idle.
+        ordered = sorted(tasks, key=lambda t: t.kind != "saturation")
+        futures: dict[Future, Task] = {executor.submit(run_task, t): t for t in ordered}
         try:
             for f in as_completed(futures):
                 yield futures[f], f.result()

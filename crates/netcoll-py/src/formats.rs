@@ -6,7 +6,7 @@ use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::parse_collective;
 use netcoll_core::engines::analytic::analyze_sized;
-use netcoll_core::engines::loggops::{self, LogGops};
+use netcoll_core::engines::{loggops, loggops_options};
 use netcoll_core::plan::tune::routing_for;
 use netcoll_core::schedule::formats::{self, Format, ReadOptions};
 use pyo3::prelude::*;
@@ -67,8 +67,9 @@ fn write_schedule(py: Python<'_>, schedule: &PySchedule, format: String) -> PyRe
 }
 
 /// LogGOPSim's model on a GOAL file (or any schedule file, written as GOAL) or a schedule:
-/// time, rank_times, events. `params` maps L, o, g, G, O, S to values (defaults LogGOPSim's);
-/// `hops=1` makes L per routed hop of `topo` (ranks on endpoints as the schedule places
+/// time, rank_times, events (and qstat with `qstat=1`). `params` maps L, o, g, G, O, S to
+/// values (defaults LogGOPSim's; LogGOPSim's other options are refused by name, see
+/// `loggops_options`); `hops=1` makes L per routed hop of `topo` (ranks on endpoints as the schedule places
 /// them, a GOAL file's rank r on endpoint r).
 #[pyfunction]
 #[pyo3(signature = (*, data=None, name=String::new(), schedule=None, params=Vec::new(), op=None,
@@ -76,10 +77,10 @@ fn write_schedule(py: Python<'_>, schedule: &PySchedule, format: String) -> PyRe
 #[allow(clippy::too_many_arguments)]
 fn loggops_simulate(
     py: Python<'_>,
-    data: Option<Vec<u8>>,
+    data: Option<pyo3::pybacked::PyBackedBytes>,
     name: String,
     schedule: Option<&PySchedule>,
-    params: Vec<(String, u64)>,
+    params: Vec<(String, String)>,
     op: Option<String>,
     root: u32,
     topo: Option<&PyTopology>,
@@ -87,20 +88,8 @@ fn loggops_simulate(
     let s = schedule.map(|s| s.inner.clone());
     let t = topo.map(|t| t.inner.clone());
     let result = guarded(py, move || {
-        let mut p = LogGops::default();
-        let mut per_hop = false;
-        for (k, v) in &params {
-            match (k.as_str(), v) {
-                ("hops", 0 | 1) => per_hop = *v == 1,
-                ("hops", _) => {
-                    return netcoll_core::spec_err!(
-                        "--sim hops={v}: use hops=0 (one L per message, LogGOPSim's model) or \
-                         hops=1 (L per routed hop of --topo)"
-                    )
-                }
-                _ => p.set(k, *v)?,
-            }
-        }
+        let set = loggops_options::parse(&params)?;
+        let (p, per_hop, opt) = (set.params, set.per_hop, set.options);
         let (goal, placement) = match (s, data) {
             (Some(s), _) => (
                 formats::goal_write::to_goal(&s, 0)?.0,
@@ -127,7 +116,7 @@ fn loggops_simulate(
             }
         };
         if !per_hop {
-            return loggops::simulate(&goal, &p);
+            return loggops::simulate_with(&goal, &p, opt);
         }
         let Some(t) = t else {
             return netcoll_core::spec_err!(
@@ -136,7 +125,7 @@ fn loggops_simulate(
         };
         let routing = routing_for(&t, "auto")?;
         let hops = loggops::route_hops(&t, &routing, &placement)?;
-        loggops::simulate_routed(&goal, &p, &hops)
+        loggops::simulate_routed(&goal, &p, &hops, opt)
     })?;
     to_py(py, &result)
 }

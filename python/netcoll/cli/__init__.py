@@ -106,6 +106,7 @@ bench_group.add_lazy("step", "bench", "bench_step")
 bench_group.add_lazy("flit", "bench", "bench_flit")
 bench_group.add_lazy("flit-schedule", "bench", "bench_flit_schedule")
 bench_group.add_lazy("scale", "bench", "bench_scale")
+bench_group.add_lazy("loggops", "bench_loggops", "bench_loggops")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -127,25 +127,40 @@ def bench_metrics(as_json: bool) -> None:
 
 
 MESH = (
-    "topology = {topology}; k = {k}; n = 2; routing_function = dim_order; num_vcs = 4;\n"
-    "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
+    "topology = {topology}; k = {k}; n = {n}; routing_function = dim_order; num_vcs = {vcs};\n"
+    "vc_buf_size = 8; traffic = uniform; packet_size = {size}; sim_type = latency;\n"
+    "injection_rate_uses_flits = 1;\n"
 )
+
+
+def mesh(topology: str = "mesh", k: int = 8, n: int = 2, vcs: int = 4, size: int = 1) -> str:
+    """A BookSim file for a k-ary n-mesh (or torus) with `vcs` VCs of 8 flits and uniform
+    `size`-flit packets; loads in flits per cycle per node."""
+    return MESH.format(topology=topology, k=k, n=n, vcs=vcs, size=size)
+
+
 ANYNET = (
     "topology = anynet; network_file = anynet16.net; routing_function = min; num_vcs = 4;\n"
     "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
 )
 # (network, BookSim configuration, loads): both simulators read the same file.
+# The tuned configuration (4 VCs, 1-flit packets) first, then the general paths beside it:
+# 2 and 8 VCs, 20-flit packets (longer than a buffer: credits bind), a 3-D mesh.
 BENCH_CASES = [
-    ("mesh:8x8", MESH.format(topology="mesh", k=8), (0.05, 0.2, 0.35, 0.4)),
-    ("mesh:16x16", MESH.format(topology="mesh", k=16), (0.05, 0.1, 0.18)),
-    ("torus:8x8", MESH.format(topology="torus", k=8), (0.1, 0.3)),
+    ("mesh:8x8", mesh(), (0.05, 0.2, 0.35, 0.4)),
+    ("mesh:16x16", mesh(k=16), (0.05, 0.1, 0.18)),
+    ("torus:8x8", mesh("torus"), (0.1, 0.3)),
     ("anynet:16x4", ANYNET, (0.05, 0.1)),
+    ("mesh:8x8 2 VCs", mesh(vcs=2), (0.05, 0.2, 0.3)),
+    ("mesh:8x8 8 VCs", mesh(vcs=8), (0.05, 0.2, 0.35)),
+    ("mesh:8x8 20 flits", mesh(size=20), (0.1, 0.2, 0.3)),
+    ("mesh:8x8x8", mesh(n=3), (0.05, 0.2)),
 ]
 # BookSim's own runfiles, run as shipped (in their folder, `examples/` beside the binary).
 # (row name, file, the injection rate the file ships with)
 RUNFILES = [("runfile torus88", "torus88", 0.15), ("runfile anynet", "anynet/anynet_config", 0.01)]
 # The large configuration: fixed length, netcoll only (BookSim would take hours).
-LARGE = ("mesh:128x128", MESH.format(topology="mesh", k=128), 0.02, 10_000)
+LARGE = ("mesh:128x128", mesh(k=128), 0.02, 10_000)
 
 
 def anynet_listing(routers: int = 16, nodes: int = 4, chords: int = 8, seed: int = 5) -> str:
@@ -310,7 +325,9 @@ def bench_rows(
 def bench_flit(quick, booksim, threads, repeat, as_json):
     """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
     configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
-    packets, 4 VCs x 8 flits, latency mode; one thread unless --threads) and a 128x128 mesh
+    packets, 4 VCs x 8 flits, latency mode; then the 8x8 mesh with 2 and 8 VCs and with
+    20-flit packets, and an 8x8x8 mesh; loads in flits per cycle per node; one thread
+    unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
     per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's."""
     rows = bench_rows(quick, booksim, threads, repeat)

@@ -16,7 +16,15 @@ from pathlib import Path
 import click
 
 from .._core import NetcollError
-from ..sweep_study import booksim_tasks, collective_tasks, finish_rows, plot, run_study, write_csv
+from ..sweep_study import (
+    booksim_tasks,
+    collective_tasks,
+    finish_rows,
+    pin_threads,
+    plot,
+    run_study,
+    write_csv,
+)
 from ..sweeps import default_workers, parse_axes, split_specs
 from .common import CONTEXT
 from .sim import parse_overrides
@@ -112,12 +120,11 @@ def sweep_group(
         raise NetcollError("nothing to sweep: give an axis, as --set injection_rate=0.05:0.4:0.05")
     if cfg is not None and not Path(cfg).is_file():
         raise NetcollError(f"{cfg}: no such configuration file")
-    pairs: list[tuple[str, str]] = []
     _check_keys(list(parsed))
     sat = {"tolerance": tolerance, "latency_bound": latency_bound} if saturation else None
+    workers, pairs = pin_threads(cfg, [], parsed, workers)
     tasks = booksim_tasks(cfg, pairs, parsed, seeds, sat)
-    threads = max(int(v) for v in parsed.get("threads", ["1"]) if v.isdigit()) if parsed else 1
-    _run(tasks, list(parsed), seeds, workers or default_workers(threads), out_dir, resume, as_json)
+    _run(tasks, list(parsed), seeds, workers, out_dir, resume, as_json)
 
 
 def _check_keys(keys: list[str]) -> None:
@@ -294,6 +301,7 @@ def _table(rows: list[dict], names: list[str]) -> None:
 
     figures = [
         "avg_packet_latency",
+        "avg_packet_latency_ci95",
         "accepted_rate",
         "cycles",
         "time_s",

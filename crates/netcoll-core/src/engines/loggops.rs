@@ -15,11 +15,11 @@
 //! `std::sort` as LogGOPSim does (`loggops_sort`), root ops in file order, dependants in statement order, and unsigned 64-bit wrap-around where the
 //! original computes `(size - 1)` for empty messages. The default parameters are LogGOPSim's.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
+use super::loggops_graph::DepGraph;
+use super::loggops_match::{Entry, Matcher};
+use super::loggops_queue::{EventQueue, Head};
 use crate::error::{Error, Result};
-use crate::schedule::formats::goal::{Goal, GoalKind, ANY};
+use crate::schedule::formats::goal::{Goal, GoalKind, GoalOp, ANY};
 
 /// LogGOPS parameters, in LogGOPSim's units (any time unit; LogGOPSim's default is ns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -75,116 +75,59 @@ pub struct LogGopsResult {
     pub rank_times: Vec<u64>,
     /// Events processed (LogGOPSim's "Events" counts ops plus messages).
     pub events: u64,
+    /// Queue statistics per rank (LogGOPSim's `--qstat`), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qstat: Option<QueueStats>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Ev {
-    Send,
-    Recv,
-    Calc,
-    Msg,
+/// LogGOPSim's `--qstat` figures per rank: the longest posted-receive (rq) and unexpected
+/// (uq) queues seen before a match attempt, and how often a receive found its message
+/// already waiting (uq hit) or had to wait (uq miss), and a message found its receive posted
+/// (rq hit) or had to wait (rq miss). LogGOPSim also writes the search depth of every
+/// match, which the hashed matcher does not have.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct QueueStats {
+    pub rq_max: Vec<u32>,
+    pub uq_max: Vec<u32>,
+    pub rq_hits: Vec<u64>,
+    pub rq_misses: Vec<u64>,
+    pub uq_hits: Vec<u64>,
+    pub uq_misses: Vec<u64>,
 }
 
-/// One queue element (LogGOPSim's `graph_node_properties`).
-#[derive(Clone, Copy)]
-struct Event {
-    time: u64,
-    stamp: u64,
-    size: u64,
-    target: u32,
-    host: u32,
-    offset: u32,
-    tag: u32,
-    proc: u8,
-    nic: u8,
-    kind: Ev,
-}
-
-impl PartialEq for Event {
-    fn eq(&self, o: &Self) -> bool {
-        (self.time, self.stamp) == (o.time, o.stamp)
-    }
-}
-impl Eq for Event {}
-impl PartialOrd for Event {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Event {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.time, self.stamp).cmp(&(o.time, o.stamp))
-    }
-}
-
-/// A posted receive or an unexpected message waiting to be matched.
-#[derive(Clone, Copy)]
-struct Waiting {
-    src: u32,
-    tag: u32,
-    offset: u32,
-}
-
-/// Dependency counters and dependant lists of one rank (LogGOPSim's serialized graph).
-struct RankGraph {
-    pending: Vec<u32>,
-    done_dependants: Vec<Vec<u32>>,
-    start_dependants: Vec<Vec<u32>>,
-    ready: Vec<u32>,
-}
-
-impl RankGraph {
-    fn new(goal: &Goal, r: usize) -> Self {
-        let rank = &goal.ranks[r];
-        let n = rank.ops.len();
-        let mut g = RankGraph {
-            pending: vec![0; n],
-            done_dependants: vec![Vec::new(); n],
-            start_dependants: vec![Vec::new(); n],
-            ready: Vec::new(),
-        };
-        for d in &rank.deps {
-            g.pending[d.op as usize] += 1;
-            let list = if d.start {
-                &mut g.start_dependants
-            } else {
-                &mut g.done_dependants
-            };
-            list[d.on as usize].push(d.op);
-        }
-        g.ready = (0..n as u32)
-            .filter(|&i| g.pending[i as usize] == 0)
-            .collect();
-        g
-    }
-
-    fn started(&mut self, i: u32) {
-        for k in 0..self.start_dependants[i as usize].len() {
-            let d = self.start_dependants[i as usize][k];
-            self.release(d);
-        }
-    }
-
-    fn done(&mut self, i: u32) {
-        for k in 0..self.done_dependants[i as usize].len() {
-            let d = self.done_dependants[i as usize][k];
-            self.release(d);
-        }
-    }
-
-    fn release(&mut self, d: u32) {
-        let c = &mut self.pending[d as usize];
-        *c -= 1;
-        if *c == 0 {
-            self.ready.push(d);
+impl QueueStats {
+    fn new(n: usize) -> Self {
+        QueueStats {
+            rq_max: vec![0; n],
+            uq_max: vec![0; n],
+            rq_hits: vec![0; n],
+            rq_misses: vec![0; n],
+            uq_hits: vec![0; n],
+            uq_misses: vec![0; n],
         }
     }
 }
+
+/// Run options beyond the LogGOPS parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Collect [`QueueStats`].
+    pub qstat: bool,
+}
+
+/// Bytes of engine state per event beyond the schedule itself (the queue's slot per event
+/// and the dependency graph's counters per op), for the memory guard and docs/formats.md.
+pub const BYTES_PER_EVENT: u64 = super::loggops_queue::BYTES_PER_EVENT + 12;
 
 /// Simulates `goal` under `p`; a schedule that cannot finish (an unmatched message, a
 /// dependency cycle) is reported with the ranks and ops left waiting.
 pub fn simulate(goal: &Goal, p: &LogGops) -> Result<LogGopsResult> {
-    Sim::new(goal, *p, None).run()
+    Sim::new(goal, *p, None, Options::default())?.run()
+}
+
+/// [`simulate`] with [`Options`].
+pub fn simulate_with(goal: &Goal, p: &LogGops, opt: Options) -> Result<LogGopsResult> {
+    Sim::new(goal, *p, None, opt)?.run()
 }
 
 /// The number of hops a message from rank `a` to rank `b` crosses.
@@ -193,23 +136,31 @@ pub type HopCount<'a> = &'a dyn Fn(u32, u32) -> u64;
 /// [`simulate`] with L per hop: a message from `a` to `b` takes `L * hops(a, b)` on the wire
 /// instead of `L` (LogGOPSim's model is topology-free; this is netcoll's extension, chosen in
 /// `--sim hops=1`: docs/formats.md). Everything else is LogGOPSim's.
-pub fn simulate_routed(goal: &Goal, p: &LogGops, hops: HopCount<'_>) -> Result<LogGopsResult> {
-    Sim::new(goal, *p, Some(hops)).run()
+pub fn simulate_routed(
+    goal: &Goal,
+    p: &LogGops,
+    hops: HopCount<'_>,
+    opt: Options,
+) -> Result<LogGopsResult> {
+    Sim::new(goal, *p, Some(hops), opt)?.run()
 }
 
 struct Sim<'a> {
     goal: &'a Goal,
     p: LogGops,
     hops: Option<HopCount<'a>>,
-    graphs: Vec<RankGraph>,
-    queue: BinaryHeap<Reverse<Event>>,
-    stamp: u64,
+    graph: DepGraph,
+    queue: EventQueue,
     events: u64,
-    nexto: Vec<Vec<u64>>,
-    nextgr: Vec<Vec<u64>>,
-    nextgs: Vec<Vec<u64>>,
-    posted: Vec<Vec<Waiting>>,
-    unexpected: Vec<Vec<Waiting>>,
+    cpus: usize,
+    nics: usize,
+    /// Per rank and CPU (`r * cpus + c`): when the CPU is free.
+    nexto: Vec<u64>,
+    /// Per rank and NIC (`r * nics + n`): when the NIC can receive, and send.
+    nextgr: Vec<u64>,
+    nextgs: Vec<u64>,
+    matcher: Matcher,
+    stats: Option<QueueStats>,
     touched: Vec<u32>,
 }
 
@@ -219,48 +170,65 @@ fn per_byte(size: u64, x: u64) -> u64 {
 }
 
 impl<'a> Sim<'a> {
-    fn new(goal: &'a Goal, p: LogGops, hops: Option<HopCount<'a>>) -> Self {
+    fn new(goal: &'a Goal, p: LogGops, hops: Option<HopCount<'a>>, opt: Options) -> Result<Self> {
         let n = goal.ranks.len();
-        let max_of = |f: fn(&crate::schedule::formats::goal::GoalOp) -> u8| {
-            goal.ranks
-                .iter()
-                .flat_map(|r| r.ops.iter().map(f))
-                .max()
-                .unwrap_or(0) as usize
-                + 1
-        };
-        let (cpus, nics) = (max_of(|o| o.cpu), max_of(|o| o.nic));
-        Sim {
+        let ops = goal.ranks.iter().flat_map(|r| r.ops.iter());
+        let (cpus, nics) = ops.fold((1, 1), |(c, n), o| {
+            (c.max(o.cpu as usize + 1), n.max(o.nic as usize + 1))
+        });
+        let wildcards = (goal.ranks.iter().flat_map(|r| r.ops.iter()))
+            .any(|o| o.kind == GoalKind::Recv && (o.peer == ANY || o.tag == ANY));
+        let num_ops = goal.num_ops() as u64;
+        let events = num_ops + goal.num_sends() as u64;
+        if events >= u32::MAX as u64 {
+            return Err(Error::Spec(format!(
+                "{events} events: the LogGOPS engine takes at most 2^32 - 1 ops and messages"
+            )));
+        }
+        crate::guard::check_items("the LogGOPS engine's event queue", events, 4)?;
+        Ok(Sim {
             goal,
             p,
             hops,
-            graphs: (0..n).map(|r| RankGraph::new(goal, r)).collect(),
-            queue: BinaryHeap::new(),
-            stamp: 0,
-            events: goal.num_ops() as u64,
-            nexto: vec![vec![0; cpus]; n],
-            nextgr: vec![vec![0; nics]; n],
-            nextgs: vec![vec![0; nics]; n],
-            posted: vec![Vec::new(); n],
-            unexpected: vec![Vec::new(); n],
+            graph: DepGraph::new(goal)?,
+            queue: EventQueue::with_capacity(events as usize),
+            events: num_ops,
+            cpus,
+            nics,
+            nexto: vec![0; n * cpus],
+            nextgr: vec![0; n * nics],
+            nextgs: vec![0; n * nics],
+            matcher: Matcher::new(n, wildcards),
+            stats: opt.qstat.then(|| QueueStats::new(n)),
             touched: Vec::new(),
-        }
+        })
     }
 
     fn run(mut self) -> Result<LogGopsResult> {
         for host in 0..self.goal.ranks.len() as u32 {
             self.issue_ready(host, true);
         }
-        while let Some(Reverse(ev)) = self.queue.pop() {
-            match ev.kind {
-                Ev::Calc => self.calc(ev),
-                Ev::Send => self.send(ev),
-                Ev::Recv => self.recv(ev),
-                Ev::Msg => self.message(ev),
+        while let Some(ev) = self.queue.head() {
+            let gate = self.gate(ev);
+            if gate > ev.time {
+                self.queue.wait(gate);
+                continue;
+            }
+            self.queue.ran();
+            if ev.msg {
+                self.message(ev);
+            } else {
+                match self.op(ev).kind {
+                    GoalKind::Calc => self.calc(ev),
+                    GoalKind::Send => self.send(ev),
+                    GoalKind::Recv => self.recv(ev),
+                }
             }
             let mut hosts = std::mem::take(&mut self.touched);
-            hosts.sort_unstable();
-            hosts.dedup();
+            if hosts.len() > 1 {
+                hosts.sort_unstable();
+                hosts.dedup();
+            }
             for &h in &hosts {
                 self.issue_ready(h, false);
             }
@@ -268,105 +236,94 @@ impl<'a> Sim<'a> {
             self.touched = hosts;
         }
         self.check_finished()?;
-        let rank_times: Vec<u64> = self
-            .nexto
-            .iter()
+        let rank_times: Vec<u64> = (self.nexto.chunks(self.cpus))
             .map(|cpus| cpus.iter().copied().max().unwrap_or(0))
             .collect();
         Ok(LogGopsResult {
             time: rank_times.iter().copied().max().unwrap_or(0),
             rank_times,
             events: self.events,
+            qstat: self.stats,
         })
     }
 
-    /// Queues the ops of `host` that became executable, sends first, then receives, then calcs.
+    fn op(&self, ev: Head) -> &'a GoalOp {
+        &self.goal.ranks[ev.host as usize].ops[ev.offset as usize]
+    }
+
+    /// When the CPU and NIC the event needs are free (LogGOPSim re-queues it until then):
+    /// a send waits for its CPU and sending NIC, a message for the receiver's CPU and
+    /// receiving NIC (numbered as in the send), a calc for its CPU; a receive never waits.
+    fn gate(&self, ev: Head) -> u64 {
+        let op = self.op(ev);
+        if ev.msg {
+            let h = op.peer;
+            return self.nexto[self.cpu(h, op)].max(self.nextgr[self.nic(h, op)]);
+        }
+        match op.kind {
+            GoalKind::Send => {
+                self.nexto[self.cpu(ev.host, op)].max(self.nextgs[self.nic(ev.host, op)])
+            }
+            GoalKind::Calc => self.nexto[self.cpu(ev.host, op)],
+            GoalKind::Recv => 0,
+        }
+    }
+
+    fn cpu(&self, host: u32, op: &GoalOp) -> usize {
+        host as usize * self.cpus + op.cpu as usize
+    }
+
+    fn nic(&self, host: u32, op: &GoalOp) -> usize {
+        host as usize * self.nics + op.nic as usize
+    }
+
+    /// Queues the ops of `host` that became executable, sends first, then receives, then
+    /// calcs, in LogGOPSim's order; ops of one kind, CPU and NIC in a row share a block.
     fn issue_ready(&mut self, host: u32, initial: bool) {
-        let h = host as usize;
-        let mut ready = std::mem::take(&mut self.graphs[h].ready);
-        let ops = &self.goal.ranks[h].ops;
+        let mut ready = self.graph.take_ready(host);
+        let ops = &self.goal.ranks[host as usize].ops;
         super::loggops_sort::std_sort(&mut ready, &|a: &u32, b: &u32| {
             (ops[*a as usize].kind as u8) < (ops[*b as usize].kind as u8)
         });
-        for &i in &ready {
-            let op = &ops[i as usize];
-            let (kind, time) = match op.kind {
-                GoalKind::Send => (
-                    Ev::Send,
-                    self.nexto[h][op.cpu as usize].max(self.nextgs[h][op.nic as usize]),
-                ),
-                GoalKind::Recv => (Ev::Recv, self.nexto[h][op.cpu as usize]),
-                GoalKind::Calc => (Ev::Calc, self.nexto[h][op.cpu as usize]),
-            };
-            let ev = Event {
-                time: if initial { 0 } else { time },
-                stamp: self.stamp,
-                size: op.size,
-                target: op.peer,
-                host,
-                offset: i,
-                tag: op.tag,
-                proc: op.cpu,
-                nic: op.nic,
-                kind,
-            };
-            self.stamp += 1;
-            self.queue.push(Reverse(ev));
-        }
-        ready.clear();
-        if self.graphs[h].ready.is_empty() {
-            self.graphs[h].ready = ready;
-        }
-    }
-
-    fn calc(&mut self, mut ev: Event) {
-        let (h, c) = (ev.host as usize, ev.proc as usize);
-        if self.nexto[h][c] <= ev.time {
-            self.nexto[h][c] = ev.time.wrapping_add(ev.size);
-            self.graphs[h].started(ev.offset);
-            self.graphs[h].done(ev.offset);
-            self.touched.push(ev.host);
-        } else {
-            ev.time = self.nexto[h][c];
-            self.queue.push(Reverse(ev));
-        }
-    }
-
-    fn send(&mut self, mut ev: Event) {
-        let (h, c, n) = (ev.host as usize, ev.proc as usize, ev.nic as usize);
-        let free = self.nexto[h][c].max(self.nextgs[h][n]);
-        if free > ev.time {
-            ev.time = free;
-            self.queue.push(Reverse(ev));
-            return;
-        }
-        let p = self.p;
-        self.graphs[h].started(ev.offset);
-        self.touched.push(ev.host);
-        self.nexto[h][c] = ev
-            .time
-            .wrapping_add(p.o)
-            .wrapping_add(per_byte(ev.size, p.big_o));
-        self.nextgs[h][n] = ev
-            .time
-            .wrapping_add(p.g)
-            .wrapping_add(per_byte(ev.size, p.big_g));
-        let msg = Event {
-            kind: Ev::Msg,
-            host: ev.target,
-            target: ev.host,
-            time: ev
-                .time
-                .wrapping_add(p.o)
-                .wrapping_add(self.latency(ev.host, ev.target)),
-            stamp: self.stamp,
-            ..ev
+        let class = |i: &u32| {
+            let op = &ops[*i as usize];
+            (op.kind as u8, op.cpu, op.nic)
         };
-        self.stamp += 1;
+        for run in ready.chunk_by(|a, b| class(a) == class(b)) {
+            let op = &ops[run[0] as usize];
+            let free = self.nexto[self.cpu(host, op)];
+            let time = match op.kind {
+                GoalKind::Send => free.max(self.nextgs[self.nic(host, op)]),
+                GoalKind::Recv | GoalKind::Calc => free,
+            };
+            self.queue
+                .push(if initial { 0 } else { time }, host, false, run);
+        }
+        self.graph.give_back(host, ready);
+    }
+
+    fn calc(&mut self, ev: Head) {
+        let op = self.op(ev);
+        let c = self.cpu(ev.host, op);
+        self.nexto[c] = ev.time.wrapping_add(op.size);
+        self.graph.started(ev.host, ev.offset);
+        self.graph.done(ev.host, ev.offset);
+        self.touched.push(ev.host);
+    }
+
+    fn send(&mut self, ev: Head) {
+        let op = self.op(ev);
+        let (c, n) = (self.cpu(ev.host, op), self.nic(ev.host, op));
+        let p = self.p;
+        self.graph.started(ev.host, ev.offset);
+        self.touched.push(ev.host);
+        self.nexto[c] = (ev.time.wrapping_add(p.o)).wrapping_add(per_byte(op.size, p.big_o));
+        self.nextgs[n] = (ev.time.wrapping_add(p.g)).wrapping_add(per_byte(op.size, p.big_g));
+        let arrival = (ev.time.wrapping_add(p.o)).wrapping_add(self.latency(ev.host, op.peer));
+        self.queue.push(arrival, ev.host, true, &[ev.offset]);
         self.events += 1;
-        self.queue.push(Reverse(msg));
-        if ev.size <= p.s {
-            self.graphs[h].done(ev.offset);
+        if op.size <= p.s {
+            self.graph.done(ev.host, ev.offset);
         }
     }
 
@@ -378,84 +335,91 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn recv(&mut self, ev: Event) {
-        let h = ev.host as usize;
-        self.graphs[h].started(ev.offset);
-        self.touched.push(ev.host);
-        match take_match(&mut self.unexpected[h], ev.target, ev.tag) {
-            Some(m) => {
-                if ev.size > self.p.s {
-                    self.rendezvous_done(m.src, m.offset, &ev);
-                }
-                self.graphs[h].done(ev.offset);
+    fn recv(&mut self, ev: Head) {
+        let (h, op) = (ev.host, self.op(ev));
+        self.graph.started(h, ev.offset);
+        self.touched.push(h);
+        let recv = Entry {
+            src: op.peer,
+            tag: op.tag,
+            offset: ev.offset,
+        };
+        let uq = self.matcher.lengths(h).1;
+        let found = self.matcher.post_recv(h, recv);
+        if let Some(s) = &mut self.stats {
+            let h = h as usize;
+            s.uq_max[h] = s.uq_max[h].max(uq);
+            *(if found.is_some() {
+                &mut s.uq_hits[h]
+            } else {
+                &mut s.uq_misses[h]
+            }) += 1;
+        }
+        if let Some(m) = found {
+            if op.size > self.p.s {
+                self.rendezvous_done(m.src, m.offset, ev.time, op);
             }
-            None => self.posted[h].push(Waiting {
-                src: ev.target,
-                tag: ev.tag,
-                offset: ev.offset,
-            }),
+            self.graph.done(h, ev.offset);
         }
     }
 
     /// The receive matched a rendezvous message: its send is done now, and the sender's CPU
-    /// and NIC are busy at least until now (LogGOPSim's own shortcut, charged to the
-    /// receiving op's CPU and NIC numbers).
-    fn rendezvous_done(&mut self, sender: u32, send_offset: u32, ev: &Event) {
-        let s = sender as usize;
-        self.graphs[s].done(send_offset);
+    /// and NIC are busy at least until now (LogGOPSim's own shortcut, charged to the CPU and
+    /// NIC numbers of `op`, the event that matched).
+    fn rendezvous_done(&mut self, sender: u32, send_offset: u32, time: u64, op: &GoalOp) {
+        self.graph.done(sender, send_offset);
         self.touched.push(sender);
-        let (c, n) = (ev.proc as usize, ev.nic as usize);
-        if let Some(x) = self.nexto[s].get_mut(c) {
-            *x = (*x).max(ev.time);
-        }
-        if let Some(x) = self.nextgs[s].get_mut(n) {
-            *x = (*x).max(ev.time);
-        }
+        let (c, n) = (self.cpu(sender, op), self.nic(sender, op));
+        self.nexto[c] = self.nexto[c].max(time);
+        self.nextgs[n] = self.nextgs[n].max(time);
     }
 
-    fn message(&mut self, mut ev: Event) {
-        let (h, c, n) = (ev.host as usize, ev.proc as usize, ev.nic as usize);
-        let free = self.nexto[h][c].max(self.nextgr[h][n]);
-        if free > ev.time {
-            ev.time = free;
-            self.queue.push(Reverse(ev));
-            return;
-        }
+    /// The message of send `ev.offset` of rank `ev.host` arrives at the send's peer.
+    fn message(&mut self, ev: Head) {
+        let (src, send) = (ev.host, self.op(ev));
+        let h = send.peer;
+        let (c, n) = (self.cpu(h, send), self.nic(h, send));
         let p = self.p;
-        let busy = per_byte(ev.size, p.big_o).max(per_byte(ev.size, p.big_g));
-        self.nexto[h][c] = ev.time.wrapping_add(p.o).wrapping_add(busy);
-        self.nextgr[h][n] = ev
-            .time
-            .wrapping_add(p.g)
-            .wrapping_add(per_byte(ev.size, p.big_g));
-        match take_match(&mut self.posted[h], ev.target, ev.tag) {
-            Some(m) => {
-                if ev.size > p.s {
-                    self.rendezvous_done(ev.target, ev.offset, &ev);
-                }
-                self.graphs[h].done(m.offset);
-                self.touched.push(ev.host);
+        let busy = per_byte(send.size, p.big_o).max(per_byte(send.size, p.big_g));
+        self.nexto[c] = ev.time.wrapping_add(p.o).wrapping_add(busy);
+        self.nextgr[n] = (ev.time.wrapping_add(p.g)).wrapping_add(per_byte(send.size, p.big_g));
+        let msg = Entry {
+            src,
+            tag: send.tag,
+            offset: ev.offset,
+        };
+        let rq = self.matcher.lengths(h).0;
+        let found = self.matcher.arrive(h, msg);
+        if let Some(s) = &mut self.stats {
+            let h = h as usize;
+            s.rq_max[h] = s.rq_max[h].max(rq);
+            *(if found.is_some() {
+                &mut s.rq_hits[h]
+            } else {
+                &mut s.rq_misses[h]
+            }) += 1;
+        }
+        if let Some(m) = found {
+            if send.size > p.s {
+                self.rendezvous_done(src, ev.offset, ev.time, send);
             }
-            None => self.unexpected[h].push(Waiting {
-                src: ev.target,
-                tag: ev.tag,
-                offset: ev.offset,
-            }),
+            self.graph.done(h, m.offset);
+            self.touched.push(h);
         }
     }
 
     /// Every op must have run and every queue be empty, else the schedule deadlocked.
     fn check_finished(&self) -> Result<()> {
-        for (r, g) in self.graphs.iter().enumerate() {
-            let rank = &self.goal.ranks[r];
-            if let Some(i) = g.pending.iter().position(|&c| c > 0) {
+        for (r, rank) in self.goal.ranks.iter().enumerate() {
+            if let Some(i) = self.graph.first_blocked(r as u32) {
                 return Err(Error::Invalid(format!(
                     "deadlock: rank {r} {} ({}) never becomes executable: its dependencies never complete",
-                    rank.name(i as u32),
-                    rank.ops[i].kind.name()
+                    rank.name(i),
+                    rank.ops[i as usize].kind.name()
                 )));
             }
-            if let Some(w) = self.posted[r].first() {
+            let (posted, unexpected) = self.matcher.leftovers(r as u32);
+            if let Some(w) = posted {
                 return Err(Error::Invalid(format!(
                     "deadlock: rank {r} {} waits for a message from {} with tag {} that is never sent",
                     rank.name(w.offset),
@@ -463,7 +427,7 @@ impl<'a> Sim<'a> {
                     peer_name(w.tag)
                 )));
             }
-            if let Some(w) = self.unexpected[r].first() {
+            if let Some(w) = unexpected {
                 let sender = &self.goal.ranks[w.src as usize];
                 return Err(Error::Invalid(format!(
                     "rank {} {} sends to rank {r} with tag {}, which never receives it",
@@ -483,14 +447,6 @@ fn peer_name(x: u32) -> String {
     } else {
         x.to_string()
     }
-}
-
-/// Removes and returns the first entry matching (source, tag), wildcards on either side.
-fn take_match(list: &mut Vec<Waiting>, src: u32, tag: u32) -> Option<Waiting> {
-    let i = list.iter().position(|w| {
-        (src == ANY || w.src == ANY || w.src == src) && (tag == ANY || w.tag == ANY || w.tag == tag)
-    })?;
-    Some(list.remove(i))
 }
 
 /// Hops between ranks on the endpoints `placement` of `topo` under `routing`, for

@@ -66,7 +66,7 @@ fn eager_and_rendezvous_by_hand() {
 
 #[test]
 fn latency_per_hop_of_the_route() {
-    use super::loggops::{route_hops, simulate_routed};
+    use super::loggops::{route_hops, simulate_routed, Options};
     // One 10-byte message from rank 0 to rank 3 of a 4x2 mesh: three links along its first row, so L counts
     // three times (3 * 2500 + 1500 + 1500 + 54 = 10554); from rank 0 to rank 1, once: the
     // topology-free time.
@@ -84,16 +84,140 @@ fn latency_per_hop_of_the_route() {
     let p = LogGops::default();
     let far = Goal::parse(&text(3), "t").unwrap();
     assert_eq!(
-        simulate_routed(&far, &p, &hops).unwrap().rank_times[3],
+        simulate_routed(&far, &p, &hops, Options::default())
+            .unwrap()
+            .rank_times[3],
         10554
     );
     assert_eq!(simulate(&far, &p).unwrap().rank_times[3], 5554);
     let near = Goal::parse(&text(1), "t").unwrap();
     assert_eq!(
-        simulate_routed(&near, &p, &hops).unwrap(),
+        simulate_routed(&near, &p, &hops, Options::default()).unwrap(),
         simulate(&near, &p).unwrap()
     );
     // Ranks past the network's endpoints are refused.
     let wide: Vec<u32> = (0..9).collect();
     assert!(route_hops(&t, &r, &wide).is_err());
+}
+
+type Rng8 = rand_chacha::ChaCha8Rng;
+
+/// A random GOAL schedule: `msgs` messages between `ranks` ranks (some received from any
+/// source or with any tag), calcs, `requires`/`irequires` to earlier ops, two CPUs and NICs,
+/// sizes on both sides of the eager limit.
+fn random_goal(rng: &mut Rng8, ranks: u32, msgs: usize, wild: bool) -> Goal {
+    use crate::schedule::formats::goal::{GoalDep, GoalKind, GoalOp, GoalRank, ANY};
+    use rand::Rng;
+    let mut g = Goal {
+        ranks: vec![GoalRank::default(); ranks as usize],
+    };
+    let push = |g: &mut Goal, r: u32, op: GoalOp, rng: &mut Rng8| {
+        let rank = &mut g.ranks[r as usize];
+        let i = rank.ops.len() as u32;
+        rank.ops.push(op);
+        rank.labels.push(None);
+        if i > 0 && rng.random_bool(0.3) {
+            rank.deps.push(GoalDep {
+                op: i,
+                on: rng.random_range(0..i),
+                start: rng.random_bool(0.3),
+            });
+        }
+    };
+    for _ in 0..msgs {
+        let (src, dst) = (rng.random_range(0..ranks), rng.random_range(0..ranks));
+        let size = [0, 1, 100, 3000, 70000][rng.random_range(0..5)];
+        let tag = rng.random_range(0..3);
+        let (cpu, nic) = (rng.random_range(0..2), rng.random_range(0..2));
+        let op = |kind, peer, tag| GoalOp {
+            kind,
+            size,
+            peer,
+            tag,
+            cpu,
+            nic,
+        };
+        push(&mut g, src, op(GoalKind::Send, dst, tag), rng);
+        let peer = if wild && rng.random_bool(0.2) {
+            ANY
+        } else {
+            src
+        };
+        let rtag = if wild && rng.random_bool(0.2) {
+            ANY
+        } else {
+            tag
+        };
+        push(&mut g, dst, op(GoalKind::Recv, peer, rtag), rng);
+        if rng.random_bool(0.3) {
+            let calc = GoalOp {
+                kind: GoalKind::Calc,
+                size: rng.random_range(0..5000),
+                peer: 0,
+                tag: 0,
+                cpu,
+                nic: 0,
+            };
+            push(&mut g, src, calc, rng);
+        }
+    }
+    g
+}
+
+#[test]
+fn equals_the_line_for_line_port_on_random_schedules() {
+    use rand::{Rng, SeedableRng};
+    let (mut finished, mut stalled) = (0, 0);
+    for seed in 0..400u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let ranks = rng.random_range(2..6);
+        let msgs = rng.random_range(1..60);
+        let goal = random_goal(&mut rng, ranks, msgs, seed % 2 == 0);
+        let mut p = LogGops::default();
+        if seed % 3 == 0 {
+            p.set("S", 100).unwrap();
+            p.set("O", 2).unwrap();
+        }
+        let want = super::loggops_reference::simulate(&goal, &p);
+        let got = simulate(&goal, &p);
+        match (want, got) {
+            (Ok(w), Ok(g)) => {
+                assert_eq!(g.rank_times, w, "seed {seed}");
+                finished += 1;
+            }
+            (Err(w), Err(g)) => {
+                assert_eq!(g.to_string(), w.to_string(), "seed {seed}");
+                stalled += 1;
+            }
+            (w, g) => panic!("seed {seed}: reference {w:?}, engine {g:?}"),
+        }
+    }
+    // Both outcomes occur, so neither side of the comparison is vacuous.
+    assert!(
+        finished > 50 && stalled > 20,
+        "{finished} finished, {stalled} stalled"
+    );
+}
+
+#[test]
+fn queue_statistics_equal_loggopsim_qstat() {
+    // LogGOPSim 76451de `-f linear_alltoall_p8.bin --qstat q8`: q8-rq-max.data "7" and
+    // q8-uq-max.data "0" per host, seven entries per host in q8-rq-hit.data and
+    // q8-uq-miss.data, none in q8-rq-miss.data and q8-uq-hit.data.
+    use super::loggops::{simulate_with, Options};
+    let file = "linear_alltoall_p8.goal";
+    let goal = Goal::parse(
+        &std::fs::read_to_string(data_dir().join(file)).unwrap(),
+        file,
+    )
+    .unwrap();
+    let r = simulate_with(&goal, &LogGops::default(), Options { qstat: true }).unwrap();
+    let q = r.qstat.unwrap();
+    assert_eq!((q.rq_max, q.uq_max), (vec![7; 8], vec![0; 8]));
+    assert_eq!((q.rq_hits, q.uq_misses), (vec![7; 8], vec![7; 8]));
+    assert_eq!((q.rq_misses, q.uq_hits), (vec![0; 8], vec![0; 8]));
+    assert!(simulate(&goal, &LogGops::default())
+        .unwrap()
+        .qstat
+        .is_none());
 }

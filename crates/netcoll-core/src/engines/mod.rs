@@ -12,6 +12,12 @@ pub mod analytic;
 pub mod flit;
 mod list_schedule;
 pub mod loggops;
+mod loggops_graph;
+mod loggops_match;
+pub mod loggops_options;
+mod loggops_queue;
+#[cfg(test)]
+mod loggops_reference;
 mod loggops_sort;
 #[cfg(test)]
 mod loggops_tests;

@@ -5,7 +5,29 @@
 //! default, and what matches BookSim.
 //!
 //! The files are grouped by concern into folders; each file stays one module of this one
-//! (declared below with `// config/
+//! (declared below with `#[path]`, so a module's name does not depend on its folder):
+//! - config/: BookSim's config grammar (cfgfile), the keys and their values (config*,
+//!   booksim_keys), the schedule runner's parameters (params), the memory estimate
+//!   (footprint), and the name registries (registry: `Registry`, `nearest`).
+//! - router/: the router stages (router, mask_router and mask_state for the bit-mask fast
+//!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
+//!   classes (vclass), the allocator registry (alloc_registry).
+//! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
+//!   the routing-function registry (routing_registry).
+//! - network/: the network state (network), channels and their latencies (channel, wiring),
+//!   BookSim anynet files (anynet), thread partitions (partition).
+//! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
+//!   pattern registry (pattern_registry), NIs (ni), multicast (multicast, mcload,
+//!   replicate), worms (worms, worm_table).
+//! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
+//!   result), deadlock reports (deadlock), per-step latency (steplat).
+//! - threads/: the parallel cycle (par, crew).
+//! - schedule/: the schedule executor (schedule, exec/).
+//!
+//! Tests sit beside what they test (`*_tests.rs`, `tests_*.rs`); tests.rs and
+//! tests_booksim.rs cover the engine as a whole.
+
+// config/
 #[path = "config/booksim_keys.rs"]
 mod booksim_keys;
 #[path = "config/cfgfile.rs"]
@@ -24,8 +46,12 @@ mod config_values;
 mod footprint;
 #[path = "config/params.rs"]
 mod params;
+#[path = "config/registry.rs"]
+pub mod registry;
 
 // router/
+#[path = "router/alloc_registry.rs"]
+pub mod alloc_registry;
 #[path = "router/allocator.rs"]
 mod allocator;
 #[path = "router/buffers.rs"]
@@ -38,6 +64,8 @@ mod mask_state;
 mod router;
 #[path = "router/sw_alloc.rs"]
 mod sw_alloc;
+#[path = "router/tail_credit.rs"]
+mod tail_credit;
 #[path = "router/types.rs"]
 mod types;
 #[path = "router/va_state.rs"]
@@ -52,6 +80,8 @@ mod vclass;
 // routing/
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
+#[path = "routing/routing_registry.rs"]
+pub mod routing_registry;
 #[path = "routing/torus.rs"]
 mod torus;
 
@@ -80,6 +110,8 @@ pub mod mcload;
 pub mod multicast;
 #[path = "traffic/ni.rs"]
 mod ni;
+#[path = "traffic/pattern_registry.rs"]
+pub mod pattern_registry;
 #[path = "traffic/replicate.rs"]
 pub mod replicate;
 #[path = "traffic/traffic.rs"]
@@ -138,6 +170,8 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+mod tests_credits;
 #[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;

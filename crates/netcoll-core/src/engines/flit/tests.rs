@@ -1,7 +1,7 @@
 //! Golden latencies worked by hand from the pipeline model, determinism, conservation and
 //! deadlock detection.
 
-use super::config::{FlitConfig, SimType};
+use super::config::{FlitConfig, Pattern, SimType, VcAllocator};
 use super::sim::{simulate_on, Sim};
 use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;
@@ -322,4 +322,41 @@ mod schedules {
         assert_eq!(r.cycles, 13 + 7);
         assert!(parse_settings([("t_hs", "x")]).is_err());
     }
+}
+
+#[test]
+fn registries_refuse_unknown_names_with_the_nearest() {
+    let mut c = FlitConfig::default();
+    for (key, bad, near) in [
+        ("routing_function", "dim_ordr_torus", "dim_order_torus"),
+        ("vc_allocator", "islp", "islip"),
+        (
+            "sw_allocator",
+            "separable_input_frist",
+            "separable_input_first",
+        ),
+        ("traffic", "transpos", "transpose"),
+        ("routng_function", "dor", "routing_function"),
+    ] {
+        let e = c.set(key, bad).unwrap_err().to_string();
+        assert!(e.contains(&format!("did you mean {near}?")), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+    // BookSim's names and the aliases reach the same entries.
+    c.set("routing_function", "dim_order_mesh").unwrap();
+    assert_eq!(c.routing, RoutingKind::Dor);
+    c.set("routing_function", "up_down").unwrap();
+    assert_eq!(c.routing, RoutingKind::UpDown);
+    c.set("vc_allocator", "separable_input_first").unwrap();
+    assert_eq!(c.vc_allocator, VcAllocator::SeparableInputFirst);
+    c.set("traffic", "neighbour").unwrap();
+    assert_eq!(c.traffic, Pattern::Neighbor);
+    c.set("traffic", "hotspot({1, 2})").unwrap();
+    assert_eq!(c.traffic, Pattern::Hotspot(vec![1, 2]));
+    assert!(c.set("traffic", "hotspot").is_err());
+    assert!(c.set("traffic", "uniform(3)").is_err());
+    assert_eq!(
+        super::routing_registry::ROUTING_FUNCTIONS.name_of(RoutingKind::Shortest),
+        Some("min")
+    );
 }

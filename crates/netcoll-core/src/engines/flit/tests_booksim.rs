@@ -158,6 +158,7 @@ fn torus_channels_take_two_cycles_by_default() {
 fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     let ok = [
         ("wait_for_tail_credit", "0"),
+        ("wait_for_tail_credit", "1"),
         ("internal_speedup", "1.0"),
         ("input_speedup", "1"),
         ("priority", "none"),
@@ -176,7 +177,6 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     c.set("vct", "1").unwrap();
     assert_eq!(c.flow_control, super::FlowControl::CutThrough);
     for (k, v) in [
-        ("wait_for_tail_credit", "1"),
         ("input_speedup", "2"),
         ("internal_speedup", "2.0"),
         ("priority", "age"),

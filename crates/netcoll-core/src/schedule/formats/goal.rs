@@ -65,17 +65,64 @@ pub struct GoalDep {
 pub struct GoalRank {
     pub ops: Vec<GoalOp>,
     pub deps: Vec<GoalDep>,
-    /// Label of every op (`None`: unlabelled), for diagnoses and writing back.
-    pub labels: Vec<Option<String>>,
+    /// Label of every op, for diagnoses and writing back.
+    pub labels: Labels,
 }
 
 impl GoalRank {
     /// The name of op `i` in diagnoses: its label, else its position.
     pub fn name(&self, i: u32) -> String {
-        match self.labels.get(i as usize) {
-            Some(Some(l)) => l.clone(),
-            _ => format!("op #{i}"),
+        match self.labels.get(i) {
+            Some(l) => l.into_owned(),
+            None => format!("op #{i}"),
         }
+    }
+}
+
+/// The labels of a rank's ops, one byte per op: Schedgen labels its ops `l1`, `l2`, ... in
+/// file order, so a label that is its op's position plus one after an `l` is a mark, and
+/// only other labels are kept as text (a 270 MB Schedgen file has 8 million labels).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// Per op: 0 unlabelled, 1 `l<i+1>`, 2 text in `text`.
+    kind: Vec<u8>,
+    /// (op, label) for the labels of kind 2, in op order.
+    text: Vec<(u32, Box<str>)>,
+}
+
+impl Labels {
+    /// Appends the label of the next op (`None`: unlabelled).
+    pub fn push(&mut self, label: Option<&str>) {
+        let i = self.kind.len();
+        let kind = match label {
+            None => 0,
+            Some(l) if l.strip_prefix('l') == Some(&(i + 1).to_string()) => 1,
+            Some(l) => {
+                self.text.push((i as u32, l.into()));
+                2
+            }
+        };
+        self.kind.push(kind);
+    }
+
+    /// The label of op `i`, if it has one.
+    pub fn get(&self, i: u32) -> Option<std::borrow::Cow<'_, str>> {
+        match self.kind.get(i as usize)? {
+            1 => Some(format!("l{}", i + 1).into()),
+            2 => {
+                let k = self.text.binary_search_by_key(&i, |t| t.0).ok()?;
+                Some(self.text[k].1.as_ref().into())
+            }
+            _ => None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.kind.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kind.is_empty()
     }
 }
 
@@ -111,8 +158,8 @@ impl Goal {
         use std::fmt::Write;
         let mut out = format!("num_ranks {}\n", self.num_ranks());
         for (r, rank) in self.ranks.iter().enumerate() {
-            let label = |i: u32| match &rank.labels[i as usize] {
-                Some(l) => l.clone(),
+            let label = |i: u32| match rank.labels.get(i) {
+                Some(l) => l.into_owned(),
                 None => format!("l{i}"),
             };
             let _ = writeln!(out, "\nrank {r} {{");
@@ -331,7 +378,7 @@ impl<'a> Parser<'a> {
             }
         }
         rank.ops.push(op);
-        rank.labels.push(label.map(str::to_string));
+        rank.labels.push(label);
         Ok(())
     }
 

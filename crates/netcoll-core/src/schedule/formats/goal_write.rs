@@ -59,7 +59,7 @@ fn rank_ops(s: &Schedule, r: u32, calc_time: u64, notes: &mut GoalWriteNotes) ->
                 cpu: 0,
                 nic: 0,
             });
-            rank.labels.push(Some(label));
+            rank.labels.push(Some(&label));
         };
         match op.kind {
             OpKind::Send { msg, packets } | OpKind::Recv { msg, packets } => {

@@ -152,12 +152,6 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
         "the feedback buffer policy is not implemented",
     ),
     (
-        "wait_for_tail_credit",
-        "0",
-        "an output VC is reallocated when the tail leaves (BookSim's default), not when its \
-         credit returns",
-    ),
-    (
         "vc_busy_when_full",
         "0",
         "VC allocation ignores credits (BookSim's default)",

@@ -33,6 +33,10 @@ pub struct FlitConfig {
     pub sw_alloc_delay: u32,
     pub st_final_delay: u32,
     pub credit_delay: u32,
+    /// BookSim's `wait_for_tail_credit`: an output VC (and an NI's injection VC) is free
+    /// again only once its tail has left and every credit it took is back, not as the tail
+    /// leaves.
+    pub wait_for_tail_credit: bool,
     /// VC and switch allocation in the same cycle (a head may win both at once).
     pub speculative: bool,
     pub vc_allocator: VcAllocator,
@@ -114,6 +118,7 @@ impl Default for FlitConfig {
             sw_alloc_delay: 1,
             st_final_delay: 1,
             credit_delay: 0,
+            wait_for_tail_credit: false,
             speculative: false,
             vc_allocator: VcAllocator::Islip,
             sw_allocator: SwAllocator::Islip,
@@ -176,6 +181,7 @@ pub const KEYS: &[&str] = &[
     "sw_alloc_delay",
     "st_final_delay",
     "credit_delay",
+    "wait_for_tail_credit",
     "speculative",
     "channel_latency",
     "use_noc_latency",

@@ -1,12 +1,15 @@
 //! The configuration keys and how a key's text value is read (BookSim's names and
 //! spellings; BookSim-only keys go to booksim_keys.rs).
 
-use super::booksim_keys::{booksim_only, BooksimOnly};
+use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
+use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
-use super::config_enums::{FlowControl, McScheme, SimType, SwAllocator, TorusRouting, VcAllocator};
-use super::config_values::{flag, num, parse_pattern, unquote};
+use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
+use super::config_values::{flag, num, unquote};
+use super::pattern_registry::parse_pattern;
+use super::registry::nearest;
+use super::routing_registry::ROUTING_FUNCTIONS;
 use crate::error::Result;
-use crate::routing::RoutingKind;
 use crate::spec_err;
 
 impl FlitConfig {
@@ -20,18 +23,7 @@ impl FlitConfig {
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
                 self.routing_set = true;
-                self.routing = match unquote(v) {
-                    "dor" | "dim_order" | "dim_order_mesh" | "dim_order_torus" | "dim_order_ni" => {
-                        RoutingKind::Dor
-                    }
-                    "min" | "shortest" => RoutingKind::Shortest,
-                    "updown" | "up_down" => RoutingKind::UpDown,
-                    other => {
-                        return spec_err!(
-                        "routing_function = {other} is not supported: use dim_order, min or updown"
-                    )
-                    }
-                }
+                self.routing = ROUTING_FUNCTIONS.get(unquote(v))?;
             }
             "dateline" => self.dateline = flag(key, v)?,
             "torus_routing" => {
@@ -55,6 +47,7 @@ impl FlitConfig {
             "sw_alloc_delay" => self.sw_alloc_delay = num(key, v)?,
             "st_final_delay" => self.st_final_delay = num(key, v)?,
             "credit_delay" => self.credit_delay = num(key, v)?,
+            "wait_for_tail_credit" => self.wait_for_tail_credit = flag(key, v)?,
             "speculative" => self.speculative = flag(key, v)?,
             "channel_latency" => {
                 self.channel_latency = num(key, v)?;
@@ -66,7 +59,7 @@ impl FlitConfig {
             "ejection_latency" => self.ejection_latency = num(key, v)?,
             "ni_read_delay" => self.ni_read_delay = num(key, v)?,
             "chunk_flits" => self.chunk_flits = num(key, v)?,
-            "traffic" => self.traffic = parse_pattern(v)?,
+            "traffic" => self.traffic = parse_pattern(unquote(v))?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
             "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,
@@ -103,30 +96,8 @@ impl FlitConfig {
             "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
-            "vc_allocator" => {
-                self.vc_allocator = match unquote(v) {
-                    "islip" => VcAllocator::Islip,
-                    "greedy" => VcAllocator::Greedy,
-                    "separable_input_first" => VcAllocator::SeparableInputFirst,
-                    o => {
-                        return spec_err!(
-                            "vc_allocator = {o} is not supported: use islip, \
-                             separable_input_first or greedy"
-                        )
-                    }
-                }
-            }
-            "sw_allocator" => {
-                self.sw_allocator = match unquote(v) {
-                    "islip" => SwAllocator::Islip,
-                    "separable_input_first" => SwAllocator::SeparableInputFirst,
-                    o => {
-                        return spec_err!(
-                        "sw_allocator = {o} is not supported: use islip or separable_input_first"
-                    )
-                    }
-                }
-            }
+            "vc_allocator" => self.vc_allocator = VC_ALLOCATORS.get(unquote(v))?,
+            "sw_allocator" => self.sw_allocator = SW_ALLOCATORS.get(unquote(v))?,
             "multicast_dests" => self.multicast_dests = num(key, v)?,
             "multicast_scheme" => {
                 self.multicast_scheme = match unquote(v) {
@@ -153,11 +124,15 @@ impl FlitConfig {
                 BooksimOnly::Accepted => {}
                 BooksimOnly::Means(k, v) => self.set(k, v)?,
                 BooksimOnly::Unknown => {
+                    let hint = match nearest(key, KEYS.iter().copied().chain(booksim_only_keys())) {
+                        Some(near) => format!("did you mean {near}? "),
+                        None => String::new(),
+                    };
                     return spec_err!(
-                        "unsupported key '{key}': netcoll's flit engine knows {} and BookSim's \
-                         own keys (docs/flit.md)",
+                        "unsupported key '{key}': {hint}netcoll's flit engine knows {} and \
+                         BookSim's own keys (docs/flit.md)",
                         KEYS.join(", ")
-                    )
+                    );
                 }
             },
         }

@@ -1,7 +1,6 @@
 //! Reading one value of a configuration key: numbers, 0/1 flags, quoted words, node lists
-//! and traffic patterns, each with a one-line error naming the key.
+//! (traffic patterns: pattern_registry.rs), each with a one-line error naming the key.
 
-use super::config_enums::Pattern;
 use crate::error::Result;
 use crate::spec_err;
 
@@ -41,37 +40,11 @@ pub(super) fn unquote(v: &str) -> &str {
     v.trim().trim_matches('"').trim_matches('\'')
 }
 
-fn parse_list(key: &str, v: &str) -> Result<Vec<usize>> {
+pub(super) fn parse_list(key: &str, v: &str) -> Result<Vec<usize>> {
     let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
     inner
         .split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|s| num(key, s))
         .collect()
-}
-
-pub(super) fn parse_pattern(v: &str) -> Result<Pattern> {
-    let v = unquote(v);
-    if let Some(rest) = v.strip_prefix("hotspot(") {
-        let list = rest.trim_end_matches(')');
-        let nodes = parse_list("traffic", list)?;
-        if nodes.is_empty() {
-            return spec_err!(
-                "traffic = {v}: hotspot needs at least one node, as hotspot({{0,5}})"
-            );
-        }
-        return Ok(Pattern::Hotspot(nodes));
-    }
-    Ok(match v {
-        "uniform" => Pattern::Uniform,
-        "transpose" => Pattern::Transpose,
-        "bitcomp" => Pattern::Bitcomp,
-        "neighbor" | "neighbour" => Pattern::Neighbor,
-        "multicast" => Pattern::Multicast,
-        _ => {
-            return spec_err!(
-                "traffic = {v} is not supported: use uniform, transpose, bitcomp, neighbor, multicast or hotspot({{nodes}})"
-            )
-        }
-    })
 }

@@ -63,6 +63,14 @@ impl Flit {
     }
 }
 
+/// The cycle a credit spends after its channel before the upstream router (or NI) can use
+/// it: BookSim's channels hand a credit sent in cycle `t` over in `t + latency` (the
+/// channel's `ReadInputs` then `WriteOutputs`), and the router reads it in the next cycle's
+/// `ReadInputs`, so a freed slot counts upstream `credit_delay + latency + 1` cycles after
+/// the switch allocation that freed it. Visible wherever credits limit a packet: 4-flit
+/// packets through 1-flit buffers at zero load took 45.9 cycles against BookSim's 48.7.
+const CREDIT_READ: u64 = 1;
+
 /// The fixed delays of a hop's events, in cycles from the switch traversal (or the freeing
 /// of a buffer slot), summed once when the network is built.
 #[derive(Debug, Clone, Copy)]
@@ -85,8 +93,8 @@ impl HopDelays {
         HopDelays {
             flit_link: st + c.channel_latency as u64,
             flit_eject: st + (c.ejection_latency + c.ni_read_delay) as u64,
-            credit_link: (c.credit_delay + c.channel_latency) as u64,
-            credit_ni: (c.credit_delay + c.injection_latency) as u64,
+            credit_link: (c.credit_delay + c.channel_latency) as u64 + CREDIT_READ,
+            credit_ni: (c.credit_delay + c.injection_latency) as u64 + CREDIT_READ,
             inject: c.injection_latency as u64,
         }
     }

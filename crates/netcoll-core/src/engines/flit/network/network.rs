@@ -155,6 +155,11 @@ pub struct Network<'t> {
     pub free: Vec<u32>,
     pub nis: Vec<Ni>,
     pub ni_busy: Vec<bool>,
+    /// `wait_for_tail_credit` only (else empty): the credit slots (routers' output VCs, then
+    /// the NIs' injection VCs, numbered as `credits`) whose tail has left while credits are
+    /// still out, and the output port leading to each endpoint (tail_credit.rs).
+    pub tail_sent: Vec<bool>,
+    pub eject_go: Vec<u32>,
     pub ni_pending: Vec<u32>,
     // Counters.
     pub in_flight_flits: u64,
@@ -314,6 +319,8 @@ impl<'t> Network<'t> {
                 eps
             ],
             ni_busy: vec![false; eps * nv],
+            tail_sent: Vec::new(),
+            eject_go: Vec::new(),
             ni_pending: Vec::new(),
             in_flight_flits: 0,
             last_move: 0,
@@ -341,6 +348,7 @@ impl<'t> Network<'t> {
             crew: None,
         };
         net.set_route_n();
+        net.init_tail_credit();
         Ok(net)
     }
 

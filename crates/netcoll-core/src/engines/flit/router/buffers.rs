@@ -27,9 +27,13 @@ impl Network<'_> {
         self.prefetch_hops(&hops[..n.min(ARRIVAL_BATCH)]);
         // The credits borrowed once: an increment through `self.credits` would make every
         // next one reload the vector's pointer and length.
-        let credits = &mut self.credits[..];
-        for &c in &due.credits {
-            credits[c as usize] += 1;
+        if self.cfg.wait_for_tail_credit {
+            self.credits_back_after_tails(&due.credits);
+        } else {
+            let credits = &mut self.credits[..];
+            for &c in &due.credits {
+                credits[c as usize] += 1;
+            }
         }
         for a in &due.arrivals {
             self.arrive(a.port, a.vc as u8, a.flit);

@@ -186,7 +186,7 @@ impl Network<'_> {
         self.push_credit(at.up, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
-            self.release_vc(go, ov as usize);
+            self.tail_left(go, ov as usize);
             if left > 0 {
                 self.set_waiting_bit(bit);
             }
@@ -230,6 +230,8 @@ impl Network<'_> {
             };
             push_reserved(&mut self.sent.flits, to);
         } else {
+            let mut flit = flit;
+            self.mark_eject_vc(&mut flit, ov);
             push_reserved(&mut self.sent.ejects, (down.ivc & !DOWN_EJECT, flit));
         }
     }

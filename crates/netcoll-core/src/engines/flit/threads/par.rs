@@ -36,6 +36,7 @@ impl<'t> Network<'t> {
             && self.rep.table.visits() == 0
             && self.step_classes <= 1
             && !self.log_arrivals
+            && !self.cfg.wait_for_tail_credit
     }
 
     /// The threads a run of this network uses for `threads` (0: automatic).

@@ -37,7 +37,11 @@ impl Network<'_> {
         ni.cur_idx = idx + 1;
         if tail {
             ni.cur = NONE;
-            self.ni_busy[ep * nv + vc as usize] = false;
+            if self.cfg.wait_for_tail_credit {
+                self.tail_sent[cred] = true;
+            } else {
+                self.ni_busy[ep * nv + vc as usize] = false;
+            }
             return ni.head != NONE;
         }
         true
@@ -98,6 +102,10 @@ impl Network<'_> {
         if size == 1 {
             let cred = self.ni_credit(ep, v);
             self.credits[cred] -= 1;
+            if self.cfg.wait_for_tail_credit {
+                self.ni_busy[ep * nv + v] = true;
+                self.tail_sent[cred] = true;
+            }
             let flit = Flit::new(pkt, dst, self.now, true, true);
             self.inject_flit(ep, v as u8, flit);
             return false;
@@ -111,6 +119,7 @@ impl Network<'_> {
 
     /// A flit reaches its destination NI.
     pub(super) fn eject(&mut self, ep: u32, flit: Flit) {
+        self.eject_tail_credit(ep, flit);
         self.in_flight_flits -= 1;
         self.last_move = self.now;
         let p = self.packets[flit.pkt as usize];

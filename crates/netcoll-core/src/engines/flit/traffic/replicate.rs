@@ -193,7 +193,7 @@ impl Network<'_> {
         self.sent.reserve_hop();
         self.send_out(go, br.vc, flit);
         if flit.tail {
-            self.release_vc(go, br.vc as usize);
+            self.tail_left(go, br.vc as usize);
         }
         self.free_read_flits(r, ivc, s);
     }

@@ -282,3 +282,16 @@ fn schedgen_files_lower_onto_the_ir_with_exact_sizes() {
     let deps: Vec<u32> = s.deps(&s.ops(0)[2]).iter().map(|d| d.index).collect();
     assert_eq!(deps, vec![0]);
 }
+
+#[test]
+fn labels_keep_schedgen_numbers_as_marks_and_others_as_text() {
+    use crate::schedule::formats::goal::Labels;
+    let mut l = Labels::default();
+    for label in [Some("l1"), Some("l7"), None, Some("l4"), Some("x_1")] {
+        l.push(label);
+    }
+    let got: Vec<Option<String>> = (0..6).map(|i| l.get(i).map(|c| c.into_owned())).collect();
+    let want = [Some("l1"), Some("l7"), None, Some("l4"), Some("x_1"), None];
+    assert_eq!(got, want.map(|x| x.map(str::to_string)));
+    assert_eq!(l.len(), 5);
+}
