@@ -173,3 +173,26 @@ def test_doc_python_block_runs(page, code, page_dirs):
         timeout=120,
     )
     assert proc.returncode == 0, f"{page}: python block failed:\n{proc.stderr[-2000:]}"
+
+
+# examples/*.py: every script runs (a new example is picked up without editing this file);
+# the ones whose output another test checks in detail are run there instead.
+CHECKED_ELSEWHERE = {"tutorial.py": "tests/test_api_docs.py checks what it prints and plots"}
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py"))
+
+
+def test_every_example_is_run():
+    assert EXAMPLES, "examples/ holds no script"
+    assert set(CHECKED_ELSEWHERE) <= set(EXAMPLES), "a stale CHECKED_ELSEWHERE entry"
+
+
+@pytest.mark.parametrize("script", [s for s in EXAMPLES if s not in CHECKED_ELSEWHERE])
+def test_example_runs(script, tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / script), str(tmp_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, f"examples/{script} failed:\n{proc.stderr[-2000:]}"
