@@ -36,6 +36,18 @@ EXAMPLES = {
     "hnc groups": ["hnc", "groups", "-t", "mesh:4x4"],
     "sim": ["sim", "k=4", "injection_rate=0.05"],
     "worms trends": ["worms", "trends", "--topos", "1", "--sets", "1"],
+    "sweep analyze": ["sweep", "analyze", "bcast", "-a", "binomial", "-t", "mesh:4x4"],
+    "sweep simulate": [
+        "sweep",
+        "simulate",
+        "bcast",
+        "-a",
+        "binomial",
+        "-t",
+        "mesh:4x4",
+        "-e",
+        "step",
+    ],
 }
 SLOW = {
     "bench metrics": "tests/test_cli.py (benchmarks)",
@@ -47,6 +59,8 @@ SLOW = {
     "demo": "scripts/demo.sh",
     "bench scale": "tests/test_scale.py (a process per row)",
     "verify": "tests/test_formats.py (reads peer files)",
+    "sweep": "tests/test_sweep.py (flit simulations)",
+    "bench loggops": "tests/test_loggops.py (benchmark)",
 }
 # Commands whose output keeps a peer's own key names: `sim` speaks BookSim's (topology=mesh).
 PEER_KEYS = {"sim": {"topology"}}

@@ -28,6 +28,7 @@ from ..sweep_study import (
 from ..sweeps import default_workers, parse_axes, split_specs
 from .common import CONTEXT
 from .sim import parse_overrides
+from .sizes import Size
 
 set_option = click.option(
     "--set",
@@ -165,9 +166,9 @@ def _collective_command(kind: str):
         "--bytes",
         "-b",
         "sizes",
+        type=Size(many=True),
         default="1K",
         show_default=True,
-        metavar="LIST",
         help="Message sizes, as 1K,64K,1M.",
     )
     @set_option
@@ -193,7 +194,14 @@ def _collective_command(kind: str):
         settings = {"engine": engine, "sim": dict(parse_overrides(sim))}
         specs = [s for t in topos for s in split_specs(t)]
         tasks = collective_tasks(
-            kind, op, algos.split(","), specs, sizes.split(","), parse_axes(axes), seeds, settings
+            kind,
+            op,
+            algos.split(","),
+            specs,
+            [str(n) for n in sizes],
+            parse_axes(axes),
+            seeds,
+            settings,
         )
         names = ["op", "algo", "topo", "bytes", *parse_axes(axes)]
         _run(tasks, names, seeds, workers or default_workers(), out_dir, resume, as_json)
