@@ -123,6 +123,12 @@ impl DepGraph {
 
     fn release(&mut self, r: u32, d: u32) {
         let c = &mut self.pending[self.base[r as usize] as usize + d as usize];
+        // An op already released (its count at 0) stays released: a second release (seen on
+        // random schedules whose op is started twice) changes nothing. The release build used
+        // to wrap the count to u32::MAX here, with the same effect; debug builds panicked.
+        if *c == 0 {
+            return;
+        }
         *c -= 1;
         if *c == 0 {
             self.ready[r as usize].push(d);

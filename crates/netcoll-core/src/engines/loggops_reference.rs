@@ -108,6 +108,9 @@ impl RankGraph {
 
     fn release(&mut self, d: u32) {
         let c = &mut self.pending[d as usize];
+        if *c == 0 {
+            return; // already released: as the engine (loggops_graph.rs) does
+        }
         *c -= 1;
         if *c == 0 {
             self.ready.push(d);
