@@ -932,4 +932,6 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         ("verify", "tests/data/bad/schedules/allgather_ring_n8_nchunksperloop0.xml"),
         'nchunksperloop="0": a loop holds at least 1 chunk',
     ),
+    # issue 30: the tuner on a million-rank grid (aborted at 4 GB in the aggregate engine)
+    (("tune", "bcast", "-t", "mesh:1024x1024"), "above the tuner's limit of 2e8"),
 ]

@@ -149,6 +149,26 @@ pub fn filled_vec<T: Clone>(what: &str, n: usize, value: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// Makes room for `extra` more items in `v`, a vector that grows with its input one piece at
+/// a time (its final size unknown up front): each time it must reallocate, the doubled size is
+/// asked of the guard and reserved fallibly, so growth past the budget is refused with `what`
+/// instead of aborting the process.
+pub fn reserve<T>(v: &mut Vec<T>, extra: usize, what: &str) -> Result<()> {
+    let need = v.len().saturating_add(extra);
+    if need <= v.capacity() {
+        return Ok(());
+    }
+    let target = need.max(v.capacity().saturating_mul(2));
+    let each = std::mem::size_of::<T>() as u64;
+    check_items(what, target as u64, each)?;
+    v.try_reserve(target - v.len()).map_err(|_| {
+        Error::TooLarge(format!(
+            "{what}: cannot allocate {}; --max-memory GB (or NETCOLL_MAX_MEMORY) sets the budget",
+            gigabytes((target as u64).saturating_mul(each))
+        ))
+    })
+}
+
 /// Files that netcoll reads (topologies, schedules) are refused above this size.
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
@@ -194,6 +214,15 @@ pub fn read_text(path: &str, what: &str, limit: u64) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn growth_past_the_budget_is_refused_when_it_reallocates() {
+        let mut v: Vec<u64> = Vec::new();
+        reserve(&mut v, 10, "small").unwrap();
+        assert!(v.capacity() >= 10);
+        let e = reserve(&mut v, usize::MAX / 16, "the routed paths").unwrap_err();
+        assert!(e.to_string().contains("the routed paths"), "{e}");
+    }
 
     #[test]
     fn refuses_what_exceeds_the_budget_and_names_it() {

@@ -131,8 +131,19 @@ impl Scratch {
                 topo.endpoint_switch(a as usize),
                 topo.endpoint_switch(b as usize),
             );
-            self.chan
-                .extend(routing.walk(topo, sa, sb).map(|(h, _)| h.channel));
+            // A round's channels grow with its hops, known only as routed: the guard is
+            // asked each time the buffer must grow (a compare otherwise).
+            for (h, _) in routing.walk(topo, sa, sb) {
+                crate::guard::reserve(&mut self.chan, 1, "the routed paths of one round")?;
+                self.chan.push(h.channel);
+            }
+            if self.chan.len() > u32::MAX as usize {
+                return Err(crate::Error::TooLarge(
+                    "the routed paths of one round cross more than 2^32 channels: too large \
+                     to analyse; use a smaller network"
+                        .into(),
+                ));
+            }
             self.start.push(self.chan.len() as u32);
         }
         for &c in &self.chan {

@@ -45,7 +45,7 @@ impl Paths {
     fn reserve(&mut self, extra: usize, messages: usize) -> Result<()> {
         let need = self.chan.len() + extra;
         if need <= self.chan.capacity() {
-            return Ok(());
+            return Ok(()); // the common case: no message text built
         }
         if need > u32::MAX as usize {
             return Err(crate::error::Error::TooLarge(format!(
@@ -53,11 +53,8 @@ impl Paths {
                  channels; use a smaller network or fewer messages"
             )));
         }
-        let want = need.max(2 * self.chan.capacity()).min(u32::MAX as usize);
         let what = format!("the routes of the schedule's {messages} messages");
-        crate::guard::check_items(&what, want as u64, 4)?;
-        self.chan.reserve_exact(want - self.chan.len());
-        Ok(())
+        crate::guard::reserve(&mut self.chan, extra, &what)
     }
 
     pub(super) fn of(&self, msg: u32) -> std::ops::Range<usize> {

@@ -87,6 +87,7 @@ pub fn tune(
 ) -> Result<(Vec<Candidate>, Vec<Skipped>)> {
     req.validate()?;
     check_machine(m)?;
+    check_size(req)?;
     let (mut ok, mut skipped) = (Vec::new(), Vec::new());
     for algo in algorithms::for_kind(req.kind) {
         for params in tuning::candidates(algo, req) {
@@ -120,6 +121,36 @@ pub fn tune(
     }
     ok.sort_by(|a, b| a.time.total_cmp(&b.time).then_with(|| a.algo.cmp(&b.algo)));
     Ok((ok, skipped))
+}
+
+/// Hops one candidate routes at the least (its ranks at the network's mean distance) above
+/// which the tuner refuses up front: every candidate routes at least that many, and at 7e8
+/// (mesh:1024x1024) the first alone took over a minute and 4 GB.
+const TUNE_HOPS_LIMIT: f64 = 2e8;
+
+/// Refuses a network too large to tune, from the closed-form mean distance of a mesh, torus
+/// or hypercube (other families would need an all-pairs search to estimate; they pass).
+fn check_size(req: &AlgoRequest) -> Result<()> {
+    use crate::topology::Family;
+    let closed = matches!(
+        req.topo.family(),
+        Family::Mesh { .. } | Family::Torus { .. } | Family::Hypercube { .. }
+    );
+    if !closed {
+        return Ok(());
+    }
+    let mean = crate::topology::metrics::metrics(req.topo)?.average_distance;
+    let hops = req.p as f64 * mean;
+    if hops > TUNE_HOPS_LIMIT {
+        return Err(crate::Error::TooLarge(format!(
+            "tuning on {} routes about {hops:.1e} hops per candidate ({} ranks x {mean:.0} \
+             mean distance), above the tuner's limit of {TUNE_HOPS_LIMIT:.0e}: tune on a \
+             smaller network or analyse one algorithm",
+            req.topo.name(),
+            req.p
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -158,5 +189,22 @@ mod tests {
         let m = Machine { alpha: 1e-9, ..m };
         let (c, _) = tune(&req, &r, &m, RankBy::HockneyRounds).unwrap();
         assert_eq!(classic(&c).last().unwrap(), "recursive-doubling");
+    }
+
+    #[test]
+    fn a_network_too_large_to_tune_is_refused_up_front_with_the_estimate() {
+        let topo = Topology::from_spec("mesh:1024x1024").unwrap();
+        let req = AlgoRequest::new(&topo, CollectiveKind::Broadcast);
+        let routing = routing_for(&topo, "auto").unwrap();
+        let m = Machine {
+            alpha: 1e-5,
+            beta: 1e-9,
+            ..Machine::default()
+        };
+        let e = tune(&req, &routing, &m, RankBy::HockneyRounds)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("above the tuner's limit"), "{e}");
+        assert!(e.contains("1048576 ranks"), "{e}");
     }
 }
