@@ -235,3 +235,17 @@ def _candidate(c: dict[str, Any]) -> dict[str, Any]:
         "max_conflict": a["max_conflict"],
         "bytes_moved": a["bytes"],
     }
+
+
+# The API, including what simulation.py defines and this module re-exports (the reference
+# documents these names here).
+__all__ = [
+    "REFERENCE_MACHINE",
+    "Params",
+    "TopoLike",
+    "analyze",
+    "load_schedule",
+    "schedule",
+    "simulate",
+    "tune",
+]
