@@ -141,22 +141,23 @@ def run_study(
         elif path.exists():
             path.unlink()
         journal = path.open("a")
-    by_key = {_task_key(t): t for t in tasks}
-    todo = [t for t in tasks if _task_key(t) not in done]
+    keys = {id(t): _task_key(t) for t in tasks}  # each task's journal key, made once
+    todo = [t for t in tasks if keys[id(t)] not in done]
     if advance:
         advance(len(tasks) - len(todo))
     try:
         for task, rows in run_tasks(todo, workers):
-            done[_task_key(task)] = rows
+            key = keys[id(task)]  # run_tasks yields the task objects it was given
+            done[key] = rows
             if journal:
-                journal.write(json.dumps({"key": _task_key(task), "rows": rows}) + "\n")
+                journal.write(json.dumps({"key": key, "rows": rows}) + "\n")
                 journal.flush()
             if advance:
                 advance(1)
     finally:
         if journal:
             journal.close()
-    return [r for key in by_key if key in done for r in done[key]]
+    return [r for t in tasks if keys[id(t)] in done for r in done[keys[id(t)]]]
 
 
 def finish_rows(rows: list[dict], axes: list[str], seeds: int) -> list[dict]:
