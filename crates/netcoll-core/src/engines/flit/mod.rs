@@ -17,10 +17,11 @@
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
-//!   pattern registry (pattern_registry), NIs (ni), multicast (multicast, mcload,
+//!   pattern registry (pattern_registry), NIs (ni), traffic classes, request/reply and
+//!   priorities (classes, class_ni), multicast (multicast, mcload,
 //!   replicate), worms (worms, worm_table).
 //! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
-//!   result), deadlock reports (deadlock), per-step latency (steplat).
+//!   result, class_figures), deadlock reports (deadlock), per-step latency (steplat).
 //! - threads/: the parallel cycle (par, crew).
 //! - schedule/: the schedule executor (schedule, exec/).
 //!
@@ -98,6 +99,10 @@ mod partition;
 mod wiring;
 
 // traffic/
+#[path = "traffic/class_ni.rs"]
+mod class_ni;
+#[path = "traffic/classes.rs"]
+pub mod classes;
 #[path = "traffic/dest_draw.rs"]
 mod dest_draw;
 #[path = "traffic/gen_wheel.rs"]
@@ -122,6 +127,8 @@ mod worm_table;
 mod worms;
 
 // measure/
+#[path = "measure/class_figures.rs"]
+mod class_figures;
 #[path = "measure/deadlock.rs"]
 pub mod deadlock;
 #[path = "measure/result.rs"]
@@ -175,6 +182,9 @@ mod tests_credits;
 #[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;
+#[cfg(test)]
+#[path = "traffic/tests_classes.rs"]
+mod tests_classes;
 #[cfg(test)]
 #[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;
