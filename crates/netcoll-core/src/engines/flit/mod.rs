@@ -178,13 +178,13 @@ mod tests;
 #[cfg(test)]
 mod tests_booksim;
 #[cfg(test)]
+#[path = "traffic/tests_classes.rs"]
+mod tests_classes;
+#[cfg(test)]
 mod tests_credits;
 #[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;
-#[cfg(test)]
-#[path = "traffic/tests_classes.rs"]
-mod tests_classes;
 #[cfg(test)]
 #[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;

@@ -39,11 +39,7 @@ impl Network<'_> {
                 avg_packet_latency: cw.packet.mean(),
                 avg_network_latency: cw.network.mean(),
                 avg_flit_latency: cw.flit.mean(),
-                avg_hops: if cw.packets == 0 {
-                    0.0
-                } else {
-                    cw.hops as f64 / cw.packets as f64
-                },
+                avg_hops: cw.mean_hops(),
                 packet_latency: cw.packet.summary(),
                 packets_measured: cw.packets,
             })

@@ -451,11 +451,7 @@ impl Network<'_> {
             avg_packet_latency: w.packet.mean(),
             avg_network_latency: w.network.mean(),
             avg_flit_latency: w.flit.mean(),
-            avg_hops: if w.packets == 0 {
-                0.0
-            } else {
-                w.hops as f64 / w.packets as f64
-            },
+            avg_hops: w.mean_hops(),
             packet_latency: w.packet.summary(),
             network_latency: w.network.summary(),
             flit_latency: w.flit.summary(),

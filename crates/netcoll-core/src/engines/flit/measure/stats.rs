@@ -111,6 +111,15 @@ impl Window {
         self.packets += 1;
     }
 
+    /// Mean hops per packet (0 without packets).
+    pub fn mean_hops(&self) -> f64 {
+        if self.packets == 0 {
+            0.0
+        } else {
+            self.hops as f64 / self.packets as f64
+        }
+    }
+
     /// A flit of class `cl` arrived with flit latency `flat` (counted in its class too).
     #[inline]
     pub fn flit_arrived(&mut self, cl: usize, flat: u64) {

@@ -15,9 +15,9 @@
 //!   requesting input (round-robin).
 
 use super::allocator::{next, rotate_pick, round_robin};
+use super::classes::Priority;
 use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
-use super::classes::Priority;
 use super::types::REPL;
 
 impl Network<'_> {

@@ -179,7 +179,11 @@ impl Network<'_> {
             // drops at the requester.
             _ => {
                 let cs = self.cls.as_mut().expect("a multi-class run");
-                let at = if p.kind == KIND_ANY { p.src as usize } else { ep };
+                let at = if p.kind == KIND_ANY {
+                    p.src as usize
+                } else {
+                    ep
+                };
                 cs.outstanding[at] = cs.outstanding[at].saturating_sub(1);
                 return;
             }
@@ -237,7 +241,9 @@ impl Network<'_> {
             self.send_class_flit(ep, &mut cs.queues[ep * nc + c]);
         }
         let q = &cs.queues[ep * nc..(ep + 1) * nc];
-        let work = q.iter().any(|q| q.cur != NONE || q.req.0 != NONE || q.rep.0 != NONE);
+        let work = q
+            .iter()
+            .any(|q| q.cur != NONE || q.req.0 != NONE || q.rep.0 != NONE);
         cs.listed[ep] = work;
         self.cls = Some(cs);
         work

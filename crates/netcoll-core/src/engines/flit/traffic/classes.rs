@@ -283,7 +283,10 @@ impl FlitConfig {
     /// `class_priority` of class `c` (one value serves every class).
     pub fn class_priority(&self, c: usize) -> i64 {
         let t = &self.tc;
-        t.class_priorities.get(c).copied().unwrap_or(t.class_priority)
+        t.class_priorities
+            .get(c)
+            .copied()
+            .unwrap_or(t.class_priority)
     }
 
     /// The VC range `lo..hi` (exclusive) of packet kind `kind` (READ_REQUEST..WRITE_REPLY),
@@ -335,9 +338,7 @@ impl FlitConfig {
                 return spec_err!("packet_size of class {c} = {size}: use 1 to 65535");
             }
             if self.multi_class() && *self.class_pattern(c) == Pattern::Multicast {
-                return spec_err!(
-                    "traffic = multicast runs with one class and use_read_write = 0"
-                );
+                return spec_err!("traffic = multicast runs with one class and use_read_write = 0");
             }
             if self.class_priority(c) < 0 && t.priority == Priority::Class {
                 return spec_err!(
@@ -379,7 +380,9 @@ impl FlitConfig {
                     self.num_vcs
                 );
             }
-            if self.flow_control == super::config::FlowControl::CutThrough && size > self.vc_buf_size {
+            if self.flow_control == super::config::FlowControl::CutThrough
+                && size > self.vc_buf_size
+            {
                 return spec_err!(
                     "virtual cut-through needs {name}_size ({size}) <= vc_buf_size ({})",
                     self.vc_buf_size
@@ -389,7 +392,6 @@ impl FlitConfig {
         Ok(())
     }
 }
-
 
 /// Every class's traffic (pattern and packet rate) for a multi-class run.
 pub(super) fn class_traffic(
