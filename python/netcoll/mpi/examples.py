@@ -1,10 +1,11 @@
 """Hand-written schedules in the documented JSON format (docs/schedule.md), for any p.
 
-They exercise the executor on every collective before (and beside) the registry's algorithms:
-a pipelined chain broadcast, ring allgather, ring reduce-scatter / allreduce (with reduce
-compute ops), linear scatter / gather / reduce, an XOR relay allgather with an NI
-multi-send, and pairwise and Bruck personalized all-to-alls. ``netcoll run --schedule FILE`` runs any of them (``netcoll run ... --example
-NAME`` writes none: use :func:`build`). Each is checked by the Rust verifier in the tests.
+They exercise the executor on every collective before (and beside) the registry's algorithms: a
+pipelined chain broadcast, ring allgather, ring reduce-scatter / allreduce (with reduce compute
+ops), linear scatter / gather / reduce, an XOR relay allgather with an NI multi-send, and pairwise
+and Bruck personalized all-to-alls. ``netcoll run --schedule FILE`` runs any of them (``netcoll run
+... --example NAME`` writes none: use :func:`build`). Each is checked by the Rust verifier in the
+tests.
 """
 
 from __future__ import annotations

@@ -358,7 +358,9 @@ class Layout:
         """Element range of required piece `key` in `rank`'s output buffer."""
         if self.alltoall:
             owner, idx = self.plan.block_of(key.bit_length() - 1)
-            a, b = split(self.n, self.plan.blocks // self.plan.p, idx % (self.plan.blocks // self.plan.p))
+            a, b = split(
+                self.n, self.plan.blocks // self.plan.p, idx % (self.plan.blocks // self.plan.p)
+            )
             return owner * self.n + a, owner * self.n + b
         a, b = self.key_range(key)
         w = self.output_window(rank)[0]
