@@ -42,6 +42,12 @@ def _row_peak_rss_mib(reset: bool) -> float:
     return _peak_rss_mib()
 
 
+def _figures(r: dict) -> dict:
+    """What a row shows of the broadcast itself (step_broadcast's or simulate's result)."""
+    keys = ("steps", "pattern", "lower_bound", "sends", "duplicates")
+    return {**{k: r[k] for k in keys}, **{k: r.get(k) for k in ("alpha", "beta", "torus")}}
+
+
 def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
     reset = _reset_peak_rss()
     start = time.perf_counter()
@@ -56,14 +62,7 @@ def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
         "algorithm": algo,
         "packets": packets,
         "params": params,
-        "steps": r["steps"],
-        "pattern": r["pattern"],
-        "lower_bound": r["lower_bound"],
-        "sends": r["sends"],
-        "duplicates": r["duplicates"],
-        "alpha": r.get("alpha"),
-        "beta": r.get("beta"),
-        "torus": r.get("torus"),
+        **_figures(r),
         "seconds_network": round(built - start, 3),
         "seconds_broadcast": round(done - built, 3),
         "seconds_total": round(done - start, 3),
@@ -98,14 +97,7 @@ def run_command(spec: str, algo: str, packets: int) -> dict:
         "algorithm": algo,
         "packets": packets,
         "params": [],
-        "steps": r["steps"],
-        "pattern": r["pattern"],
-        "lower_bound": r["lower_bound"],
-        "sends": r["sends"],
-        "duplicates": r["duplicates"],
-        "alpha": r.get("alpha"),
-        "beta": r.get("beta"),
-        "torus": r.get("torus"),
+        **_figures(r),
         "seconds_total": round(wall, 3),
         "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
         "peak_rss_mib": round(usage.ru_maxrss / scale, 1),
