@@ -7,7 +7,7 @@
 //! The files are grouped by concern into folders; each file stays one module of this one
 //! (declared below with `#[path]`, so a module's name does not depend on its folder):
 //! - config/: BookSim's config grammar (cfgfile), the keys and their values (config*,
-//!   booksim_keys), the schedule runner's parameters (params), the memory estimate
+//!   booksim_keys, class_types), the schedule runner's parameters (params), the memory estimate
 //!   (footprint), and the name registries (registry: `Registry`, `nearest`).
 //! - router/: the router stages (router, mask_router and mask_state for the bit-mask fast
 //!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
@@ -18,7 +18,7 @@
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
 //!   pattern registry (pattern_registry), NIs (ni), traffic classes, request/reply and
-//!   priorities (classes, class_ni), multicast (multicast, mcload,
+//!   priorities (classes, class_ni, class_queues), multicast (multicast, mcload,
 //!   replicate), worms (worms, worm_table).
 //! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
 //!   result, class_figures), deadlock reports (deadlock), per-step latency (steplat).
@@ -33,6 +33,8 @@
 mod booksim_keys;
 #[path = "config/cfgfile.rs"]
 pub mod cfgfile;
+#[path = "config/class_types.rs"]
+pub mod class_types;
 #[path = "config/config.rs"]
 pub mod config;
 #[path = "config/config_check.rs"]
@@ -101,6 +103,8 @@ mod wiring;
 // traffic/
 #[path = "traffic/class_ni.rs"]
 mod class_ni;
+#[path = "traffic/class_queues.rs"]
+mod class_queues;
 #[path = "traffic/classes.rs"]
 pub mod classes;
 #[path = "traffic/dest_draw.rs"]

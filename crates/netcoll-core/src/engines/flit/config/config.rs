@@ -5,7 +5,7 @@
 //! values the engine cannot run.
 
 use super::booksim_keys::booksim_only_keys;
-use super::classes::{TrafficClasses, CLASS_KEYS};
+use super::class_types::{TrafficClasses, CLASS_KEYS};
 pub use super::config_enums::{
     FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };

@@ -4,7 +4,7 @@
 //! per cycle once the run has warmed up.
 
 use super::channel::{Flit, HopDelays, Sent, Wheel};
-use super::classes::Priority;
+use super::class_types::Priority;
 use super::config::FlitConfig;
 use super::partition::{Crew, Partition, Workers};
 use super::stats::Window;
@@ -204,7 +204,7 @@ pub struct Network<'t> {
     pub crew: Option<std::sync::Arc<Crew>>,
     /// Multi-class runs (`classes > 1` or `use_read_write`): the NIs' class queues and the
     /// per-class counts (class_ni.rs); None otherwise.
-    pub cls: Option<Box<super::class_ni::ClassNis>>,
+    pub cls: Option<Box<super::class_queues::ClassNis>>,
     /// BookSim's `priority` (classes.rs); `None` keeps every flit at priority 0.
     pub prio: Priority,
 }

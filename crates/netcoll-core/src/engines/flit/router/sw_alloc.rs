@@ -15,7 +15,7 @@
 //!   requesting input (round-robin).
 
 use super::allocator::{next, rotate_pick, round_robin};
-use super::classes::Priority;
+use super::class_types::Priority;
 use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;

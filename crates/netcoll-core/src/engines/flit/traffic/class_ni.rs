@@ -19,40 +19,13 @@
 //! The router side: [`Network::vc_pri`], a VC's priority for the allocators.
 
 use super::channel::Flit;
-use super::classes::{Priority, KIND_ANY, READ_REPLY, READ_REQUEST, WRITE_REPLY, WRITE_REQUEST};
+use super::class_queues::{ClassNis, ClassQueue, NONE_VC};
+use super::class_types::{
+    Priority, KIND_ANY, READ_REPLY, READ_REQUEST, WRITE_REPLY, WRITE_REQUEST,
+};
 use super::network::{Network, Packet, NONE};
 use super::stats::Window;
 use crate::error::Result;
-
-/// One class's queue at one NI: replies and requests (linked through `Packet::next`), and
-/// the packet being sent (its next flit and VC; `vc == NONE_VC` until a VC is found).
-#[derive(Debug, Clone, Copy)]
-pub struct ClassQueue {
-    req: (u32, u32),
-    rep: (u32, u32),
-    cur: u32,
-    idx: u16,
-    vc: u8,
-    last_vc: u8,
-}
-
-const NONE_VC: u8 = u8::MAX;
-
-/// Every NI's class queues, and the per-class counts the measurement needs.
-pub struct ClassNis {
-    pub classes: usize,
-    queues: Vec<ClassQueue>,
-    /// Per node: the class that sent the last flit, and whether it is in `ni_pending`.
-    last_class: Vec<u8>,
-    listed: Vec<bool>,
-    /// Per node: packets issued (BookSim's `_packet_seq_no`, `priority = sequence`) and
-    /// requests outstanding (`max_outstanding_requests`).
-    pub seq: Vec<u64>,
-    pub outstanding: Vec<u64>,
-    /// Per class: flits created and not yet arrived, and the sum of their creation cycles
-    /// (BookSim's per-class latency estimate).
-    pub live: Vec<(u64, u128)>,
-}
 
 impl Network<'_> {
     /// Sets up a multi-class run: the class queues and per-class windows, and under
