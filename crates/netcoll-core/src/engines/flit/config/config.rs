@@ -97,6 +97,9 @@ pub struct FlitConfig {
     pub multicast_scheme: McScheme,
     /// Packets per multicast message (`packet_size` flits each) under the schedule schemes.
     pub multicast_packets: u32,
+    /// Iterations of the iterative allocators (`islip`, `pim`, `select`), BookSim's
+    /// `alloc_iters` (>= 1).
+    pub alloc_iters: u32,
     /// Threads one run uses (par.rs); 0: every core for networks of at least
     /// `par::AUTO_MIN_ROUTERS` routers, one otherwise. The figures are the same for every
     /// thread count.
@@ -158,6 +161,7 @@ impl Default for FlitConfig {
             multicast_dests: 3,
             multicast_scheme: McScheme::Tree,
             multicast_packets: 1,
+            alloc_iters: 1,
             threads: 0,
         }
     }

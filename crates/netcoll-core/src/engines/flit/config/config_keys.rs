@@ -117,9 +117,14 @@ impl FlitConfig {
             }
             "multicast_packets" => self.multicast_packets = num(key, v)?,
             "alloc_iters" => {
-                if num::<u32>(key, v)? != 1 {
-                    return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
+                let n: i64 = num(key, v)?;
+                if !(1..=1024).contains(&n) {
+                    return spec_err!(
+                        "alloc_iters = {v} is out of range: the iterative allocators (islip, \
+                         pim, select) run 1 to 1024 iterations"
+                    );
                 }
+                self.alloc_iters = n as u32;
             }
             _ => match booksim_only(key, v, self.warmup_thres)? {
                 BooksimOnly::Accepted => {}

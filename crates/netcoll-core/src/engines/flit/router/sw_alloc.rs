@@ -1,19 +1,26 @@
 //! Switch allocation: which input VCs send a flit through the crossbar this cycle (at most
 //! one flit per input port and per output port; no speedup). A VC is eligible when it holds
 //! an output VC, its front flit is past the VA stage (`ready <= now`) and its output VC has
-//! a credit.
+//! a credit. The allocator's inputs and outputs are the router's ports: an input port
+//! requests every output port one of its eligible VCs wants; per (input, output) pair the
+//! request carries the VC nearest the port's VC round-robin offset (BookSim's
+//! `_sw_rr_offset`), which moves past the VC that sends.
 //!
-//! * `islip` (BookSim 2's default `sw_allocator`): iSLIP over ports with one iteration. An
-//!   input port requests every output port one of its eligible VCs wants; per (input,
-//!   output) pair the request carries the VC nearest the port's VC round-robin offset
-//!   (BookSim's `_sw_rr_offset`). Each output grants the requesting input nearest its grant
-//!   pointer, each input accepts the grant nearest its accept pointer; on an accepted grant
-//!   both pointers move past the match and the input's VC offset past the winning VC.
-//! * `separable_input_first` (netcoll's earlier allocator): each input port puts forward one
-//!   eligible VC (round-robin), each output port grants one requesting input (round-robin).
+//! * BookSim's allocators (`sw_allocator` = islip, separable_input_first,
+//!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
+//!   `alloc_iters` iterations where they iterate) run on a request matrix
+//!   (router/alloc/, one file each).
+//! * `islip` with one iteration (BookSim 2's default) runs faster on port masks (below and
+//!   mask_router.rs), with the same matching: each output grants the requesting input
+//!   nearest its grant pointer, each input accepts the grant nearest its accept pointer; on
+//!   an accepted grant both pointers move past the match.
+//! * Runs with multidestination worms use netcoll's input-first allocator (each input port
+//!   puts one VC forward, round-robin, each output port grants one input, round-robin):
+//!   a replicating VC bids on several outputs at once.
 
+use super::alloc::{allocate, draw_key, Draws, Kind, State, NONE};
+use super::alloc_registry::sw_kind;
 use super::allocator::{next, rotate_pick, round_robin};
-use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
 
@@ -24,10 +31,85 @@ impl Network<'_> {
             // outputs at once, which only the input-first allocator models.
             return self.input_first_switch(r);
         }
-        match self.cfg.sw_allocator {
-            SwAllocator::Islip => self.islip_switch(r),
-            SwAllocator::SeparableInputFirst => self.input_first_switch(r),
+        match sw_kind(self.cfg.sw_allocator) {
+            Kind::Islip if self.cfg.alloc_iters == 1 && !self.va.book.general => {
+                self.islip_switch(r)
+            }
+            kind => self.booksim_switch(r, kind),
         }
+    }
+
+    /// The requests of router `r`'s input ports (see the module comment) into
+    /// `sa_req_vc` (the VC carrying each (input, output) request) and `va.book.reqs`.
+    fn switch_requests(&mut self, r: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mp = self.out_req.len();
+        let mut reqs = std::mem::take(&mut self.va.book.reqs);
+        reqs.clear(nports, nports);
+        let held = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        for i in 0..nports {
+            let mask = bits_at(held, i * nv, nv);
+            if mask == 0 {
+                continue;
+            }
+            let base = (p0 + i) * nv;
+            let upper = !0u64 << self.in_rr[p0 + i];
+            let mut want = 0u64;
+            for mut bits in [mask & upper, mask & !upper] {
+                while bits != 0 {
+                    let v = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if !self.sa_eligible(base + v) {
+                        continue;
+                    }
+                    let o = self.vcs[base + v].out_port as usize - p0;
+                    if want & (1 << o) == 0 {
+                        want |= 1 << o;
+                        self.sa_req_vc[i * mp + o] = v as u8;
+                        // No packet priorities (priority = none): 0, 0.
+                        reqs.add(i, o, 0, 0);
+                    }
+                }
+            }
+        }
+        self.va.book.reqs = reqs;
+    }
+
+    /// Switch allocation at router `r` by BookSim's allocator `kind` on a request matrix;
+    /// the matched inputs send in port order.
+    fn booksim_switch(&mut self, r: usize, kind: Kind) {
+        self.switch_requests(r);
+        if self.va.book.reqs.is_empty() && kind != Kind::MaxSize {
+            return;
+        }
+        let (nv, mp) = (self.nv, self.out_req.len());
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mut m = std::mem::take(&mut self.va.book.matching);
+        let book = &mut self.va.book;
+        book.reqs.finish();
+        let mut st = State {
+            in_ptr: &mut self.sa_aptr[p0..p0 + nports],
+            out_ptr: &mut self.out_rr[p0..p0 + nports],
+            word: &mut book.sa_word[r],
+            draws: Draws {
+                key: draw_key(book.seed, 1, r),
+                n: &mut book.sa_draws[r],
+            },
+        };
+        allocate(kind, self.cfg.alloc_iters, &book.reqs, &mut st, &mut m);
+        for i in 0..nports {
+            let o = m.in_match[i];
+            if o == NONE {
+                continue;
+            }
+            let v = self.sa_req_vc[i * mp + o as usize] as usize;
+            self.in_rr[p0 + i] = next(v, nv) as u8;
+            self.traverse(r, p0 + i, v);
+        }
+        self.va.book.matching = m;
     }
 
     /// Whether input VC `ivc` may bid for the switch this cycle.

@@ -1,28 +1,33 @@
 //! VC allocation: a routed head flit acquires an output VC of its class on its output port.
+//! The allocator's inputs are the router's input VCs and its outputs the router's output
+//! VCs (both numbered `port * num_vcs + vc` within the router). Every waiting input VC
+//! requests every free output VC of its class on its output port (under virtual
+//! cut-through, those whose downstream buffer holds the whole packet), as BookSim's router
+//! does; the allocator then matches them.
 //!
-//! * `islip` (BookSim 2's default `vc_allocator`): a separable iSLIP allocator with one
-//!   iteration whose inputs are the router's input VCs and whose outputs are its output VCs
-//!   (both numbered `port * num_vcs + vc` within the router). Every waiting input VC requests
-//!   every free output VC of its class on its output port; each output VC grants the
-//!   requesting input VC nearest its grant pointer (round-robin), each input VC accepts the
-//!   grant nearest its accept pointer; both pointers move past the match only when a grant
-//!   is accepted. Two input VCs wanting the same port may thus be granted the same output VC
-//!   and leave the others unused in that cycle: the conflicts BookSim's routers lose to.
-//! * `separable_input_first` (BookSim's allocator of that name): every input VC picks the
-//!   free output VC it requests nearest its pointer, every output VC grants the picker
-//!   nearest its pointer; pointers move past matches.
-//! * `greedy` (netcoll's earlier allocator): input VCs visited round-robin from the one
+//! * BookSim's allocators (`vc_allocator` = islip, separable_input_first,
+//!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
+//!   `alloc_iters` iterations where they iterate) run on a request matrix
+//!   (router/alloc/, one file each).
+//! * `islip` with one iteration (BookSim 2's default) runs faster on the VC masks
+//!   (vc_masks.rs, mask_router.rs) or a grant table (below, routers of over 64 VCs), with
+//!   the same matching and pointer moves: each output VC grants the requesting input VC
+//!   nearest its grant pointer (round-robin), each input VC accepts the grant nearest its
+//!   accept pointer; both pointers move past the match only when a grant is accepted. Two
+//!   input VCs wanting the same port may thus be granted the same output VC and leave the
+//!   others unused in that cycle: the conflicts BookSim's routers lose to.
+//! * `greedy` (netcoll's own, not BookSim's): input VCs visited round-robin from the one
 //!   after the last granted, each taking the next free output VC of its class round-robin
 //!   (a maximal matching).
 //!
-//! A replicating worm (`replicate.rs`) is not part of either matching: each of its branches
+//! A replicating worm (`replicate.rs`) is not part of the matching: each of its branches
 //! takes a free VC of its output port round-robin as soon as the worm is routed.
 //!
-//! Both only consider VCs whose routing finished (`ready <= now`); under virtual cut-through
-//! an output VC is requested only if the downstream buffer holds the whole packet.
+//! All only consider VCs whose routing finished (`ready <= now`).
 
+use super::alloc::{allocate, draw_key, Draws, Kind, State};
+use super::alloc_registry::vc_kind;
 use super::allocator::{next, round_robin};
-use super::config::VcAllocator;
 use super::network::{Network, ACTIVE, IDLE, NONE};
 use super::types::REPL;
 
@@ -32,11 +37,63 @@ impl Network<'_> {
         if !self.waiting(r) {
             return;
         }
-        match self.cfg.vc_allocator {
-            VcAllocator::Islip => self.islip_vcs_masks(r),
-            VcAllocator::Greedy => self.greedy_vcs(r),
-            VcAllocator::SeparableInputFirst => self.separable_input_first_vcs(r),
+        match vc_kind(self.cfg.vc_allocator) {
+            None => self.greedy_vcs(r),
+            Some(Kind::Islip) if self.cfg.alloc_iters == 1 && !self.va.book.general => {
+                self.islip_vcs_masks(r)
+            }
+            Some(kind) => self.booksim_vcs(r, kind),
         }
+    }
+
+    /// VC allocation at router `r` by BookSim's allocator `kind` on a request matrix.
+    fn booksim_vcs(&mut self, r: usize, kind: Kind) {
+        let nv = self.nv;
+        let p0v = self.pstart[r] as usize * nv;
+        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
+        let mut waiting = std::mem::take(&mut self.va.reqs);
+        waiting.clear();
+        self.collect_vc_requests(r, &mut waiting);
+        let mut reqs = std::mem::take(&mut self.va.book.reqs);
+        reqs.clear(n, n);
+        for &i in &waiting {
+            let ivc = p0v + i as usize;
+            let (lo, hi) = self.vc_range(ivc);
+            let base = self.vcs[ivc].out_port as usize * nv;
+            let need = self.vc_need(ivc);
+            for og in base + lo..base + hi {
+                if self.owner[og] == NONE && self.credits[og] >= need {
+                    // netcoll's packets carry no priorities (priority = none): 0, 0.
+                    reqs.add(i as usize, og - p0v, 0, 0);
+                }
+            }
+        }
+        // BookSim runs the allocator whenever VCs wait (max-size's first input moves then,
+        // requests or not); with no requests the others change nothing.
+        if !reqs.is_empty() || kind == Kind::MaxSize {
+            reqs.finish();
+            let mut m = std::mem::take(&mut self.va.book.matching);
+            let va = &mut self.va;
+            let mut st = State {
+                in_ptr: &mut va.aptr[p0v..p0v + n],
+                out_ptr: &mut va.gptr[p0v..p0v + n],
+                word: &mut va.book.va_word[r],
+                draws: Draws {
+                    key: draw_key(va.book.seed, 0, r),
+                    n: &mut va.book.va_draws[r],
+                },
+            };
+            allocate(kind, self.cfg.alloc_iters, &reqs, &mut st, &mut m);
+            for &i in &waiting {
+                let o = m.in_match[i as usize];
+                if o != NONE {
+                    self.take_vc(r, p0v + i as usize, p0v + o as usize);
+                }
+            }
+            self.va.book.matching = m;
+        }
+        self.va.book.reqs = reqs;
+        self.va.reqs = waiting;
     }
 
     /// Credits an output VC needs before it can be requested (VCT: the whole packet).
@@ -127,37 +184,6 @@ impl Network<'_> {
         }
         for &o in &touched {
             self.va.grant[o as usize] = NONE;
-        }
-        self.va.touched = touched;
-        self.va.reqs = reqs;
-    }
-
-    /// BookSim's `separable_input_first`: every input VC picks the free output VC it asks
-    /// for nearest its pointer, then every output VC grants the picker nearest its pointer;
-    /// both pointers move past a match.
-    fn separable_input_first_vcs(&mut self, r: usize) {
-        let nv = self.nv;
-        let p0v = self.pstart[r] as usize * nv;
-        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
-        let mut reqs = std::mem::take(&mut self.va.reqs);
-        reqs.clear();
-        self.collect_vc_requests(r, &mut reqs);
-        let mut touched = std::mem::take(&mut self.va.touched);
-        touched.clear();
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let Some(og) = self.nearest_free_vc(ivc, p0v, n) else {
-                continue;
-            };
-            self.offer_grant(og - p0v, og, i, n, &mut touched);
-        }
-        for &o in &touched {
-            let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
-            let (og, ivc) = (p0v + o, p0v + i);
-            self.va.gptr[og] = next(i, n) as u16;
-            self.va.aptr[ivc] = next(o, n) as u16;
-            self.take_vc(r, ivc, og);
-            self.va.grant[o] = NONE;
         }
         self.va.touched = touched;
         self.va.reqs = reqs;
