@@ -114,7 +114,21 @@ fn islip_on_the_request_matrix_matches_its_fast_paths() {
     // The mask router (4 VCs), the grant table (16 VCs: 80 per router), the mask VC
     // allocator with the general switch (a torus with dateline classes), virtual
     // cut-through: the same figures, bit for bit.
-    let cases: [&[(&str, &str)]; 5] = [
+    // With `alloc_iters` > 1 the fast paths are the grant table and the switch's masks.
+    let cases: [&[(&str, &str)]; 8] = [
+        &[("k", "4"), ("injection_rate", "0.9"), ("alloc_iters", "2")],
+        &[
+            ("k", "4"),
+            ("num_vcs", "16"),
+            ("injection_rate", "0.8"),
+            ("alloc_iters", "3"),
+        ],
+        &[
+            ("topology", "torus"),
+            ("k", "4"),
+            ("injection_rate", "0.7"),
+            ("alloc_iters", "2"),
+        ],
         &[("k", "4"), ("injection_rate", "0.35")],
         &[("k", "4"), ("injection_rate", "0.9")],
         &[("k", "4"), ("num_vcs", "16"), ("injection_rate", "0.8")],

@@ -32,84 +32,9 @@ impl Network<'_> {
             return self.input_first_switch(r);
         }
         match sw_kind(self.cfg.sw_allocator) {
-            Kind::Islip if self.cfg.alloc_iters == 1 && !self.va.book.general => {
-                self.islip_switch(r)
-            }
+            Kind::Islip if !self.va.book.general => self.islip_switch(r),
             kind => self.booksim_switch(r, kind),
         }
-    }
-
-    /// The requests of router `r`'s input ports (see the module comment) into
-    /// `sa_req_vc` (the VC carrying each (input, output) request) and `va.book.reqs`.
-    fn switch_requests(&mut self, r: usize) {
-        let nv = self.nv;
-        let p0 = self.pstart[r] as usize;
-        let nports = self.pstart[r + 1] as usize - p0;
-        let mp = self.out_req.len();
-        let mut reqs = std::mem::take(&mut self.va.book.reqs);
-        reqs.clear(nports, nports);
-        let held = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
-        for i in 0..nports {
-            let mask = bits_at(held, i * nv, nv);
-            if mask == 0 {
-                continue;
-            }
-            let base = (p0 + i) * nv;
-            let upper = !0u64 << self.in_rr[p0 + i];
-            let mut want = 0u64;
-            for mut bits in [mask & upper, mask & !upper] {
-                while bits != 0 {
-                    let v = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if !self.sa_eligible(base + v) {
-                        continue;
-                    }
-                    let o = self.vcs[base + v].out_port as usize - p0;
-                    if want & (1 << o) == 0 {
-                        want |= 1 << o;
-                        self.sa_req_vc[i * mp + o] = v as u8;
-                        // No packet priorities (priority = none): 0, 0.
-                        reqs.add(i, o, 0, 0);
-                    }
-                }
-            }
-        }
-        self.va.book.reqs = reqs;
-    }
-
-    /// Switch allocation at router `r` by BookSim's allocator `kind` on a request matrix;
-    /// the matched inputs send in port order.
-    fn booksim_switch(&mut self, r: usize, kind: Kind) {
-        self.switch_requests(r);
-        if self.va.book.reqs.is_empty() && kind != Kind::MaxSize {
-            return;
-        }
-        let (nv, mp) = (self.nv, self.out_req.len());
-        let p0 = self.pstart[r] as usize;
-        let nports = self.pstart[r + 1] as usize - p0;
-        let mut m = std::mem::take(&mut self.va.book.matching);
-        let book = &mut self.va.book;
-        book.reqs.finish();
-        let mut st = State {
-            in_ptr: &mut self.sa_aptr[p0..p0 + nports],
-            out_ptr: &mut self.out_rr[p0..p0 + nports],
-            word: &mut book.sa_word[r],
-            draws: Draws {
-                key: draw_key(book.seed, 1, r),
-                n: &mut book.sa_draws[r],
-            },
-        };
-        allocate(kind, self.cfg.alloc_iters, &book.reqs, &mut st, &mut m);
-        for i in 0..nports {
-            let o = m.in_match[i];
-            if o == NONE {
-                continue;
-            }
-            let v = self.sa_req_vc[i * mp + o as usize] as usize;
-            self.in_rr[p0 + i] = next(v, nv) as u8;
-            self.traverse(r, p0 + i, v);
-        }
-        self.va.book.matching = m;
     }
 
     /// Whether input VC `ivc` may bid for the switch this cycle.
@@ -123,7 +48,10 @@ impl Network<'_> {
                 > 0
     }
 
-    fn islip_switch(&mut self, r: usize) {
+    /// The requests of router `r`'s input ports (see the module comment): per local
+    /// output its requesting inputs (`out_req`), per (input, output) the VC carrying the
+    /// request (`sa_req_vc`). Returns the outputs asked for and the inputs asking.
+    fn switch_requests(&mut self, r: usize) -> (u64, u64) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
@@ -146,17 +74,11 @@ impl Network<'_> {
                 while bits != 0 {
                     let v = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let ivc = base + v;
-                    let og = self.vcs[ivc].out_port as usize;
                     // `holding` may keep a VC whose tail has left (mask_router.rs).
-                    if self.vcs[ivc].state != ACTIVE
-                        || self.vcs[ivc].len == 0
-                        || !self.vcs[ivc].ready_by(self.now)
-                        || self.credits[og * nv + self.vcs[ivc].out_vc as usize] == 0
-                    {
+                    if !self.sa_eligible(base + v) {
                         continue;
                     }
-                    let o = og - p0;
+                    let o = self.vcs[base + v].out_port as usize - p0;
                     if want & (1 << o) == 0 {
                         want |= 1 << o;
                         self.sa_req_vc[i * mp + o] = v as u8;
@@ -169,29 +91,116 @@ impl Network<'_> {
                 ins |= 1 << i;
             }
         }
-        // Grant: every requested output picks an input.
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            let reqs = std::mem::take(&mut self.out_req[o]);
-            let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
-            self.sa_grants[i] |= 1 << o;
+        (outs, ins)
+    }
+
+    /// Switch allocation at router `r` by BookSim's allocator `kind` on a request matrix;
+    /// the matched inputs send in port order.
+    fn booksim_switch(&mut self, r: usize, kind: Kind) {
+        let (outs, ins) = self.switch_requests(r);
+        if ins == 0 && kind != Kind::MaxSize {
+            return;
         }
-        // Accept: every granted input picks an output; the flit goes.
-        while ins != 0 {
-            let i = ins.trailing_zeros() as usize;
-            ins &= ins - 1;
-            let grants = std::mem::take(&mut self.sa_grants[i]);
-            if grants == 0 {
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mut reqs = std::mem::take(&mut self.va.book.reqs);
+        reqs.clear(nports, nports);
+        let mut bits = outs;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut askers = std::mem::take(&mut self.out_req[o]);
+            while askers != 0 {
+                let i = askers.trailing_zeros() as usize;
+                askers &= askers - 1;
+                // No packet priorities (priority = none): 0, 0.
+                reqs.add(i, o, 0, 0);
+            }
+        }
+        reqs.finish();
+        let mut m = std::mem::take(&mut self.va.book.matching);
+        let book = &mut self.va.book;
+        let mut st = State {
+            in_ptr: &mut self.sa_aptr[p0..p0 + nports],
+            out_ptr: &mut self.out_rr[p0..p0 + nports],
+            word: &mut book.sa_word[r],
+            draws: Draws {
+                key: draw_key(book.seed, 1, r),
+                n: &mut book.sa_draws[r],
+            },
+        };
+        allocate(kind, self.cfg.alloc_iters, &reqs, &mut st, &mut m);
+        let (nv, mp) = (self.nv, self.out_req.len());
+        for i in 0..nports {
+            let o = m.in_match[i];
+            if o == NONE {
                 continue;
             }
-            let gi = p0 + i;
-            let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
-            let v = self.sa_req_vc[i * mp + o] as usize;
-            self.out_rr[p0 + o] = next(i, nports) as u16;
-            self.sa_aptr[gi] = next(o, nports) as u16;
-            self.in_rr[gi] = next(v, nv) as u8;
-            self.traverse(r, gi, v);
+            let v = self.sa_req_vc[i * mp + o as usize] as usize;
+            self.in_rr[p0 + i] = next(v, nv) as u8;
+            self.traverse(r, p0 + i, v);
+        }
+        self.va.book.matching = m;
+        self.va.book.reqs = reqs;
+    }
+
+    /// iSLIP over ports on masks, `alloc_iters` iterations (router/alloc/islip.rs's rules:
+    /// later iterations match among the unmatched, pointers move on first-iteration
+    /// matches only); the matched inputs send in port order.
+    fn islip_switch(&mut self, r: usize) {
+        let (outs, ins) = self.switch_requests(r);
+        if ins == 0 {
+            return;
+        }
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mp = self.out_req.len();
+        let (mut in_m, mut out_m) = (0u64, 0u64);
+        for iter in 0..self.cfg.alloc_iters {
+            // Grant: every unmatched requested output picks an unmatched input.
+            let (mut bits, mut granted) = (outs & !out_m, 0u64);
+            while bits != 0 {
+                let o = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let reqs = self.out_req[o] & !in_m;
+                if reqs != 0 {
+                    let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
+                    self.sa_grants[i] |= 1 << o;
+                    granted |= 1 << i;
+                }
+            }
+            if granted == 0 {
+                break;
+            }
+            // Accept: every granted input picks an output.
+            while granted != 0 {
+                let i = granted.trailing_zeros() as usize;
+                granted &= granted - 1;
+                let grants = std::mem::take(&mut self.sa_grants[i]);
+                let gi = p0 + i;
+                let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
+                let v = self.sa_req_vc[i * mp + o] as usize;
+                if iter == 0 {
+                    self.out_rr[p0 + o] = next(i, nports) as u16;
+                    self.sa_aptr[gi] = next(o, nports) as u16;
+                }
+                self.in_rr[gi] = next(v, nv) as u8;
+                self.req_vc[i] = v as u8;
+                (in_m, out_m) = (in_m | 1 << i, out_m | 1 << o);
+            }
+        }
+        let mut bits = outs;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.out_req[o] = 0;
+        }
+        // The flits go, in port order.
+        while in_m != 0 {
+            let i = in_m.trailing_zeros() as usize;
+            in_m &= in_m - 1;
+            self.traverse(r, p0 + i, self.req_vc[i] as usize);
         }
     }
 

@@ -39,8 +39,12 @@ impl Network<'_> {
         }
         match vc_kind(self.cfg.vc_allocator) {
             None => self.greedy_vcs(r),
-            Some(Kind::Islip) if self.cfg.alloc_iters == 1 && !self.va.book.general => {
-                self.islip_vcs_masks(r)
+            Some(Kind::Islip) if !self.va.book.general => {
+                if self.cfg.alloc_iters == 1 {
+                    self.islip_vcs_masks(r)
+                } else {
+                    self.islip_vcs(r)
+                }
             }
             Some(kind) => self.booksim_vcs(r, kind),
         }
@@ -129,7 +133,9 @@ impl Network<'_> {
         }
     }
 
-    /// One iteration of iSLIP over input VCs and output VCs.
+    /// iSLIP over input VCs and output VCs by a grant table, `alloc_iters` iterations
+    /// (router/alloc/islip.rs's rules: later iterations match among the unmatched, pointers
+    /// move on first-iteration matches only).
     pub(super) fn islip_vcs(&mut self, r: usize) {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
@@ -144,46 +150,57 @@ impl Network<'_> {
             self.va.reqs = reqs;
             return;
         }
-        // Grant: every free output VC picks the requester nearest its pointer.
         let mut touched = std::mem::take(&mut self.va.touched);
-        touched.clear();
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let (lo, hi) = self.vc_range(ivc);
-            let base = self.vcs[ivc].out_port as usize * nv;
-            let need = self.vc_need(ivc);
-            for og in base + lo..base + hi {
-                if self.owner[og] != NONE || self.credits[og] < need {
+        for iter in 0..self.cfg.alloc_iters {
+            // Grant: every free output VC picks the unmatched requester nearest its
+            // pointer (a match takes the output VC, and leaves its input VC active).
+            touched.clear();
+            for &i in &reqs {
+                let ivc = p0v + i as usize;
+                if self.vcs[ivc].state == ACTIVE {
                     continue;
                 }
-                self.offer_grant(og - p0v, og, i, n, &mut touched);
-            }
-        }
-        // Accept: every input VC takes the grant nearest its pointer.
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let (lo, hi) = self.vc_range(ivc);
-            let base = self.vcs[ivc].out_port as usize * nv;
-            let aptr = self.va.aptr[ivc] as usize;
-            let mut best: Option<(usize, usize)> = None;
-            for og in base + lo..base + hi {
-                let o = og - p0v;
-                if self.va.grant[o] != i {
-                    continue;
-                }
-                let d = wrap(o + n - aptr, n);
-                if best.is_none_or(|(_, bd)| d < bd) {
-                    best = Some((og, d));
+                let (lo, hi) = self.vc_range(ivc);
+                let base = self.vcs[ivc].out_port as usize * nv;
+                let need = self.vc_need(ivc);
+                for og in base + lo..base + hi {
+                    if self.owner[og] != NONE || self.credits[og] < need {
+                        continue;
+                    }
+                    self.offer_grant(og - p0v, og, i, n, &mut touched);
                 }
             }
-            if let Some((og, _)) = best {
-                self.va.gptr[og] = next(i as usize, n) as u16;
-                self.va.aptr[ivc] = next(og - p0v, n) as u16;
-                self.take_vc(r, ivc, og);
+            if touched.is_empty() {
+                break;
             }
-        }
-        for &o in &touched {
-            self.va.grant[o as usize] = NONE;
+            // Accept: every input VC takes the grant nearest its pointer.
+            for &i in &reqs {
+                let ivc = p0v + i as usize;
+                let (lo, hi) = self.vc_range(ivc);
+                let base = self.vcs[ivc].out_port as usize * nv;
+                let aptr = self.va.aptr[ivc] as usize;
+                let mut best: Option<(usize, usize)> = None;
+                for og in base + lo..base + hi {
+                    let o = og - p0v;
+                    if self.va.grant[o] != i {
+                        continue;
+                    }
+                    let d = wrap(o + n - aptr, n);
+                    if best.is_none_or(|(_, bd)| d < bd) {
+                        best = Some((og, d));
+                    }
+                }
+                if let Some((og, _)) = best {
+                    if iter == 0 {
+                        self.va.gptr[og] = next(i as usize, n) as u16;
+                        self.va.aptr[ivc] = next(og - p0v, n) as u16;
+                    }
+                    self.take_vc(r, ivc, og);
+                }
+            }
+            for &o in &touched {
+                self.va.grant[o as usize] = NONE;
+            }
         }
         self.va.touched = touched;
         self.va.reqs = reqs;

@@ -14,7 +14,7 @@ use super::{first_from, Matching, Requests, State, NONE};
 
 pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    let mut grants = vec![NONE; n_out];
+    let mut grants = m.take_scratch(n_out);
     for iter in 0..iters {
         grants.fill(NONE);
         for (o, g) in grants.iter_mut().enumerate() {
@@ -48,4 +48,5 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             break;
         }
     }
+    m.put_scratch(grants);
 }

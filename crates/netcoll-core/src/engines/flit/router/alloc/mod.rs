@@ -85,6 +85,8 @@ pub struct Requests {
     /// Indices into `reqs` in (output, input) order; `out_start` as `in_start`.
     by_out: Vec<u32>,
     out_start: Vec<u32>,
+    /// Scratch of [`Requests::finish`].
+    fill: Vec<u32>,
 }
 
 impl Requests {
@@ -136,9 +138,10 @@ impl Requests {
         self.by_out.clear();
         self.by_out.resize(self.reqs.len(), 0);
         // Place each request after the earlier ones of its output (input order kept).
-        let mut fill: Vec<u32> = self.out_start[..self.n_out].to_vec();
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.out_start[..self.n_out]);
         for (k, r) in self.reqs.iter().enumerate() {
-            let at = &mut fill[r.o as usize];
+            let at = &mut self.fill[r.o as usize];
             self.by_out[*at as usize] = k as u32;
             *at += 1;
         }
@@ -195,6 +198,8 @@ fn counts(start: &mut Vec<u32>, n: usize, keys: impl Iterator<Item = u16>) {
 pub struct Matching {
     pub in_match: Vec<u32>,
     pub out_match: Vec<u32>,
+    /// The allocators' scratch (grants or picks), kept to spare an allocation per call.
+    scratch: Vec<u32>,
 }
 
 impl Matching {
@@ -203,6 +208,18 @@ impl Matching {
         self.in_match.resize(n_in, NONE);
         self.out_match.clear();
         self.out_match.resize(n_out, NONE);
+    }
+
+    /// The scratch, `n` entries of [`NONE`] (give it back with [`Matching::put_scratch`]).
+    fn take_scratch(&mut self, n: usize) -> Vec<u32> {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.clear();
+        s.resize(n, NONE);
+        s
+    }
+
+    fn put_scratch(&mut self, s: Vec<u32>) {
+        self.scratch = s;
     }
 
     fn set(&mut self, i: usize, o: usize) {

@@ -14,7 +14,7 @@ use super::{first_from, Matching, Requests, State, NONE};
 
 pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    let mut grants = vec![NONE; n_out];
+    let mut grants = m.take_scratch(n_out);
     let mut granted = vec![0u32; n_in];
     for _ in 0..iters {
         grants.fill(NONE);
@@ -51,4 +51,5 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             break;
         }
     }
+    m.put_scratch(grants);
 }

@@ -13,11 +13,11 @@
 //! leaving its first output unused this cycle. The stages read the matching by input,
 //! as BookSim's router does, so that is what a run sees.
 
-use super::{best_from, Matching, Requests, State, NONE};
+use super::{best_from, Matching, Requests, State};
 
 pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    let mut grants = vec![NONE; n_out];
+    let mut grants = m.take_scratch(n_out);
     for iter in 0..iters {
         for (o, g) in grants.iter_mut().enumerate() {
             if reqs.output_count(o) == 0 || !m.out_free(o) {
@@ -45,4 +45,5 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             }
         }
     }
+    m.put_scratch(grants);
 }

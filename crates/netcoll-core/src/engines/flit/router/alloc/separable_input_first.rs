@@ -9,26 +9,35 @@
 //! One pass, no iterations (BookSim's separable allocators ignore `alloc_iters`). Both
 //! arbiters of a match move their pointer past the winner; the others keep theirs.
 
-use super::{best_from, Matching, Requests, State};
+use super::{best_from, Matching, Requests, State, NONE};
 
 pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    // The input arbiters' picks, by output.
-    let mut picked: Vec<Vec<super::Request>> = vec![Vec::new(); n_out];
-    for i in 0..n_in {
-        let mine = reqs.of_input(i);
+    // The input arbiters' picks.
+    let mut pick = m.take_scratch(n_in);
+    for (i, p) in pick.iter_mut().enumerate() {
         let ptr = st.in_ptr[i] as usize;
-        if let Some(o) = best_from(mine.iter(), |r| r.o as usize, ptr, n_out, |r| Some(r.in_pri)) {
-            let r = mine.iter().find(|r| r.o as usize == o).expect("picked among them");
-            picked[o].push(*r);
+        let best = best_from(reqs.of_input(i).iter(), |r| r.o as usize, ptr, n_out, |r| {
+            Some(r.in_pri)
+        });
+        if let Some(o) = best {
+            *p = o as u32;
         }
     }
-    for (o, askers) in picked.iter().enumerate() {
+    for o in 0..n_out {
+        if reqs.output_count(o) == 0 {
+            continue;
+        }
         let ptr = st.out_ptr[o] as usize;
-        if let Some(i) = best_from(askers.iter(), |r| r.i as usize, ptr, n_in, |r| Some(r.out_pri)) {
+        let best = best_from(reqs.of_output(o), |r| r.i as usize, ptr, n_in, |r| {
+            (pick[r.i as usize] == o as u32).then_some(r.out_pri)
+        });
+        if let Some(i) = best {
             m.set(i, o);
             st.in_ptr[i] = ((o + 1) % n_out) as u16;
             st.out_ptr[o] = ((i + 1) % n_in) as u16;
         }
     }
+    debug_assert!(pick.iter().all(|&p| p == NONE || (p as usize) < n_out));
+    m.put_scratch(pick);
 }
