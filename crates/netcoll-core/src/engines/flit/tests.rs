@@ -257,6 +257,18 @@ fn bad_keys_and_values_are_one_line_errors() {
     assert!(e.contains("did you mean wavefront?"), "{e}");
     let e = c.set("alloc_iters", "0").unwrap_err().to_string();
     assert!(e.contains("out of range") && e.contains("1 to 1024"), "{e}");
+    for (key, bad) in [
+        ("vc_allocator", "islip(0)"),
+        ("sw_allocator", "separable_input_first(matrix)"),
+        ("vc_allocator", "max_size(2)"),
+    ] {
+        let e = c.set(key, bad).unwrap_err().to_string();
+        assert!(e.contains(key) && !e.contains('\n'), "{e}");
+    }
+    c.set("sw_allocator", "pim(3)").unwrap();
+    assert_eq!((c.sw_iters(), c.vc_iters()), (3, 1));
+    c.set("sw_allocator", "separable_input_first(round_robin)").unwrap();
+    assert_eq!(c.sw_iters(), 1);
     for (key, good) in [
         ("alloc_iters", "3"),
         ("vc_allocator", "max_size"),

@@ -1,7 +1,7 @@
 //! The configuration keys and how a key's text value is read (BookSim's names and
 //! spellings; BookSim-only keys go to booksim_keys.rs).
 
-use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
+use super::alloc_registry::{allocator_value, SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
 use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
@@ -97,8 +97,14 @@ impl FlitConfig {
             "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
-            "vc_allocator" => self.vc_allocator = VC_ALLOCATORS.get(unquote(v))?,
-            "sw_allocator" => self.sw_allocator = SW_ALLOCATORS.get(unquote(v))?,
+            "vc_allocator" => {
+                let (name, iters) = allocator_value(key, unquote(v))?;
+                (self.vc_allocator, self.vc_alloc_iters) = (VC_ALLOCATORS.get(name)?, iters);
+            }
+            "sw_allocator" => {
+                let (name, iters) = allocator_value(key, unquote(v))?;
+                (self.sw_allocator, self.sw_alloc_iters) = (SW_ALLOCATORS.get(name)?, iters);
+            }
             "multicast_dests" => self.multicast_dests = num(key, v)?,
             "multicast_scheme" => {
                 self.multicast_scheme = match unquote(v) {

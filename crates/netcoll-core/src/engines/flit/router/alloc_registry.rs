@@ -8,6 +8,8 @@
 use super::alloc::Kind;
 use super::config::{SwAllocator, VcAllocator};
 use super::registry::Registry;
+use crate::error::Result;
+use crate::spec_err;
 
 pub const VC_ALLOCATORS: Registry<VcAllocator> = Registry {
     key: "vc_allocator",
@@ -68,5 +70,36 @@ pub(super) fn sw_kind(a: SwAllocator) -> Kind {
         SwAllocator::MaxSize => Kind::MaxSize,
         SwAllocator::Pim => Kind::Pim,
         SwAllocator::Loa => Kind::Loa,
+    }
+}
+
+/// Splits an allocator value as BookSim's factory does, `name` or `name(argument)`: the
+/// iterative allocators (`islip`, `pim`, `select`) take their iteration count (1 to 1024;
+/// returned, else 0), the separable ones their arbiter type (only `round_robin`), the
+/// others nothing (BookSim would ignore an argument; netcoll refuses it).
+pub fn allocator_value<'a>(key: &str, v: &'a str) -> Result<(&'a str, u32)> {
+    let Some(open) = v.find('(') else {
+        return Ok((v, 0));
+    };
+    let name = v[..open].trim();
+    let arg = v[open + 1..].trim_end().strip_suffix(')').unwrap_or(&v[open + 1..]).trim();
+    match name {
+        "islip" | "pim" | "select" => match arg.parse::<u32>() {
+            Ok(n) if (1..=1024).contains(&n) => Ok((name, n)),
+            _ => spec_err!(
+                "{key} = {v}: the iterations of {name}(N) are out of range: N from 1 to 1024"
+            ),
+        },
+        "separable_input_first" | "separable_output_first" => match arg {
+            "round_robin" => Ok((name, 0)),
+            _ => spec_err!(
+                "{key} = {v}: arbiter type {arg} is not supported: only round_robin \
+                 (BookSim's matrix and tree arbiters are not implemented)"
+            ),
+        },
+        _ => spec_err!(
+            "{key} = {v}: {name} takes no argument in parentheses (only islip, pim and \
+             select take an iteration count)"
+        ),
     }
 }

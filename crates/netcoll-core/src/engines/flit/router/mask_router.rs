@@ -95,7 +95,8 @@ impl Network<'_> {
         self.mr.enabled
             && self.cfg.vc_allocator == VcAllocator::Islip
             && self.cfg.sw_allocator == SwAllocator::Islip
-            && self.cfg.alloc_iters == 1
+            && self.cfg.vc_iters() == 1
+            && self.cfg.sw_iters() == 1
             && !self.va.book.general
             && self.rep.table.visits() == 0
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)

@@ -129,7 +129,7 @@ impl Network<'_> {
                 n: &mut book.sa_draws[r],
             },
         };
-        allocate(kind, self.cfg.alloc_iters, &reqs, &mut st, &mut m);
+        allocate(kind, self.cfg.sw_iters(), &reqs, &mut st, &mut m);
         let (nv, mp) = (self.nv, self.out_req.len());
         for i in 0..nports {
             let o = m.in_match[i];
@@ -157,7 +157,7 @@ impl Network<'_> {
         let nports = self.pstart[r + 1] as usize - p0;
         let mp = self.out_req.len();
         let (mut in_m, mut out_m) = (0u64, 0u64);
-        for iter in 0..self.cfg.alloc_iters {
+        for iter in 0..self.cfg.sw_iters() {
             // Grant: every unmatched requested output picks an unmatched input.
             let (mut bits, mut granted) = (outs & !out_m, 0u64);
             while bits != 0 {

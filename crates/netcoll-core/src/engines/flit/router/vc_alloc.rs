@@ -40,7 +40,7 @@ impl Network<'_> {
         match vc_kind(self.cfg.vc_allocator) {
             None => self.greedy_vcs(r),
             Some(Kind::Islip) if !self.va.book.general => {
-                if self.cfg.alloc_iters == 1 {
+                if self.cfg.vc_iters() == 1 {
                     self.islip_vcs_masks(r)
                 } else {
                     self.islip_vcs(r)
@@ -87,7 +87,7 @@ impl Network<'_> {
                     n: &mut va.book.va_draws[r],
                 },
             };
-            allocate(kind, self.cfg.alloc_iters, &reqs, &mut st, &mut m);
+            allocate(kind, self.cfg.vc_iters(), &reqs, &mut st, &mut m);
             for &i in &waiting {
                 let o = m.in_match[i as usize];
                 if o != NONE {
@@ -151,7 +151,7 @@ impl Network<'_> {
             return;
         }
         let mut touched = std::mem::take(&mut self.va.touched);
-        for iter in 0..self.cfg.alloc_iters {
+        for iter in 0..self.cfg.vc_iters() {
             // Grant: every free output VC picks the unmatched requester nearest its
             // pointer (a match takes the output VC, and leaves its input VC active).
             touched.clear();
