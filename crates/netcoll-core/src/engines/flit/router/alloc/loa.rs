@@ -11,7 +11,7 @@ use super::{first_from, Matching, Requests, State, NONE};
 
 pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    let mut asks = vec![NONE; n_in];
+    let mut asks = m.take_scratch(n_in);
     for (i, ask) in asks.iter_mut().enumerate() {
         let ptr = st.in_ptr[i] as usize;
         let lonely = reqs
@@ -38,4 +38,5 @@ pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
         st.in_ptr[i] = ((st.in_ptr[i] as usize + 1) % n_out) as u16;
         st.out_ptr[o] = ((st.out_ptr[o] as usize + 1) % n_in) as u16;
     }
+    m.put_scratch(asks);
 }

@@ -8,9 +8,11 @@ use super::{Matching, Requests, State, NONE};
 pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
     let n_in = reqs.inputs();
     let start = *st.word as usize % n_in.max(1);
-    let mut from = vec![NONE; reqs.outputs()];
-    let (mut s, mut ns) = (Vec::new(), Vec::new());
+    let mut from = m.take_scratch(reqs.outputs());
+    let (mut s, mut ns) = std::mem::take(&mut m.stacks);
     while augment(reqs, start, m, &mut from, &mut s, &mut ns) {}
+    m.stacks = (s, ns);
+    m.put_scratch(from);
     *st.word = ((start + 1) % n_in.max(1)) as u32;
 }
 

@@ -198,8 +198,11 @@ fn counts(start: &mut Vec<u32>, n: usize, keys: impl Iterator<Item = u16>) {
 pub struct Matching {
     pub in_match: Vec<u32>,
     pub out_match: Vec<u32>,
-    /// The allocators' scratch (grants or picks), kept to spare an allocation per call.
+    /// The allocators' scratch (grants or picks; the wavefront's sweep order; max-size's
+    /// search), kept to spare allocations per call.
     scratch: Vec<u32>,
+    order: Vec<Request>,
+    stacks: (Vec<u32>, Vec<u32>),
 }
 
 impl Matching {

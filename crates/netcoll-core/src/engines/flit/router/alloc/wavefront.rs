@@ -31,7 +31,9 @@ pub fn allocate(reqs: &Requests, skip_diags: bool, st: &mut State, m: &mut Match
                 r.o,
             )
         };
-        let mut order: Vec<Request> = reqs.all().to_vec();
+        let mut order = std::mem::take(&mut m.order);
+        order.clear();
+        order.extend_from_slice(reqs.all());
         order.sort_unstable_by_key(key);
         let mut first = None;
         for r in &order {
@@ -41,6 +43,7 @@ pub fn allocate(reqs: &Requests, skip_diags: bool, st: &mut State, m: &mut Match
                 first.get_or_insert(i + o);
             }
         }
+        m.order = order;
         first.expect("a sweep over requests grants the first")
     };
     let from = if skip_diags { first_diag } else { pri };
