@@ -286,7 +286,8 @@ fn bad_keys_and_values_are_one_line_errors() {
     }
     c.set("sw_allocator", "pim(3)").unwrap();
     assert_eq!((c.sw_iters(), c.vc_iters()), (3, 1));
-    c.set("sw_allocator", "separable_input_first(round_robin)").unwrap();
+    c.set("sw_allocator", "separable_input_first(round_robin)")
+        .unwrap();
     assert_eq!(c.sw_iters(), 1);
     for (key, good) in [
         ("alloc_iters", "3"),

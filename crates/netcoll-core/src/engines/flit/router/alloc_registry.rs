@@ -82,7 +82,11 @@ pub fn allocator_value<'a>(key: &str, v: &'a str) -> Result<(&'a str, u32)> {
         return Ok((v, 0));
     };
     let name = v[..open].trim();
-    let arg = v[open + 1..].trim_end().strip_suffix(')').unwrap_or(&v[open + 1..]).trim();
+    let arg = v[open + 1..]
+        .trim_end()
+        .strip_suffix(')')
+        .unwrap_or(&v[open + 1..])
+        .trim();
     match name {
         "islip" | "pim" | "select" => match arg.parse::<u32>() {
             Ok(n) if (1..=1024).contains(&n) => Ok((name, n)),

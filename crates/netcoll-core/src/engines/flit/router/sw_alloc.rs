@@ -103,23 +103,30 @@ impl Network<'_> {
         }
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
-        let mut reqs = std::mem::take(&mut self.va.book.reqs);
-        reqs.clear(nports, nports);
+        let book = &mut self.va.book;
+        book.reqs.clear(nports, nports);
+        // In (input, output) order, so that `finish` need not sort.
+        let mut ibits = ins;
+        while ibits != 0 {
+            let i = ibits.trailing_zeros() as usize;
+            ibits &= ibits - 1;
+            let mut obits = outs;
+            while obits != 0 {
+                let o = obits.trailing_zeros() as usize;
+                obits &= obits - 1;
+                if self.out_req[o] >> i & 1 != 0 {
+                    // No packet priorities (priority = none): 0, 0.
+                    book.reqs.add(i, o, 0, 0);
+                }
+            }
+        }
         let mut bits = outs;
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let mut askers = std::mem::take(&mut self.out_req[o]);
-            while askers != 0 {
-                let i = askers.trailing_zeros() as usize;
-                askers &= askers - 1;
-                // No packet priorities (priority = none): 0, 0.
-                reqs.add(i, o, 0, 0);
-            }
+            self.out_req[o] = 0;
         }
-        reqs.finish();
-        let mut m = std::mem::take(&mut self.va.book.matching);
-        let book = &mut self.va.book;
+        book.reqs.finish();
         let mut st = State {
             in_ptr: &mut self.sa_aptr[p0..p0 + nports],
             out_ptr: &mut self.out_rr[p0..p0 + nports],
@@ -129,10 +136,11 @@ impl Network<'_> {
                 n: &mut book.sa_draws[r],
             },
         };
-        allocate(kind, self.cfg.sw_iters(), &reqs, &mut st, &mut m);
+        let iters = self.cfg.sw_iters();
+        allocate(kind, iters, &book.reqs, &mut st, &mut book.matching);
         let (nv, mp) = (self.nv, self.out_req.len());
         for i in 0..nports {
-            let o = m.in_match[i];
+            let o = self.va.book.matching.in_match[i];
             if o == NONE {
                 continue;
             }
@@ -140,8 +148,6 @@ impl Network<'_> {
             self.in_rr[p0 + i] = next(v, nv) as u8;
             self.traverse(r, p0 + i, v);
         }
-        self.va.book.matching = m;
-        self.va.book.reqs = reqs;
     }
 
     /// iSLIP over ports on masks, `alloc_iters` iterations (router/alloc/islip.rs's rules:

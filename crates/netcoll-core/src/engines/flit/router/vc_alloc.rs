@@ -58,8 +58,7 @@ impl Network<'_> {
         let mut waiting = std::mem::take(&mut self.va.reqs);
         waiting.clear();
         self.collect_vc_requests(r, &mut waiting);
-        let mut reqs = std::mem::take(&mut self.va.book.reqs);
-        reqs.clear(n, n);
+        self.va.book.reqs.clear(n, n);
         for &i in &waiting {
             let ivc = p0v + i as usize;
             let (lo, hi) = self.vc_range(ivc);
@@ -68,16 +67,15 @@ impl Network<'_> {
             for og in base + lo..base + hi {
                 if self.owner[og] == NONE && self.credits[og] >= need {
                     // netcoll's packets carry no priorities (priority = none): 0, 0.
-                    reqs.add(i as usize, og - p0v, 0, 0);
+                    self.va.book.reqs.add(i as usize, og - p0v, 0, 0);
                 }
             }
         }
         // BookSim runs the allocator whenever VCs wait (max-size's first input moves then,
         // requests or not); with no requests the others change nothing.
-        if !reqs.is_empty() || kind == Kind::MaxSize {
-            reqs.finish();
-            let mut m = std::mem::take(&mut self.va.book.matching);
+        if !self.va.book.reqs.is_empty() || kind == Kind::MaxSize {
             let va = &mut self.va;
+            va.book.reqs.finish();
             let mut st = State {
                 in_ptr: &mut va.aptr[p0v..p0v + n],
                 out_ptr: &mut va.gptr[p0v..p0v + n],
@@ -87,16 +85,15 @@ impl Network<'_> {
                     n: &mut va.book.va_draws[r],
                 },
             };
-            allocate(kind, self.cfg.vc_iters(), &reqs, &mut st, &mut m);
+            let iters = self.cfg.vc_iters();
+            allocate(kind, iters, &va.book.reqs, &mut st, &mut va.book.matching);
             for &i in &waiting {
-                let o = m.in_match[i as usize];
+                let o = self.va.book.matching.in_match[i as usize];
                 if o != NONE {
                     self.take_vc(r, p0v + i as usize, p0v + o as usize);
                 }
             }
-            self.va.book.matching = m;
         }
-        self.va.book.reqs = reqs;
         self.va.reqs = waiting;
     }
 

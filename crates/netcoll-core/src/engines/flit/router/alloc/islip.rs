@@ -22,18 +22,24 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
                 continue;
             }
             let ptr = st.out_ptr[o] as usize;
-            if let Some(r) = first_from(reqs.of_output(o), |r| r.i as usize, ptr, |r| {
-                m.in_free(r.i as usize)
-            }) {
+            if let Some(r) = first_from(
+                reqs.of_output(o),
+                |r| r.i as usize,
+                ptr,
+                |r| m.in_free(r.i as usize),
+            ) {
                 *g = u32::from(r.i);
             }
         }
         let mut matched = false;
         for i in 0..n_in {
             let ptr = st.in_ptr[i] as usize;
-            let Some(r) = first_from(reqs.of_input(i).iter(), |r| r.o as usize, ptr, |r| {
-                grants[r.o as usize] == i as u32
-            }) else {
+            let Some(r) = first_from(
+                reqs.of_input(i).iter(),
+                |r| r.o as usize,
+                ptr,
+                |r| grants[r.o as usize] == i as u32,
+            ) else {
                 continue;
             };
             let o = r.o as usize;

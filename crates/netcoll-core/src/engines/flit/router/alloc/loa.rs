@@ -7,7 +7,7 @@
 //!
 //! Each pointer of a match moves on by one (not past the match: BookSim's rule). One pass.
 
-use super::{first_from, Matching, Requests, State, NONE};
+use super::{first_from, Matching, Requests, State};
 
 pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
     let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
@@ -28,9 +28,12 @@ pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
             continue;
         }
         let ptr = st.out_ptr[o] as usize;
-        let Some(r) = first_from(reqs.of_output(o), |r| r.i as usize, ptr, |r| {
-            asks[r.i as usize] == o as u32
-        }) else {
+        let Some(r) = first_from(
+            reqs.of_output(o),
+            |r| r.i as usize,
+            ptr,
+            |r| asks[r.i as usize] == o as u32,
+        ) else {
             continue;
         };
         let i = r.i as usize;

@@ -132,9 +132,16 @@ impl Requests {
         if !self.reqs.is_sorted_by_key(|r| (r.i, r.o)) {
             self.reqs.sort_unstable_by_key(|r| (r.i, r.o));
         }
-        debug_assert!(self.reqs.windows(2).all(|w| (w[0].i, w[0].o) != (w[1].i, w[1].o)));
+        debug_assert!(self
+            .reqs
+            .windows(2)
+            .all(|w| (w[0].i, w[0].o) != (w[1].i, w[1].o)));
         counts(&mut self.in_start, self.n_in, self.reqs.iter().map(|r| r.i));
-        counts(&mut self.out_start, self.n_out, self.reqs.iter().map(|r| r.o));
+        counts(
+            &mut self.out_start,
+            self.n_out,
+            self.reqs.iter().map(|r| r.o),
+        );
         self.by_out.clear();
         self.by_out.resize(self.reqs.len(), 0);
         // Place each request after the earlier ones of its output (input order kept).

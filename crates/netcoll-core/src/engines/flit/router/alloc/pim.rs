@@ -39,10 +39,17 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             if granted[i] == 0 {
                 continue;
             }
-            let off = if granted[i] == 1 { 0 } else { st.draws.below(n_out) };
-            let r = first_from(reqs.of_input(i).iter(), |r| r.o as usize, off, |r| {
-                grants[r.o as usize] == i as u32
-            })
+            let off = if granted[i] == 1 {
+                0
+            } else {
+                st.draws.below(n_out)
+            };
+            let r = first_from(
+                reqs.of_input(i).iter(),
+                |r| r.o as usize,
+                off,
+                |r| grants[r.o as usize] == i as u32,
+            )
             .expect("a granted input has the grant among its requests");
             m.set(i, r.o as usize);
             matched = true;

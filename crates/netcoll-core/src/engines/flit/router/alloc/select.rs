@@ -24,18 +24,26 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
                 continue;
             }
             let ptr = st.out_ptr[o] as usize;
-            let best = best_from(reqs.of_output(o), |r| r.i as usize, ptr, n_in, |r| {
-                m.in_free(r.i as usize).then_some(r.out_pri)
-            });
+            let best = best_from(
+                reqs.of_output(o),
+                |r| r.i as usize,
+                ptr,
+                n_in,
+                |r| m.in_free(r.i as usize).then_some(r.out_pri),
+            );
             if let Some(i) = best {
                 *g = i as u32;
             }
         }
         for i in 0..n_in {
             let ptr = st.in_ptr[i] as usize;
-            let best = best_from(reqs.of_input(i).iter(), |r| r.o as usize, ptr, n_out, |r| {
-                (grants[r.o as usize] == i as u32).then_some(r.in_pri)
-            });
+            let best = best_from(
+                reqs.of_input(i).iter(),
+                |r| r.o as usize,
+                ptr,
+                n_out,
+                |r| (grants[r.o as usize] == i as u32).then_some(r.in_pri),
+            );
             if let Some(o) = best {
                 m.set(i, o);
                 if iter == 0 {

@@ -17,9 +17,13 @@ pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
     let mut pick = m.take_scratch(n_in);
     for (i, p) in pick.iter_mut().enumerate() {
         let ptr = st.in_ptr[i] as usize;
-        let best = best_from(reqs.of_input(i).iter(), |r| r.o as usize, ptr, n_out, |r| {
-            Some(r.in_pri)
-        });
+        let best = best_from(
+            reqs.of_input(i).iter(),
+            |r| r.o as usize,
+            ptr,
+            n_out,
+            |r| Some(r.in_pri),
+        );
         if let Some(o) = best {
             *p = o as u32;
         }
@@ -29,9 +33,13 @@ pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
             continue;
         }
         let ptr = st.out_ptr[o] as usize;
-        let best = best_from(reqs.of_output(o), |r| r.i as usize, ptr, n_in, |r| {
-            (pick[r.i as usize] == o as u32).then_some(r.out_pri)
-        });
+        let best = best_from(
+            reqs.of_output(o),
+            |r| r.i as usize,
+            ptr,
+            n_in,
+            |r| (pick[r.i as usize] == o as u32).then_some(r.out_pri),
+        );
         if let Some(i) = best {
             m.set(i, o);
             st.in_ptr[i] = ((o + 1) % n_out) as u16;

@@ -96,7 +96,10 @@ fn islip_second_iteration_fills_in_and_pointers_move_on_the_first_only() {
     assert_eq!(two.run(Kind::Islip, 2, &reqs), [0, 1]);
     // Only the first iteration's match moved pointers: output 0's past input 0, input
     // 0's past output 0; output 1's and input 1's stay at 0.
-    assert_eq!((two.out_ptr.clone(), two.in_ptr.clone()), (vec![1, 0], vec![1, 0]));
+    assert_eq!(
+        (two.out_ptr.clone(), two.in_ptr.clone()),
+        (vec![1, 0], vec![1, 0])
+    );
     // Next cycle, one iteration: output 0 now grants input 1, output 1 input 0.
     assert_eq!(one.run(Kind::Islip, 1, &reqs), [1, 0]);
 }
@@ -107,7 +110,10 @@ fn islip_grants_the_first_from_the_pointer_and_wraps() {
     // 0 only. Input 0 accepts output 1.
     let mut h = Held::new(3, 2);
     h.out_ptr[0] = 1;
-    assert_eq!(h.run(Kind::Islip, 1, &plain(&[(0, 0), (0, 1), (2, 0)])), [1, N, 0]);
+    assert_eq!(
+        h.run(Kind::Islip, 1, &plain(&[(0, 0), (0, 1), (2, 0)])),
+        [1, N, 0]
+    );
     // Output 0's pointer moves past input 2, wrapping to 0.
     assert_eq!(h.out_ptr[0], 0);
 }
@@ -144,7 +150,10 @@ fn separable_input_first_loses_a_match_then_its_pointers_find_it() {
     let reqs = plain(&[(0, 0), (0, 1), (1, 0)]);
     let mut h = Held::new(2, 2);
     assert_eq!(h.run(Kind::SeparableInputFirst, 1, &reqs), [0, N]);
-    assert_eq!((h.in_ptr.clone(), h.out_ptr.clone()), (vec![1, 0], vec![1, 0]));
+    assert_eq!(
+        (h.in_ptr.clone(), h.out_ptr.clone()),
+        (vec![1, 0], vec![1, 0])
+    );
     assert_eq!(h.run(Kind::SeparableInputFirst, 1, &reqs), [1, 0]);
 }
 
@@ -169,10 +178,16 @@ fn wavefront_sweeps_diagonals_from_the_priority_one() {
     // = 0 mod 3) holds (0,0), (2,1), (1,2): all granted, a perfect matching.
     let reqs = plain(&[(0, 0), (0, 1), (1, 0), (1, 2), (2, 1)]);
     let mut h = Held::new(3, 3);
-    assert_eq!(h.run(Kind::Wavefront { skip_diags: false }, 1, &reqs), [0, 2, 1]);
+    assert_eq!(
+        h.run(Kind::Wavefront { skip_diags: false }, 1, &reqs),
+        [0, 2, 1]
+    );
     assert_eq!(h.word, 1);
     // From diagonal 1, (1,0) and (0,1) come first; diagonal 2 then adds nothing.
-    assert_eq!(h.run(Kind::Wavefront { skip_diags: false }, 1, &reqs), [1, 0, N]);
+    assert_eq!(
+        h.run(Kind::Wavefront { skip_diags: false }, 1, &reqs),
+        [1, 0, N]
+    );
     assert_eq!(h.word, 2);
 }
 
@@ -184,7 +199,10 @@ fn rr_wavefront_moves_past_the_first_granted_diagonal() {
     let mut w = Held::new(3, 3);
     w.run(Kind::Wavefront { skip_diags: false }, 1, &reqs);
     let mut rr = Held::new(3, 3);
-    assert_eq!(rr.run(Kind::Wavefront { skip_diags: true }, 1, &reqs), [N, N, 2]);
+    assert_eq!(
+        rr.run(Kind::Wavefront { skip_diags: true }, 1, &reqs),
+        [N, N, 2]
+    );
     assert_eq!((w.word, rr.word), (1, 2));
     // No requests: the diagonal stays.
     rr.run(Kind::Wavefront { skip_diags: true }, 1, &[]);
@@ -228,9 +246,14 @@ fn pim_draws_offsets_over_all_inputs_as_booksim_does() {
     let mut h = Held::new(4, 1);
     let reqs = plain(&[(0, 0), (1, 0)]);
     let n = 40_000;
-    let wins0 = (0..n).filter(|_| h.run(Kind::Pim, 1, &reqs)[0] == 0).count();
+    let wins0 = (0..n)
+        .filter(|_| h.run(Kind::Pim, 1, &reqs)[0] == 0)
+        .count();
     // Binomial(40000, 3/4): sd 87; 6 sd either side.
-    assert!((wins0 as i64 - 30_000).abs() < 520, "input 0 won {wins0} of {n}");
+    assert!(
+        (wins0 as i64 - 30_000).abs() < 520,
+        "input 0 won {wins0} of {n}"
+    );
     let mut h = Held::new(1, 3);
     let reqs = plain(&[(0, 0), (0, 1), (0, 2)]);
     let mut by_out = [0usize; 3];
@@ -258,7 +281,12 @@ fn pim_iterates_to_a_maximal_matching() {
     // One iteration matches fewer on average: the mean is 4 (1 - (3/4)^4) ~ 2.73 for
     // the grants' distinct inputs.
     let total: usize = (0..4000)
-        .map(|_| h.run(Kind::Pim, 1, &reqs).iter().filter(|&&o| o != NONE).count())
+        .map(|_| {
+            h.run(Kind::Pim, 1, &reqs)
+                .iter()
+                .filter(|&&o| o != NONE)
+                .count()
+        })
         .sum();
     let mean = total as f64 / 4000.0;
     assert!((mean - 2.734).abs() < 0.05, "mean matches {mean}");

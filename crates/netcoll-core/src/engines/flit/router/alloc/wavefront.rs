@@ -25,11 +25,7 @@ pub fn allocate(reqs: &Requests, skip_diags: bool, st: &mut State, m: &mut Match
         // from the priority one, then the output.
         let key = |r: &Request| {
             let diag = (r.i as usize + r.o as usize + square - pri) % square;
-            (
-                std::cmp::Reverse((r.out_pri, r.in_pri)),
-                diag,
-                r.o,
-            )
+            (std::cmp::Reverse((r.out_pri, r.in_pri)), diag, r.o)
         };
         let mut order = std::mem::take(&mut m.order);
         order.clear();
