@@ -142,6 +142,8 @@ def test_bench_flit_quick_prints_figures():
         "mesh:8x8 8 VCs",
         "mesh:8x8 20 flits",
         "mesh:8x8x8",
+        "mesh:8x8 islip(2)",
+        "mesh:8x8 wavefront",
         "mesh:128x128",
     }
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)

@@ -35,11 +35,11 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             }
         }
         let mut matched = false;
-        for i in 0..n_in {
-            if granted[i] == 0 {
+        for (i, &count) in granted.iter().enumerate() {
+            if count == 0 {
                 continue;
             }
-            let off = if granted[i] == 1 {
+            let off = if count == 1 {
                 0
             } else {
                 st.draws.below(n_out)
