@@ -201,3 +201,30 @@ fn more_islip_iterations_match_more_near_saturation() {
     let (max, _) = rate_and_latency("max_size", "max_size", "1", "0.9");
     assert!(max > one, "max_size {max}, islip {one}");
 }
+
+#[test]
+fn random_and_stateful_allocators_give_the_same_figures_on_any_thread_count() {
+    // PIM's draws are per router and stage, the wavefront's diagonal and max-size's first
+    // input per router: a partitioned run makes the same choices as a serial one.
+    use super::sim::simulate_traffic;
+    for alloc in ["pim(2)", "wavefront", "max_size", "loa"] {
+        let run = |threads: usize| {
+            let mut c = FlitConfig::from_pairs([
+                ("k", "6"),
+                ("injection_rate", "0.35"),
+                ("sample_period", "300"),
+                ("vc_allocator", alloc),
+                ("sw_allocator", alloc),
+            ])
+            .unwrap();
+            c.threads = threads;
+            let r = simulate_traffic(&c).unwrap();
+            (
+                r.avg_packet_latency.to_bits(),
+                r.accepted_rate.to_bits(),
+                r.flit_hops,
+            )
+        };
+        assert_eq!(run(1), run(3), "{alloc}");
+    }
+}

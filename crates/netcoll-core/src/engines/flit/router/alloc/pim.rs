@@ -39,11 +39,7 @@ pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
             if count == 0 {
                 continue;
             }
-            let off = if count == 1 {
-                0
-            } else {
-                st.draws.below(n_out)
-            };
+            let off = if count == 1 { 0 } else { st.draws.below(n_out) };
             let r = first_from(
                 reqs.of_input(i).iter(),
                 |r| r.o as usize,
