@@ -142,6 +142,8 @@ def test_bench_flit_quick_prints_figures():
         "mesh:8x8 8 VCs",
         "mesh:8x8 20 flits",
         "mesh:8x8x8",
+        "mesh:8x8 islip(2)",
+        "mesh:8x8 wavefront",
         "mesh:128x128",
     }
     assert all(r["cycles_per_s"] > 0 and r["ns_per_flit_hop"] > 0 for r in rows)
@@ -266,7 +268,10 @@ def test_anynet_network_file_beside_the_config(tmp_path):
         (b"topology = mesh; routing_function = dor; latency_thres = nan;", "latency_thres = nan"),
         (b"topology = mesh;", "routing_function is not set"),
         (b"routing_function = dor; netcoll_topology = mesh:4x4;", "needs topology = netcoll"),
-        (b"routing_function = dor; alloc_iters = 2;", "alloc_iters = 2"),
+        (b"routing_function = dor; alloc_iters = 0;", "alloc_iters = 0 is out of range: "),
+        (b"routing_function = dor; alloc_iters = -3;", "1 to 1024 iterations"),
+        (b"routing_function = dor; vc_allocator = wavefrnt;", "did you mean wavefront?"),
+        (b"routing_function = dor; sw_allocator = maxsize;", "did you mean max_size?"),
         (b"routing_function = dor; wait_for_tail_credit = 2;", "expected 0 or 1"),
     ],
 )

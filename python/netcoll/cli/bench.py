@@ -60,6 +60,7 @@ ANYNET = (
     "topology = anynet; network_file = anynet16.net; routing_function = min; num_vcs = 4;\n"
     "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
 )
+ALLOC = "vc_allocator = {alloc}; sw_allocator = {alloc};\n"
 # (network, BookSim configuration, loads): both simulators read the same file.
 # The tuned configuration (4 VCs, 1-flit packets) first, then the general paths beside it:
 # 2 and 8 VCs, 20-flit packets (longer than a buffer: credits bind), a 3-D mesh.
@@ -72,6 +73,10 @@ BENCH_CASES = [
     ("mesh:8x8 8 VCs", mesh(vcs=8), (0.05, 0.2, 0.35)),
     ("mesh:8x8 20 flits", mesh(size=20), (0.1, 0.2, 0.3)),
     ("mesh:8x8x8", mesh(n=3), (0.05, 0.2)),
+    # Allocators off the tuned path: iSLIP with two iterations, and the wavefront allocator
+    # on the request matrix (router/alloc/).
+    ("mesh:8x8 islip(2)", mesh() + ALLOC.format(alloc="islip(2)"), (0.2, 0.35)),
+    ("mesh:8x8 wavefront", mesh() + ALLOC.format(alloc="wavefront"), (0.2, 0.35)),
 ]
 # BookSim's own files, run as shipped, in their folder (network_file resolves there), found
 # from the binary as BookSim 2's source tree has them: src/booksim, src/examples/*,
@@ -262,7 +267,8 @@ def bench_flit(quick, booksim, threads, repeat, as_json):
     """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
     configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
     packets, 4 VCs x 8 flits, latency mode; then the 8x8 mesh with 2 and 8 VCs and with
-    20-flit packets, and an 8x8x8 mesh; loads in flits per cycle per node; one thread
+    20-flit packets, an 8x8x8 mesh, and the 8x8 mesh with islip(2) and wavefront allocators;
+    loads in flits per cycle per node; one thread
     unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
     per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's, and it

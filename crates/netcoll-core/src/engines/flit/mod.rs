@@ -53,6 +53,8 @@ mod params;
 pub mod registry;
 
 // router/
+#[path = "router/alloc/mod.rs"]
+mod alloc;
 #[path = "router/alloc_registry.rs"]
 pub mod alloc_registry;
 #[path = "router/allocator.rs"]

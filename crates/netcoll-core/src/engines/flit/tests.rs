@@ -262,15 +262,37 @@ fn bad_keys_and_values_are_one_line_errors() {
     assert!(c.set("traffic", "tornado").is_err());
     c.set("traffic", "hotspot({0,3})").unwrap();
     for (key, bad) in [
-        ("vc_allocator", "wavefront"),
-        ("sw_allocator", "pim"),
+        ("vc_allocator", "wavefrnt"),
+        ("sw_allocator", "pimm"),
+        ("sw_allocator", "greedy"),
         ("torus_routing", "valiant"),
-        ("alloc_iters", "2"),
+        ("alloc_iters", "0"),
+        ("alloc_iters", "-1"),
     ] {
         let e = c.set(key, bad).unwrap_err().to_string();
         assert!(e.contains(key) && !e.contains('\n'), "{e}");
     }
+    let e = c.set("vc_allocator", "wavefrnt").unwrap_err().to_string();
+    assert!(e.contains("did you mean wavefront?"), "{e}");
+    let e = c.set("alloc_iters", "0").unwrap_err().to_string();
+    assert!(e.contains("out of range") && e.contains("1 to 1024"), "{e}");
+    for (key, bad) in [
+        ("vc_allocator", "islip(0)"),
+        ("sw_allocator", "separable_input_first(matrix)"),
+        ("vc_allocator", "max_size(2)"),
+    ] {
+        let e = c.set(key, bad).unwrap_err().to_string();
+        assert!(e.contains(key) && !e.contains('\n'), "{e}");
+    }
+    c.set("sw_allocator", "pim(3)").unwrap();
+    assert_eq!((c.sw_iters(), c.vc_iters()), (3, 1));
+    c.set("sw_allocator", "separable_input_first(round_robin)")
+        .unwrap();
+    assert_eq!(c.sw_iters(), 1);
     for (key, good) in [
+        ("alloc_iters", "3"),
+        ("vc_allocator", "max_size"),
+        ("sw_allocator", "wavefront"),
         ("vc_allocator", "greedy"),
         ("sw_allocator", "separable_input_first"),
         ("torus_routing", "dateline"),
@@ -278,6 +300,7 @@ fn bad_keys_and_values_are_one_line_errors() {
         c.set(key, good).unwrap();
     }
     assert_eq!(c.vc_allocator, super::config::VcAllocator::Greedy);
+    assert_eq!(c.alloc_iters, 3);
     c.injection_rate = 2.0;
     assert!(c.validate().is_err());
 }

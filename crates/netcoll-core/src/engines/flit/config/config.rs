@@ -98,6 +98,13 @@ pub struct FlitConfig {
     pub multicast_scheme: McScheme,
     /// Packets per multicast message (`packet_size` flits each) under the schedule schemes.
     pub multicast_packets: u32,
+    /// Iterations of the iterative allocators (`islip`, `pim`, `select`), BookSim's
+    /// `alloc_iters` (>= 1).
+    pub alloc_iters: u32,
+    /// Iterations named by the allocator's value (`islip(2)`, BookSim's syntax), else 0:
+    /// `alloc_iters` applies (see [`FlitConfig::vc_iters`]).
+    pub vc_alloc_iters: u32,
+    pub sw_alloc_iters: u32,
     /// Threads one run uses (par.rs); 0: every core for networks of at least
     /// `par::AUTO_MIN_ROUTERS` routers, one otherwise. The figures are the same for every
     /// thread count.
@@ -161,6 +168,9 @@ impl Default for FlitConfig {
             multicast_dests: 3,
             multicast_scheme: McScheme::Tree,
             multicast_packets: 1,
+            alloc_iters: 1,
+            vc_alloc_iters: 0,
+            sw_alloc_iters: 0,
             threads: 0,
             tc: TrafficClasses::default(),
         }
@@ -229,6 +239,27 @@ pub const KEYS: &[&str] = &[
     "multicast_scheme",
     "multicast_packets",
 ];
+
+impl FlitConfig {
+    /// Iterations of the VC allocator: its value's argument (`islip(2)`), else
+    /// `alloc_iters`.
+    pub fn vc_iters(&self) -> u32 {
+        if self.vc_alloc_iters > 0 {
+            self.vc_alloc_iters
+        } else {
+            self.alloc_iters
+        }
+    }
+
+    /// Iterations of the switch allocator, as [`FlitConfig::vc_iters`].
+    pub fn sw_iters(&self) -> u32 {
+        if self.sw_alloc_iters > 0 {
+            self.sw_alloc_iters
+        } else {
+            self.alloc_iters
+        }
+    }
+}
 
 /// The most threads one run may ask for.
 pub const MAX_THREADS: usize = 1024;

@@ -78,6 +78,14 @@ pub enum VcAllocator {
     Greedy,
     /// BookSim 2's `separable_input_first`: input arbiters first, then output arbiters.
     SeparableInputFirst,
+    /// BookSim 2's other allocators (router/alloc/).
+    SeparableOutputFirst,
+    Wavefront,
+    RrWavefront,
+    Select,
+    MaxSize,
+    Pim,
+    Loa,
 }
 
 /// Dimension-order routing on a torus (see torus.rs).
@@ -98,9 +106,17 @@ pub enum SwAllocator {
     /// BookSim 2's default: iSLIP over ports, one iteration; an input port requests every
     /// output its ready VCs want (per output the VC nearest its round-robin offset).
     Islip,
-    /// netcoll's earlier allocator: each input port puts one VC forward (round-robin), each
-    /// output port grants one input (round-robin).
+    /// BookSim 2's `separable_input_first`: each input port picks an output (round-robin
+    /// arbiter), each output port grants one of the inputs that picked it.
     SeparableInputFirst,
+    /// BookSim 2's other allocators (router/alloc/).
+    SeparableOutputFirst,
+    Wavefront,
+    RrWavefront,
+    Select,
+    MaxSize,
+    Pim,
+    Loa,
 }
 
 /// How a run is measured.

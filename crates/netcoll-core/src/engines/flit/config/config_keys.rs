@@ -1,7 +1,7 @@
 //! The configuration keys and how a key's text value is read (BookSim's names and
 //! spellings; BookSim-only keys go to booksim_keys.rs).
 
-use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
+use super::alloc_registry::{allocator_value, SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
 use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
@@ -100,8 +100,14 @@ impl FlitConfig {
             "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
-            "vc_allocator" => self.vc_allocator = VC_ALLOCATORS.get(unquote(v))?,
-            "sw_allocator" => self.sw_allocator = SW_ALLOCATORS.get(unquote(v))?,
+            "vc_allocator" => {
+                let (name, iters) = allocator_value(key, unquote(v))?;
+                (self.vc_allocator, self.vc_alloc_iters) = (VC_ALLOCATORS.get(name)?, iters);
+            }
+            "sw_allocator" => {
+                let (name, iters) = allocator_value(key, unquote(v))?;
+                (self.sw_allocator, self.sw_alloc_iters) = (SW_ALLOCATORS.get(name)?, iters);
+            }
             "multicast_dests" => self.multicast_dests = num(key, v)?,
             "multicast_scheme" => {
                 self.multicast_scheme = match unquote(v) {
@@ -120,9 +126,14 @@ impl FlitConfig {
             }
             "multicast_packets" => self.multicast_packets = num(key, v)?,
             "alloc_iters" => {
-                if num::<u32>(key, v)? != 1 {
-                    return spec_err!("alloc_iters = {v} is not supported: only 1 iteration");
+                let n: i64 = num(key, v)?;
+                if !(1..=1024).contains(&n) {
+                    return spec_err!(
+                        "alloc_iters = {v} is out of range: the iterative allocators (islip, \
+                         pim, select) run 1 to 1024 iterations"
+                    );
                 }
+                self.alloc_iters = n as u32;
             }
             _ => match booksim_only(key, v, self.warmup_thres)? {
                 BooksimOnly::Accepted => {}

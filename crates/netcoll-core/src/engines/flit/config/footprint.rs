@@ -17,6 +17,8 @@ const VC_STATE_BYTES: u64 = 64 + 8;
 const PORT_BYTES: u64 = 48;
 /// Per timing-wheel slot (`channel::Due`: three empty `Vec`s).
 const BUCKET_BYTES: u64 = 72;
+/// Per router: the allocators' words and draw counters (router/alloc/mod.rs, `Book`).
+const ALLOC_ROUTER_BYTES: u64 = 16;
 /// Per endpoint: network interface queues and counters, traffic state.
 const ENDPOINT_BYTES: u64 = 256;
 
@@ -44,6 +46,7 @@ pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
         .saturating_mul(nv)
         .saturating_mul(depth * FLIT_BYTES + VC_STATE_BYTES)
         + ports * PORT_BYTES
+        + switches * ALLOC_ROUTER_BYTES
         + topo.num_endpoints() as u64 * ENDPOINT_BYTES
         + wheel
         + tables

@@ -1,5 +1,6 @@
-//! Hand-worked allocator cases: where BookSim's iSLIP allocators (one iteration) lose a
-//! match that netcoll's earlier greedy / input-first allocators make.
+//! Allocators in the router: hand-worked cases where BookSim's iSLIP allocators (one
+//! iteration) lose a match that greedy or max-size make; islip on the request matrix
+//! (router/alloc/) against its fast paths; every allocator carrying load.
 
 use super::channel::Flit;
 use super::config::FlitConfig;
@@ -79,9 +80,151 @@ fn crossed_requests(allocator: &str) -> u32 {
 }
 
 #[test]
-fn islip_switch_allocation_wastes_a_grant_that_input_first_uses() {
+fn islip_switch_allocation_wastes_a_grant_that_max_size_uses() {
     // iSLIP: X and Y both grant A (nearest their pointers), A accepts X; Y's grant is lost
-    // and B, which only wants X, waits. Input-first: A puts VC0 (-> Y) forward, B -> X.
+    // and B, which only wants X, waits. BookSim's separable_input_first loses it too (A's
+    // arbiter picks X, the first output from its pointer); max_size matches A -> Y and
+    // B -> X.
     assert_eq!(crossed_requests("islip"), 1);
-    assert_eq!(crossed_requests("separable_input_first"), 2);
+    assert_eq!(crossed_requests("separable_input_first"), 1);
+    assert_eq!(crossed_requests("separable_output_first"), 1);
+    assert_eq!(crossed_requests("max_size"), 2);
+}
+
+/// Every figure of a one-thread fixed run as JSON; `general`: `islip` runs on the request
+/// matrix (router/alloc/) instead of its fast paths.
+fn run_json(pairs: &[(&str, &str)], general: bool) -> String {
+    use super::sim::Sim;
+    let fixed = [
+        ("sim_type", "fixed"),
+        ("warmup_cycles", "100"),
+        ("sim_cycles", "1200"),
+        ("threads", "1"),
+    ];
+    let all: Vec<(&str, &str)> = pairs.iter().chain(&fixed).copied().collect();
+    let c = FlitConfig::from_pairs(all).unwrap();
+    let topo = c.build_topology().unwrap();
+    let mut sim = Sim::new(&topo, &c).unwrap();
+    sim.net.va.book.general = general;
+    serde_json::to_string(&sim.simulate()).unwrap()
+}
+
+#[test]
+fn islip_on_the_request_matrix_matches_its_fast_paths() {
+    // The mask router (4 VCs), the grant table (16 VCs: 80 per router), the mask VC
+    // allocator with the general switch (a torus with dateline classes), virtual
+    // cut-through: the same figures, bit for bit.
+    // With `alloc_iters` > 1 the fast paths are the grant table and the switch's masks.
+    let cases: [&[(&str, &str)]; 8] = [
+        &[("k", "4"), ("injection_rate", "0.9"), ("alloc_iters", "2")],
+        &[
+            ("k", "4"),
+            ("num_vcs", "16"),
+            ("injection_rate", "0.8"),
+            ("alloc_iters", "3"),
+        ],
+        &[
+            ("topology", "torus"),
+            ("k", "4"),
+            ("injection_rate", "0.7"),
+            ("alloc_iters", "2"),
+        ],
+        &[("k", "4"), ("injection_rate", "0.35")],
+        &[("k", "4"), ("injection_rate", "0.9")],
+        &[("k", "4"), ("num_vcs", "16"), ("injection_rate", "0.8")],
+        &[
+            ("topology", "torus"),
+            ("k", "4"),
+            ("injection_rate", "0.6"),
+            ("torus_routing", "dateline"),
+        ],
+        &[
+            ("k", "4"),
+            ("injection_rate", "0.5"),
+            ("packet_size", "4"),
+            ("injection_rate_uses_flits", "1"),
+            ("flow_control", "virtual_cut_through"),
+            ("vc_buf_size", "4"),
+        ],
+    ];
+    for case in cases {
+        let (fast, general) = (run_json(case, false), run_json(case, true));
+        assert!(fast.contains("\"flit_hops\""), "{fast}");
+        assert_eq!(fast, general, "{case:?}");
+    }
+}
+
+/// The accepted rate and mean latency of a 4x4 mesh run with the given allocators.
+fn rate_and_latency(vc: &str, sw: &str, iters: &str, rate: &str) -> (f64, f64) {
+    let json = run_json(
+        &[
+            ("k", "4"),
+            ("injection_rate", rate),
+            ("vc_allocator", vc),
+            ("sw_allocator", sw),
+            ("alloc_iters", iters),
+        ],
+        false,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    (
+        v["accepted_rate"].as_f64().unwrap(),
+        v["avg_packet_latency"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+fn every_allocator_carries_the_offered_load() {
+    use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
+    for name in VC_ALLOCATORS.names() {
+        let sw = if SW_ALLOCATORS.names().any(|n| n == name) {
+            name
+        } else {
+            "islip"
+        };
+        for iters in ["1", "3"] {
+            let (acc, lat) = rate_and_latency(name, sw, iters, "0.3");
+            assert!((acc - 0.3).abs() < 0.02, "{name} x{iters}: accepted {acc}");
+            assert!(lat > 10.0 && lat < 40.0, "{name} x{iters}: latency {lat}");
+        }
+    }
+}
+
+#[test]
+fn more_islip_iterations_match_more_near_saturation() {
+    // Past saturation, a second iteration fills in matches the first lost: more flits
+    // are accepted (4x4 mesh, uniform traffic, offered 0.9).
+    let (one, _) = rate_and_latency("islip", "islip", "1", "0.9");
+    let (two, _) = rate_and_latency("islip", "islip", "2", "0.9");
+    assert!(two > one + 0.005, "1 iteration {one}, 2 iterations {two}");
+    // max_size finds a maximum matching: at least as much as iSLIP with one iteration.
+    let (max, _) = rate_and_latency("max_size", "max_size", "1", "0.9");
+    assert!(max > one, "max_size {max}, islip {one}");
+}
+
+#[test]
+fn random_and_stateful_allocators_give_the_same_figures_on_any_thread_count() {
+    // PIM's draws are per router and stage, the wavefront's diagonal and max-size's first
+    // input per router: a partitioned run makes the same choices as a serial one.
+    use super::sim::simulate_traffic;
+    for alloc in ["pim(2)", "wavefront", "max_size", "loa"] {
+        let run = |threads: usize| {
+            let mut c = FlitConfig::from_pairs([
+                ("k", "6"),
+                ("injection_rate", "0.35"),
+                ("sample_period", "300"),
+                ("vc_allocator", alloc),
+                ("sw_allocator", alloc),
+            ])
+            .unwrap();
+            c.threads = threads;
+            let r = simulate_traffic(&c).unwrap();
+            (
+                r.avg_packet_latency.to_bits(),
+                r.accepted_rate.to_bits(),
+                r.flit_hops,
+            )
+        };
+        assert_eq!(run(1), run(3), "{alloc}");
+    }
 }

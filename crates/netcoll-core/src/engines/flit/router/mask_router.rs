@@ -1,5 +1,7 @@
 //! The router's stages for the common case, on router-local bit masks: iSLIP VC allocation
-//! and iSLIP switch allocation (both BookSim's defaults), no multidestination worms, and
+//! and iSLIP switch allocation (both BookSim's defaults) with one iteration (`alloc_iters
+//! = 1`, the default; more iterations and the other allocators take the general stages,
+//! router/alloc/), no multidestination worms, and
 //! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus and anynet
 //! runs take this path; everything else takes the general stages (vc_masks.rs, sw_alloc.rs),
 //! which give the same matchings, pointer moves and traversals in the same order
@@ -93,6 +95,9 @@ impl Network<'_> {
         self.mr.enabled
             && self.cfg.vc_allocator == VcAllocator::Islip
             && self.cfg.sw_allocator == SwAllocator::Islip
+            && self.cfg.vc_iters() == 1
+            && self.cfg.sw_iters() == 1
+            && !self.va.book.general
             && self.rep.table.visits() == 0
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
             && self.port_router.len() < MAX_SENT_PORTS

@@ -1,22 +1,27 @@
 //! Switch allocation: which input VCs send a flit through the crossbar this cycle (at most
 //! one flit per input port and per output port; no speedup). A VC is eligible when it holds
 //! an output VC, its front flit is past the VA stage (`ready <= now`) and its output VC has
-//! a credit.
+//! a credit. The allocator's inputs and outputs are the router's ports: an input port
+//! requests every output port one of its eligible VCs wants; per (input, output) pair the
+//! request carries the VC nearest the port's VC round-robin offset (BookSim's
+//! `_sw_rr_offset`), which moves past the VC that sends.
 //!
-//! * `islip` (BookSim 2's default `sw_allocator`): iSLIP over ports with one iteration. An
-//!   input port requests every output port one of its eligible VCs wants; per (input,
-//!   output) pair the request carries the VC of the highest priority (`Network::vc_pri`,
-//!   `priority`), ties going to the VC nearest the port's VC round-robin offset
-//!   (BookSim's `_sw_rr_offset` and `Supersedes`). Each output grants the requesting input nearest its grant
-//!   pointer, each input accepts the grant nearest its accept pointer; on an accepted grant
-//!   both pointers move past the match and the input's VC offset past the winning VC.
-//! * `separable_input_first` (netcoll's earlier allocator): each input port puts forward one
-//!   eligible VC (the highest priority, ties round-robin), each output port grants one
-//!   requesting input (round-robin).
+//! * BookSim's allocators (`sw_allocator` = islip, separable_input_first,
+//!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
+//!   `alloc_iters` iterations where they iterate) run on a request matrix
+//!   (router/alloc/, one file each).
+//! * `islip` with one iteration (BookSim 2's default) runs faster on port masks (below and
+//!   mask_router.rs), with the same matching: each output grants the requesting input
+//!   nearest its grant pointer, each input accepts the grant nearest its accept pointer; on
+//!   an accepted grant both pointers move past the match.
+//! * Runs with multidestination worms use netcoll's input-first allocator (each input port
+//!   puts one VC forward, round-robin, each output port grants one input, round-robin):
+//!   a replicating VC bids on several outputs at once.
 
+use super::alloc::{allocate, draw_key, Draws, Kind, State, NONE};
+use super::alloc_registry::sw_kind;
 use super::allocator::{next, rotate_pick, round_robin};
 use super::class_types::Priority;
-use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
 
@@ -27,9 +32,9 @@ impl Network<'_> {
             // outputs at once, which only the input-first allocator models.
             return self.input_first_switch(r);
         }
-        match self.cfg.sw_allocator {
-            SwAllocator::Islip => self.islip_switch(r),
-            SwAllocator::SeparableInputFirst => self.input_first_switch(r),
+        match sw_kind(self.cfg.sw_allocator) {
+            Kind::Islip if !self.va.book.general => self.islip_switch(r),
+            kind => self.booksim_switch(r, kind),
         }
     }
 
@@ -44,7 +49,10 @@ impl Network<'_> {
                 > 0
     }
 
-    fn islip_switch(&mut self, r: usize) {
+    /// The requests of router `r`'s input ports (see the module comment): per local
+    /// output its requesting inputs (`out_req`), per (input, output) the VC carrying the
+    /// request (`sa_req_vc`). Returns the outputs asked for and the inputs asking.
+    fn switch_requests(&mut self, r: usize) -> (u64, u64) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
@@ -67,17 +75,11 @@ impl Network<'_> {
                 while bits != 0 {
                     let v = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let ivc = base + v;
-                    let og = self.vcs[ivc].out_port as usize;
                     // `holding` may keep a VC whose tail has left (mask_router.rs).
-                    if self.vcs[ivc].state != ACTIVE
-                        || self.vcs[ivc].len == 0
-                        || !self.vcs[ivc].ready_by(self.now)
-                        || self.credits[og * nv + self.vcs[ivc].out_vc as usize] == 0
-                    {
+                    if !self.sa_eligible(base + v) {
                         continue;
                     }
-                    let o = og - p0;
+                    let o = self.vcs[base + v].out_port as usize - p0;
                     if want & (1 << o) == 0 {
                         want |= 1 << o;
                         self.sa_req_vc[i * mp + o] = v as u8;
@@ -86,7 +88,7 @@ impl Network<'_> {
                         // BookSim's `Supersedes`: a higher priority takes the request over
                         // (ties stay with the VC nearest the offset, visited first).
                         let held = base + self.sa_req_vc[i * mp + o] as usize;
-                        if self.vc_pri(ivc) > self.vc_pri(held) {
+                        if self.vc_pri(base + v) > self.vc_pri(held) {
                             self.sa_req_vc[i * mp + o] = v as u8;
                         }
                     }
@@ -97,29 +99,127 @@ impl Network<'_> {
                 ins |= 1 << i;
             }
         }
-        // Grant: every requested output picks an input.
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            let reqs = std::mem::take(&mut self.out_req[o]);
-            let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
-            self.sa_grants[i] |= 1 << o;
+        (outs, ins)
+    }
+
+    /// Switch allocation at router `r` by BookSim's allocator `kind` on a request matrix;
+    /// the matched inputs send in port order.
+    fn booksim_switch(&mut self, r: usize, kind: Kind) {
+        let (outs, ins) = self.switch_requests(r);
+        if ins == 0 && kind != Kind::MaxSize {
+            return;
         }
-        // Accept: every granted input picks an output; the flit goes.
-        while ins != 0 {
-            let i = ins.trailing_zeros() as usize;
-            ins &= ins - 1;
-            let grants = std::mem::take(&mut self.sa_grants[i]);
-            if grants == 0 {
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mut reqs = std::mem::take(&mut self.va.book.reqs);
+        reqs.clear(nports, nports);
+        // In (input, output) order, so that `finish` need not sort.
+        let mut ibits = ins;
+        while ibits != 0 {
+            let i = ibits.trailing_zeros() as usize;
+            ibits &= ibits - 1;
+            let mut obits = outs;
+            while obits != 0 {
+                let o = obits.trailing_zeros() as usize;
+                obits &= obits - 1;
+                if self.out_req[o] >> i & 1 != 0 {
+                    // Both sides bid with the carrying VC's priority (0 under priority =
+                    // none), as BookSim's switch requests do.
+                    let v = self.sa_req_vc[i * self.out_req.len() + o] as usize;
+                    let pri = clamp_pri(self.vc_pri((p0 + i) * self.nv + v));
+                    reqs.add(i, o, pri, pri);
+                }
+            }
+        }
+        let mut bits = outs;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.out_req[o] = 0;
+        }
+        reqs.finish();
+        self.va.book.reqs = reqs;
+        let book = &mut self.va.book;
+        let mut st = State {
+            in_ptr: &mut self.sa_aptr[p0..p0 + nports],
+            out_ptr: &mut self.out_rr[p0..p0 + nports],
+            word: &mut book.sa_word[r],
+            draws: Draws {
+                key: draw_key(book.seed, 1, r),
+                n: &mut book.sa_draws[r],
+            },
+        };
+        let iters = self.cfg.sw_iters();
+        allocate(kind, iters, &book.reqs, &mut st, &mut book.matching);
+        let (nv, mp) = (self.nv, self.out_req.len());
+        for i in 0..nports {
+            let o = self.va.book.matching.in_match[i];
+            if o == NONE {
                 continue;
             }
-            let gi = p0 + i;
-            let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
-            let v = self.sa_req_vc[i * mp + o] as usize;
-            self.out_rr[p0 + o] = next(i, nports) as u16;
-            self.sa_aptr[gi] = next(o, nports) as u16;
-            self.in_rr[gi] = next(v, nv) as u8;
-            self.traverse(r, gi, v);
+            let v = self.sa_req_vc[i * mp + o as usize] as usize;
+            self.in_rr[p0 + i] = next(v, nv) as u8;
+            self.traverse(r, p0 + i, v);
+        }
+    }
+
+    /// iSLIP over ports on masks, `alloc_iters` iterations (router/alloc/islip.rs's rules:
+    /// later iterations match among the unmatched, pointers move on first-iteration
+    /// matches only); the matched inputs send in port order.
+    fn islip_switch(&mut self, r: usize) {
+        let (outs, ins) = self.switch_requests(r);
+        if ins == 0 {
+            return;
+        }
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let mp = self.out_req.len();
+        let (mut in_m, mut out_m) = (0u64, 0u64);
+        for iter in 0..self.cfg.sw_iters() {
+            // Grant: every unmatched requested output picks an unmatched input.
+            let (mut bits, mut granted) = (outs & !out_m, 0u64);
+            while bits != 0 {
+                let o = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let reqs = self.out_req[o] & !in_m;
+                if reqs != 0 {
+                    let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
+                    self.sa_grants[i] |= 1 << o;
+                    granted |= 1 << i;
+                }
+            }
+            if granted == 0 {
+                break;
+            }
+            // Accept: every granted input picks an output.
+            while granted != 0 {
+                let i = granted.trailing_zeros() as usize;
+                granted &= granted - 1;
+                let grants = std::mem::take(&mut self.sa_grants[i]);
+                let gi = p0 + i;
+                let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
+                let v = self.sa_req_vc[i * mp + o] as usize;
+                if iter == 0 {
+                    self.out_rr[p0 + o] = next(i, nports) as u16;
+                    self.sa_aptr[gi] = next(o, nports) as u16;
+                }
+                self.in_rr[gi] = next(v, nv) as u8;
+                self.req_vc[i] = v as u8;
+                (in_m, out_m) = (in_m | 1 << i, out_m | 1 << o);
+            }
+        }
+        let mut bits = outs;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.out_req[o] = 0;
+        }
+        // The flits go, in port order.
+        while in_m != 0 {
+            let i = in_m.trailing_zeros() as usize;
+            in_m &= in_m - 1;
+            self.traverse(r, p0 + i, self.req_vc[i] as usize);
         }
     }
 
@@ -137,25 +237,13 @@ impl Network<'_> {
                 continue;
             }
             let base = gi * nv;
-            let eligible = |v: usize| {
+            let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
                 let ivc = base + v;
                 if self.vcs[ivc].state == REPL {
                     return self.replicating_ready(ivc);
                 }
                 self.sa_eligible(ivc)
-            };
-            let mut pick = round_robin(self.in_rr[gi] as usize, nv, eligible);
-            if let (Some(first), true) = (pick, self.prio != Priority::None) {
-                // The highest priority goes forward, ties to the VC nearest the offset.
-                let mut best = (first, self.vc_pri(base + first));
-                for k in 1..nv {
-                    let v = (first + k) % nv;
-                    if eligible(v) && self.vc_pri(base + v) > best.1 {
-                        best = (v, self.vc_pri(base + v));
-                    }
-                }
-                pick = Some(best.0);
-            }
+            });
             if let Some(v) = pick {
                 self.req_vc[i] = v as u8;
                 let mut want = if self.vcs[base + v].state == REPL {
@@ -202,4 +290,10 @@ fn bits_at(words: &[u64], at: usize, n: usize) -> u64 {
     } else {
         x & ((1 << n) - 1)
     }
+}
+
+/// A flit priority as an allocator's request priority: ages are negative cycle counts, so
+/// only runs past 2^31 cycles (hours of simulation) would saturate and tie.
+pub(super) fn clamp_pri(p: i64) -> i32 {
+    p.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }

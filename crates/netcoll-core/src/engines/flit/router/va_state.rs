@@ -3,6 +3,7 @@
 //! allocators (vc_masks.rs on bit masks, vc_alloc.rs's grant table). Plain data, so that the
 //! network holds it without importing the allocators.
 
+use super::alloc::Book;
 use super::config::FlitConfig;
 use super::types::NONE;
 
@@ -43,6 +44,9 @@ pub struct VaState {
     pub grant: Vec<u32>,
     pub grant_d: Vec<u16>,
     pub touched: Vec<u32>,
+    /// BookSim's allocators on a request matrix (router/alloc/): their per-router state
+    /// and scratch, for both the VC and the switch allocator.
+    pub book: Book,
 }
 
 impl VaState {
@@ -77,6 +81,7 @@ impl VaState {
             grant: vec![NONE; max_ports * nv],
             grant_d: vec![0; max_ports * nv],
             touched: Vec::new(),
+            book: Book::new(routers, cfg.seed),
         };
         va.set_classes(lo, hi, nv);
         va

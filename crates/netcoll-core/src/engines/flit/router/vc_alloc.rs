@@ -1,29 +1,35 @@
 //! VC allocation: a routed head flit acquires an output VC of its class on its output port.
+//! The allocator's inputs are the router's input VCs and its outputs the router's output
+//! VCs (both numbered `port * num_vcs + vc` within the router). Every waiting input VC
+//! requests every free output VC of its class on its output port (under virtual
+//! cut-through, those whose downstream buffer holds the whole packet), as BookSim's router
+//! does; the allocator then matches them.
 //!
-//! * `islip` (BookSim 2's default `vc_allocator`): a separable iSLIP allocator with one
-//!   iteration whose inputs are the router's input VCs and whose outputs are its output VCs
-//!   (both numbered `port * num_vcs + vc` within the router). Every waiting input VC requests
-//!   every free output VC of its class on its output port; each output VC grants the
-//!   requesting input VC nearest its grant pointer (round-robin), each input VC accepts the
-//!   grant nearest its accept pointer; both pointers move past the match only when a grant
-//!   is accepted. Two input VCs wanting the same port may thus be granted the same output VC
-//!   and leave the others unused in that cycle: the conflicts BookSim's routers lose to.
-//! * `separable_input_first` (BookSim's allocator of that name): every input VC picks the
-//!   free output VC it requests nearest its pointer, every output VC grants the picker
-//!   nearest its pointer; pointers move past matches.
-//! * `greedy` (netcoll's earlier allocator): input VCs visited round-robin from the one
+//! * BookSim's allocators (`vc_allocator` = islip, separable_input_first,
+//!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
+//!   `alloc_iters` iterations where they iterate) run on a request matrix
+//!   (router/alloc/, one file each).
+//! * `islip` with one iteration (BookSim 2's default) runs faster on the VC masks
+//!   (vc_masks.rs, mask_router.rs) or a grant table (below, routers of over 64 VCs), with
+//!   the same matching and pointer moves: each output VC grants the requesting input VC
+//!   nearest its grant pointer (round-robin), each input VC accepts the grant nearest its
+//!   accept pointer; both pointers move past the match only when a grant is accepted. Two
+//!   input VCs wanting the same port may thus be granted the same output VC and leave the
+//!   others unused in that cycle: the conflicts BookSim's routers lose to.
+//! * `greedy` (netcoll's own, not BookSim's): input VCs visited round-robin from the one
 //!   after the last granted, each taking the next free output VC of its class round-robin
 //!   (a maximal matching).
 //!
-//! A replicating worm (`replicate.rs`) is not part of either matching: each of its branches
+//! A replicating worm (`replicate.rs`) is not part of the matching: each of its branches
 //! takes a free VC of its output port round-robin as soon as the worm is routed.
 //!
-//! Both only consider VCs whose routing finished (`ready <= now`); under virtual cut-through
-//! an output VC is requested only if the downstream buffer holds the whole packet.
+//! All only consider VCs whose routing finished (`ready <= now`).
 
+use super::alloc::{allocate, draw_key, Draws, Kind, State};
+use super::alloc_registry::vc_kind;
 use super::allocator::{next, round_robin};
-use super::config::VcAllocator;
 use super::network::{Network, ACTIVE, IDLE, NONE};
+use super::sw_alloc::clamp_pri;
 use super::types::REPL;
 
 impl Network<'_> {
@@ -32,11 +38,66 @@ impl Network<'_> {
         if !self.waiting(r) {
             return;
         }
-        match self.cfg.vc_allocator {
-            VcAllocator::Islip => self.islip_vcs_masks(r),
-            VcAllocator::Greedy => self.greedy_vcs(r),
-            VcAllocator::SeparableInputFirst => self.separable_input_first_vcs(r),
+        match vc_kind(self.cfg.vc_allocator) {
+            None => self.greedy_vcs(r),
+            Some(Kind::Islip) if !self.va.book.general => {
+                if self.cfg.vc_iters() == 1 {
+                    self.islip_vcs_masks(r)
+                } else {
+                    self.islip_vcs(r)
+                }
+            }
+            Some(kind) => self.booksim_vcs(r, kind),
         }
+    }
+
+    /// VC allocation at router `r` by BookSim's allocator `kind` on a request matrix.
+    fn booksim_vcs(&mut self, r: usize, kind: Kind) {
+        let nv = self.nv;
+        let p0v = self.pstart[r] as usize * nv;
+        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
+        let mut waiting = std::mem::take(&mut self.va.reqs);
+        waiting.clear();
+        self.collect_vc_requests(r, &mut waiting);
+        self.va.book.reqs.clear(n, n);
+        for &i in &waiting {
+            let ivc = p0v + i as usize;
+            // The output side bids with the flit's priority, the input side with 0 (what
+            // BookSim's routing functions give); 0 and 0 under priority = none.
+            let pri = clamp_pri(self.vc_pri(ivc));
+            let (lo, hi) = self.vc_range(ivc);
+            let base = self.vcs[ivc].out_port as usize * nv;
+            let need = self.vc_need(ivc);
+            for og in base + lo..base + hi {
+                if self.owner[og] == NONE && self.credits[og] >= need {
+                    self.va.book.reqs.add(i as usize, og - p0v, 0, pri);
+                }
+            }
+        }
+        // BookSim runs the allocator whenever VCs wait (max-size's first input moves then,
+        // requests or not); with no requests the others change nothing.
+        if !self.va.book.reqs.is_empty() || kind == Kind::MaxSize {
+            let va = &mut self.va;
+            va.book.reqs.finish();
+            let mut st = State {
+                in_ptr: &mut va.aptr[p0v..p0v + n],
+                out_ptr: &mut va.gptr[p0v..p0v + n],
+                word: &mut va.book.va_word[r],
+                draws: Draws {
+                    key: draw_key(va.book.seed, 0, r),
+                    n: &mut va.book.va_draws[r],
+                },
+            };
+            let iters = self.cfg.vc_iters();
+            allocate(kind, iters, &va.book.reqs, &mut st, &mut va.book.matching);
+            for &i in &waiting {
+                let o = self.va.book.matching.in_match[i as usize];
+                if o != NONE {
+                    self.take_vc(r, p0v + i as usize, p0v + o as usize);
+                }
+            }
+        }
+        self.va.reqs = waiting;
     }
 
     /// Credits an output VC needs before it can be requested (VCT: the whole packet).
@@ -72,7 +133,9 @@ impl Network<'_> {
         }
     }
 
-    /// One iteration of iSLIP over input VCs and output VCs.
+    /// iSLIP over input VCs and output VCs by a grant table, `alloc_iters` iterations
+    /// (router/alloc/islip.rs's rules: later iterations match among the unmatched, pointers
+    /// move on first-iteration matches only).
     pub(super) fn islip_vcs(&mut self, r: usize) {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
@@ -87,77 +150,57 @@ impl Network<'_> {
             self.va.reqs = reqs;
             return;
         }
-        // Grant: every free output VC picks the requester nearest its pointer.
         let mut touched = std::mem::take(&mut self.va.touched);
-        touched.clear();
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let (lo, hi) = self.vc_range(ivc);
-            let base = self.vcs[ivc].out_port as usize * nv;
-            let need = self.vc_need(ivc);
-            for og in base + lo..base + hi {
-                if self.owner[og] != NONE || self.credits[og] < need {
+        for iter in 0..self.cfg.vc_iters() {
+            // Grant: every free output VC picks the unmatched requester nearest its
+            // pointer (a match takes the output VC, and leaves its input VC active).
+            touched.clear();
+            for &i in &reqs {
+                let ivc = p0v + i as usize;
+                if self.vcs[ivc].state == ACTIVE {
                     continue;
                 }
-                self.offer_grant(og - p0v, og, i, n, &mut touched);
-            }
-        }
-        // Accept: every input VC takes the grant nearest its pointer.
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let (lo, hi) = self.vc_range(ivc);
-            let base = self.vcs[ivc].out_port as usize * nv;
-            let aptr = self.va.aptr[ivc] as usize;
-            let mut best: Option<(usize, usize)> = None;
-            for og in base + lo..base + hi {
-                let o = og - p0v;
-                if self.va.grant[o] != i {
-                    continue;
-                }
-                let d = wrap(o + n - aptr, n);
-                if best.is_none_or(|(_, bd)| d < bd) {
-                    best = Some((og, d));
+                let (lo, hi) = self.vc_range(ivc);
+                let base = self.vcs[ivc].out_port as usize * nv;
+                let need = self.vc_need(ivc);
+                for og in base + lo..base + hi {
+                    if self.owner[og] != NONE || self.credits[og] < need {
+                        continue;
+                    }
+                    self.offer_grant(og - p0v, og, i, n, &mut touched);
                 }
             }
-            if let Some((og, _)) = best {
-                self.va.gptr[og] = next(i as usize, n) as u16;
-                self.va.aptr[ivc] = next(og - p0v, n) as u16;
-                self.take_vc(r, ivc, og);
+            if touched.is_empty() {
+                break;
             }
-        }
-        for &o in &touched {
-            self.va.grant[o as usize] = NONE;
-        }
-        self.va.touched = touched;
-        self.va.reqs = reqs;
-    }
-
-    /// BookSim's `separable_input_first`: every input VC picks the free output VC it asks
-    /// for nearest its pointer, then every output VC grants the picker nearest its pointer;
-    /// both pointers move past a match.
-    fn separable_input_first_vcs(&mut self, r: usize) {
-        let nv = self.nv;
-        let p0v = self.pstart[r] as usize * nv;
-        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
-        let mut reqs = std::mem::take(&mut self.va.reqs);
-        reqs.clear();
-        self.collect_vc_requests(r, &mut reqs);
-        let mut touched = std::mem::take(&mut self.va.touched);
-        touched.clear();
-        for &i in &reqs {
-            let ivc = p0v + i as usize;
-            let Some(og) = self.nearest_free_vc(ivc, p0v, n) else {
-                continue;
-            };
-            self.offer_grant(og - p0v, og, i, n, &mut touched);
-        }
-        for &o in &touched {
-            let (o, i) = (o as usize, self.va.grant[o as usize] as usize);
-            let (og, ivc) = (p0v + o, p0v + i);
-            self.va.gptr[og] = next(i, n) as u16;
-            self.va.aptr[ivc] = next(o, n) as u16;
-            self.take_vc(r, ivc, og);
-            self.va.grant[o] = NONE;
+            // Accept: every input VC takes the grant nearest its pointer.
+            for &i in &reqs {
+                let ivc = p0v + i as usize;
+                let (lo, hi) = self.vc_range(ivc);
+                let base = self.vcs[ivc].out_port as usize * nv;
+                let aptr = self.va.aptr[ivc] as usize;
+                let mut best: Option<(usize, usize)> = None;
+                for og in base + lo..base + hi {
+                    let o = og - p0v;
+                    if self.va.grant[o] != i {
+                        continue;
+                    }
+                    let d = wrap(o + n - aptr, n);
+                    if best.is_none_or(|(_, bd)| d < bd) {
+                        best = Some((og, d));
+                    }
+                }
+                if let Some((og, _)) = best {
+                    if iter == 0 {
+                        self.va.gptr[og] = next(i as usize, n) as u16;
+                        self.va.aptr[ivc] = next(og - p0v, n) as u16;
+                    }
+                    self.take_vc(r, ivc, og);
+                }
+            }
+            for &o in &touched {
+                self.va.grant[o as usize] = NONE;
+            }
         }
         self.va.touched = touched;
         self.va.reqs = reqs;

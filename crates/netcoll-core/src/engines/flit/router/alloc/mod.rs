@@ -1,0 +1,387 @@
+//! BookSim 2's allocators (its `allocators/` folder, re-derived), on a request matrix of
+//! their own: the router stages (vc_alloc.rs, sw_alloc.rs) fill a [`Requests`] with the
+//! requests of one router in one cycle, [`allocate`] matches inputs with outputs, and the
+//! stages act on the [`Matching`]. The VC allocator's inputs and outputs are a router's
+//! input and output VCs (`port * num_vcs + vc`), the switch allocator's its ports.
+//!
+//! Each allocator is one file; [`Kind`] names them as BookSim's factory
+//! (`Allocator::NewAllocator`) does:
+//!
+//! | name | file | iterations (`alloc_iters`) | random |
+//! |---|---|---|---|
+//! | `islip` | islip.rs | yes | no |
+//! | `pim` | pim.rs | yes | every arbiter |
+//! | `select` | select.rs | yes | no |
+//! | `separable_input_first` | separable_input_first.rs | no | no |
+//! | `separable_output_first` | separable_output_first.rs | no | no |
+//! | `wavefront`, `rr_wavefront` | wavefront.rs | no | no |
+//! | `max_size` | max_size.rs | no (it augments until maximum) | no |
+//! | `loa` | loa.rs | no | no |
+//!
+//! An allocator's state is what BookSim's object keeps between cycles: a pointer per
+//! input and one per output ([`State::in_ptr`], [`State::out_ptr`]: iSLIP's accept and
+//! grant pointers, the separable allocators' round-robin arbiters, LOA's request and
+//! grant pointers), one word per router ([`State::word`]: the wavefront's priority
+//! diagonal, max-size's first input) and, for PIM, a stream of draws per router
+//! ([`Draws`]: BookSim draws from its one global generator; netcoll's n-th draw at a
+//! router is a hash of (seed, stage, router, n), so a run does not depend on the order
+//! routers run in or on the thread count, and each draw is uniform as BookSim's).
+//!
+//! Requests carry BookSim's two priorities (`in_pri` for the input side's choice, `out_pri`
+//! for the output side's); netcoll's packets have none yet (`priority = none`), so the
+//! stages pass 0 and every arbiter is plain round-robin, as BookSim's are then.
+
+mod islip;
+mod loa;
+mod max_size;
+mod pim;
+mod select;
+mod separable_input_first;
+mod separable_output_first;
+mod wavefront;
+
+#[cfg(test)]
+mod tests;
+
+/// No match.
+pub const NONE: u32 = u32::MAX;
+
+/// The allocators, by BookSim's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Islip,
+    Pim,
+    Select,
+    SeparableInputFirst,
+    SeparableOutputFirst,
+    /// BookSim's `wavefront` (the priority diagonal moves by one each allocation) and
+    /// `rr_wavefront` (it moves past the first diagonal granted).
+    Wavefront {
+        skip_diags: bool,
+    },
+    MaxSize,
+    Loa,
+}
+
+/// One request: input `i` asks for output `o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    pub i: u16,
+    pub o: u16,
+    pub in_pri: i32,
+    pub out_pri: i32,
+}
+
+/// One router's requests in one cycle, seen by input (in output order) and by output (in
+/// input order), as BookSim's sparse allocators keep them. Reused from cycle to cycle.
+#[derive(Debug, Default)]
+pub struct Requests {
+    n_in: usize,
+    n_out: usize,
+    /// In (input, output) order once [`Requests::finish`] ran.
+    reqs: Vec<Request>,
+    /// `reqs[in_start[i]..in_start[i + 1]]` are input `i`'s.
+    in_start: Vec<u32>,
+    /// Indices into `reqs` in (output, input) order; `out_start` as `in_start`.
+    by_out: Vec<u32>,
+    out_start: Vec<u32>,
+    /// Scratch of [`Requests::finish`].
+    fill: Vec<u32>,
+}
+
+impl Requests {
+    /// Starts an empty request matrix of `n_in` inputs and `n_out` outputs.
+    pub fn clear(&mut self, n_in: usize, n_out: usize) {
+        debug_assert!(n_in <= u16::MAX as usize && n_out <= u16::MAX as usize);
+        self.n_in = n_in;
+        self.n_out = n_out;
+        self.reqs.clear();
+    }
+
+    /// Input `i` asks for output `o` (each pair at most once).
+    #[inline]
+    pub fn add(&mut self, i: usize, o: usize, in_pri: i32, out_pri: i32) {
+        debug_assert!(i < self.n_in && o < self.n_out);
+        self.reqs.push(Request {
+            i: i as u16,
+            o: o as u16,
+            in_pri,
+            out_pri,
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.reqs.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.reqs.len()
+    }
+
+    pub fn inputs(&self) -> usize {
+        self.n_in
+    }
+
+    pub fn outputs(&self) -> usize {
+        self.n_out
+    }
+
+    /// Sorts the requests and builds both views (counting sorts: no comparison sort when
+    /// the stages add them in order, as they do).
+    pub fn finish(&mut self) {
+        if !self.reqs.is_sorted_by_key(|r| (r.i, r.o)) {
+            self.reqs.sort_unstable_by_key(|r| (r.i, r.o));
+        }
+        debug_assert!(self
+            .reqs
+            .windows(2)
+            .all(|w| (w[0].i, w[0].o) != (w[1].i, w[1].o)));
+        counts(&mut self.in_start, self.n_in, self.reqs.iter().map(|r| r.i));
+        counts(
+            &mut self.out_start,
+            self.n_out,
+            self.reqs.iter().map(|r| r.o),
+        );
+        self.by_out.clear();
+        self.by_out.resize(self.reqs.len(), 0);
+        // Place each request after the earlier ones of its output (input order kept).
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.out_start[..self.n_out]);
+        for (k, r) in self.reqs.iter().enumerate() {
+            let at = &mut self.fill[r.o as usize];
+            self.by_out[*at as usize] = k as u32;
+            *at += 1;
+        }
+    }
+
+    /// Input `i`'s requests, in output order.
+    #[inline]
+    pub fn of_input(&self, i: usize) -> &[Request] {
+        &self.reqs[self.in_start[i] as usize..self.in_start[i + 1] as usize]
+    }
+
+    /// Output `o`'s requests, in input order.
+    #[inline]
+    pub fn of_output(&self, o: usize) -> impl Iterator<Item = &Request> + Clone + '_ {
+        self.by_out[self.out_start[o] as usize..self.out_start[o + 1] as usize]
+            .iter()
+            .map(|&k| &self.reqs[k as usize])
+    }
+
+    /// The number of requests output `o` has.
+    #[inline]
+    pub fn output_count(&self, o: usize) -> usize {
+        (self.out_start[o + 1] - self.out_start[o]) as usize
+    }
+
+    /// Every request, in (input, output) order.
+    pub fn all(&self) -> &[Request] {
+        &self.reqs
+    }
+
+    /// Input `i`'s request for output `o`, if it made one.
+    pub fn find(&self, i: usize, o: usize) -> Option<&Request> {
+        let reqs = self.of_input(i);
+        reqs.binary_search_by_key(&(o as u16), |r| r.o)
+            .ok()
+            .map(|k| &reqs[k])
+    }
+}
+
+/// `start[x]..start[x + 1]` will be the positions of key `x` among `keys` (`n` keys).
+fn counts(start: &mut Vec<u32>, n: usize, keys: impl Iterator<Item = u16>) {
+    start.clear();
+    start.resize(n + 1, 0);
+    for k in keys {
+        start[k as usize + 1] += 1;
+    }
+    for x in 0..n {
+        start[x + 1] += start[x];
+    }
+}
+
+/// The allocation: each input's output and each output's input ([`NONE`]: none).
+#[derive(Debug, Default)]
+pub struct Matching {
+    pub in_match: Vec<u32>,
+    pub out_match: Vec<u32>,
+    /// The allocators' scratch (grants or picks; the wavefront's sweep order; max-size's
+    /// search), kept to spare allocations per call.
+    scratch: Vec<u32>,
+    order: Vec<Request>,
+    stacks: (Vec<u32>, Vec<u32>),
+}
+
+impl Matching {
+    fn reset(&mut self, n_in: usize, n_out: usize) {
+        self.in_match.clear();
+        self.in_match.resize(n_in, NONE);
+        self.out_match.clear();
+        self.out_match.resize(n_out, NONE);
+    }
+
+    /// The scratch, `n` entries of [`NONE`] (give it back with [`Matching::put_scratch`]).
+    fn take_scratch(&mut self, n: usize) -> Vec<u32> {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.clear();
+        s.resize(n, NONE);
+        s
+    }
+
+    fn put_scratch(&mut self, s: Vec<u32>) {
+        self.scratch = s;
+    }
+
+    fn set(&mut self, i: usize, o: usize) {
+        self.in_match[i] = o as u32;
+        self.out_match[o] = i as u32;
+    }
+
+    #[inline]
+    fn in_free(&self, i: usize) -> bool {
+        self.in_match[i] == NONE
+    }
+
+    #[inline]
+    fn out_free(&self, o: usize) -> bool {
+        self.out_match[o] == NONE
+    }
+}
+
+/// A router's stream of uniform draws for one stage (see the module comment).
+pub struct Draws<'a> {
+    pub key: u64,
+    /// The draws made so far at this router and stage.
+    pub n: &'a mut u32,
+}
+
+impl Draws<'_> {
+    /// BookSim's `RandomInt(m - 1)`: uniform on `0..m` (`m >= 1`).
+    pub fn below(&mut self, m: usize) -> usize {
+        let x = splitmix64(self.key ^ u64::from(*self.n));
+        *self.n = self.n.wrapping_add(1);
+        ((u128::from(x) * m as u128) >> 64) as usize
+    }
+}
+
+/// The key of the draws of router `r` at one stage (`stage` tells the VC and switch
+/// allocators apart) in a run of seed `seed`.
+pub fn draw_key(seed: u64, stage: u64, r: usize) -> u64 {
+    splitmix64(seed ^ 0xa110_c000 ^ stage << 62) ^ ((r as u64) << 32)
+}
+
+/// SplitMix64's output function: a well-mixed hash of `x`.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// What an allocator keeps from one cycle to the next at one router.
+pub struct State<'a> {
+    /// Per input: iSLIP's and select's accept pointer, the separable allocators' input
+    /// arbiter, LOA's request pointer.
+    pub in_ptr: &'a mut [u16],
+    /// Per output: iSLIP's and select's grant pointer, the separable allocators' output
+    /// arbiter, LOA's grant pointer.
+    pub out_ptr: &'a mut [u16],
+    /// The wavefront's priority diagonal, max-size's first input.
+    pub word: &'a mut u32,
+    /// PIM's draws.
+    pub draws: Draws<'a>,
+}
+
+/// Runs allocator `kind` (`iters` iterations where it iterates) over `reqs` into `m`.
+pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
+    m.reset(reqs.inputs(), reqs.outputs());
+    match kind {
+        Kind::Islip => islip::allocate(reqs, iters, st, m),
+        Kind::Pim => pim::allocate(reqs, iters, st, m),
+        Kind::Select => select::allocate(reqs, iters, st, m),
+        Kind::SeparableInputFirst => separable_input_first::allocate(reqs, st, m),
+        Kind::SeparableOutputFirst => separable_output_first::allocate(reqs, st, m),
+        Kind::Wavefront { skip_diags } => wavefront::allocate(reqs, skip_diags, st, m),
+        Kind::MaxSize => max_size::allocate(reqs, st, m),
+        Kind::Loa => loa::allocate(reqs, st, m),
+    }
+}
+
+/// BookSim's round-robin arbiter's order (`RoundRobinArbiter::Supersedes`): does a request
+/// at position `a` with priority `pa` beat one at `b` with `pb`, the pointer at `ptr` of
+/// `n` positions? Higher priority first, then nearer the pointer.
+#[inline]
+pub fn supersedes(a: usize, pa: i32, b: usize, pb: i32, ptr: usize, n: usize) -> bool {
+    pa > pb || (pa == pb && (a + n - ptr) % n < (b + n - ptr) % n)
+}
+
+/// The first of `items` (positions in increasing order) at or after `ptr`, wrapping, for
+/// which `ok` holds: BookSim's scan of a sparse request list from a pointer.
+#[inline]
+pub fn first_from<'r>(
+    items: impl Iterator<Item = &'r Request> + Clone,
+    pos: impl Fn(&Request) -> usize,
+    ptr: usize,
+    mut ok: impl FnMut(&Request) -> bool,
+) -> Option<&'r Request> {
+    let mut wrapped = None;
+    for r in items {
+        if ok(r) {
+            if pos(r) >= ptr {
+                return Some(r);
+            }
+            wrapped.get_or_insert(r);
+        }
+    }
+    wrapped
+}
+
+/// Among `items` (in increasing position), those for which `pri` gives a priority, the
+/// highest, ties to the first in round-robin order from `ptr` (of `n` positions).
+pub fn best_from<'r>(
+    items: impl Iterator<Item = &'r Request>,
+    pos: impl Fn(&Request) -> usize,
+    ptr: usize,
+    n: usize,
+    pri: impl Fn(&Request) -> Option<i32>,
+) -> Option<usize> {
+    let mut best: Option<(usize, i32)> = None;
+    for r in items {
+        let Some(p) = pri(r) else { continue };
+        let at = pos(r);
+        if best.is_none_or(|(b, bp)| supersedes(at, p, b, bp, ptr, n)) {
+            best = Some((at, p));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// What the router stages keep for the allocators of router/alloc/ (held by the VC
+/// allocators' state, `VaState::book`): per router, the allocator's word and its draws for
+/// each stage, and the scratch of one allocation.
+#[derive(Default)]
+pub struct Book {
+    pub va_word: Vec<u32>,
+    pub sa_word: Vec<u32>,
+    pub va_draws: Vec<u32>,
+    pub sa_draws: Vec<u32>,
+    pub seed: u64,
+    pub reqs: Requests,
+    pub matching: Matching,
+    /// Every router runs `islip` on the request matrix too, not on the faster paths
+    /// (tests compare the two).
+    pub general: bool,
+}
+
+impl Book {
+    pub fn new(routers: usize, seed: u64) -> Book {
+        Book {
+            va_word: vec![0; routers],
+            sa_word: vec![0; routers],
+            va_draws: vec![0; routers],
+            sa_draws: vec![0; routers],
+            seed,
+            ..Book::default()
+        }
+    }
+}
