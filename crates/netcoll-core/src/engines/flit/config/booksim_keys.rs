@@ -4,8 +4,7 @@
 //! * *output only*: it changes what BookSim prints or writes (watch files, power files,
 //!   activity traces), never the simulated network; accepted and ignored;
 //! * *inert here*: it only matters for a feature that is off (the read/write VC ranges
-//!   without `use_read_write`, the burst parameters without `injection_process = on_off`,
-//!   the concentration geometry of cmesh/flatfly); accepted and ignored;
+//!   without `use_read_write`, the concentration geometry of cmesh/flatfly); accepted and ignored;
 //! * *default only*: netcoll implements BookSim's default behaviour; the key is accepted at
 //!   that value and refused at any other, with one line naming the key and why.
 //!
@@ -54,20 +53,14 @@ const INERT: &[&str] = &[
     "write_request_size",
     "read_reply_size",
     "write_reply_size",
-    // injection_process = bernoulli: the on/off process's parameters.
-    "burst_alpha",
-    "burst_beta",
-    "burst_r1",
     // Concentrated meshes and flattened butterflies (refused topologies) and the
     // single-router `topology = single`.
     "x",
     "y",
-    "xr",
     "yr",
     "in_ports",
     "out_ports",
-    // Random permutation traffic (not implemented) and link failures (link_failures = 0).
-    "perm_seed",
+    // Link failures (link_failures = 0).
     "fail_seed",
 ];
 
@@ -190,7 +183,6 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
     ("classes", "1", "traffic has one class"),
     ("class_priority", "0", "traffic has one class"),
     ("packet_size_rate", "1", "packets have one size"),
-    ("injection_process", "bernoulli", "injection is Bernoulli"),
     ("priority", "none", "packets have no priorities"),
     ("batch_count", "1", "a batch run sends one batch"),
     (

@@ -6,6 +6,7 @@ use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
 use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
+use super::injection::InjectionSpec;
 use super::pattern_registry::parse_pattern;
 use super::registry::nearest;
 use super::routing_registry::ROUTING_FUNCTIONS;
@@ -61,6 +62,17 @@ impl FlitConfig {
             "ni_read_delay" => self.ni_read_delay = num(key, v)?,
             "chunk_flits" => self.chunk_flits = num(key, v)?,
             "traffic" => self.traffic = parse_pattern(unquote(v))?,
+            "injection_process" => self.injection_process = InjectionSpec::parse(unquote(v))?,
+            "burst_alpha" => self.burst_alpha = num(key, v)?,
+            "burst_beta" => self.burst_beta = num(key, v)?,
+            "burst_r1" => self.burst_r1 = num(key, v)?,
+            "perm_seed" if v == "time" => {
+                return spec_err!(
+                    "perm_seed = time is refused: netcoll runs are reproducible, give a number"
+                )
+            }
+            "perm_seed" => self.perm_seed = num(key, v)?,
+            "xr" => self.xr = num(key, v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
             "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,
@@ -69,13 +81,10 @@ impl FlitConfig {
                     "latency" => SimType::Latency,
                     "batch" => SimType::Batch,
                     "fixed" => SimType::Fixed,
-                    "throughput" => {
-                        return spec_err!(
-                            "sim_type = throughput is not supported: use latency (BookSim's \
-                             default), batch or fixed"
-                        )
+                    "throughput" => SimType::Throughput,
+                    o => {
+                        return spec_err!("sim_type = {o}: use latency, throughput, batch or fixed")
                     }
-                    o => return spec_err!("sim_type = {o}: use latency, batch or fixed"),
                 }
             }
             "sample_period" => self.sample_period = num(key, v)?,

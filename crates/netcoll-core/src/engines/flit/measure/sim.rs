@@ -9,6 +9,11 @@
 //!   `max_samples` periods without convergence, make the run *unstable* (saturated).
 //!   Otherwise the network drains until every measured packet has arrived, and the figures
 //!   are those of the measured packets.
+//! * `throughput`: BookSim's throughput mode, the same periods, but warm-up and convergence
+//!   look at the accepted rate alone and `latency_thres` never aborts (so a load beyond
+//!   saturation converges on the network's throughput); once converged, injection stops
+//!   and the measured packets drain (BookSim's final drain, with no new packets). `--json`
+//!   adds `injected_rate`, BookSim's "Injected flit rate average".
 //! * `batch`: every node generates `batch_size` packets (Bernoulli at the offered rate); the
 //!   run ends when all have arrived; `cycles` is the time to drain the batch.
 //! * `fixed`: `warmup_cycles` unmeasured, then `sim_cycles` measured cycles; figures over
@@ -56,6 +61,13 @@ pub struct Sim<'t> {
     /// and the nodes due this cycle, by node (the order the shared random stream is drawn in).
     gen: GenWheel,
     due: Vec<u32>,
+    /// False once a throughput run's final drain stops injection.
+    injecting: bool,
+    /// Flits in the network when the statistics were last cleared (the injected flits of a
+    /// period are its accepted ones plus the growth of this).
+    in_flight_at_clear: u64,
+    /// Throughput mode: flits injected per node per cycle over the measurement.
+    injected_rate: Option<f64>,
 }
 
 impl<'t> Sim<'t> {
@@ -67,7 +79,8 @@ impl<'t> Sim<'t> {
         } else {
             cfg.packet_rate()
         };
-        let traffic = Traffic::new(&cfg.traffic, topo.num_endpoints(), topo.shape(), rate)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let traffic = Traffic::for_config(cfg, topo, rate, &mut rng)?;
         let size = cfg.packet_size as u16;
         let mc = if multicast {
             net.log_arrivals = true;
@@ -94,7 +107,7 @@ impl<'t> Sim<'t> {
         let mut sim = Sim {
             net,
             traffic,
-            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            rng,
             size,
             quota: if cfg.sim_type == SimType::Batch {
                 cfg.batch_size.saturating_mul(per)
@@ -106,9 +119,12 @@ impl<'t> Sim<'t> {
             mc_counting: cfg.sim_type == SimType::Batch,
             gen: GenWheel::new(topo.num_endpoints()),
             due: Vec::new(),
+            injecting: true,
+            in_flight_at_clear: 0,
+            injected_rate: None,
         };
         for ep in 0..topo.num_endpoints() {
-            let at = match sim.traffic.gap(&mut sim.rng) {
+            let at = match sim.traffic.first_gap(&mut sim.rng) {
                 Some(g) if sim.quota > 0 => g - 1,
                 _ => u64::MAX,
             };
@@ -119,6 +135,9 @@ impl<'t> Sim<'t> {
 
     /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
     fn generate(&mut self) {
+        if !self.injecting {
+            return;
+        }
         let now = self.net.now;
         let mut due = std::mem::take(&mut self.due);
         self.gen.take_due(now, &mut due);
@@ -209,7 +228,7 @@ impl<'t> Sim<'t> {
     /// Runs the simulation the config asks for.
     pub fn simulate(mut self) -> FlitResult {
         match self.net.cfg.sim_type {
-            SimType::Latency => self.latency_mode(),
+            SimType::Latency | SimType::Throughput => self.latency_mode(),
             SimType::Batch => {
                 self.start_measuring();
                 let quota = self.quota;
@@ -263,9 +282,11 @@ impl<'t> Sim<'t> {
         })
     }
 
-    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class.
+    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class (latency and
+    /// throughput modes; BookSim's `_measure_latency` is `latency`).
     fn latency_mode(mut self) -> FlitResult {
         let c = self.net.cfg.clone();
+        let latency = c.sim_type == SimType::Latency;
         let nodes = self.net.nis.len() as f64;
         self.net.warming = true;
         let (mut converged, mut phases, mut clear_last) = (0, 0u32, false);
@@ -277,6 +298,7 @@ impl<'t> Sim<'t> {
                 clear_last = false;
                 self.net.period.clear(self.net.now);
                 self.net.clear_channel_counts();
+                self.in_flight_at_clear = self.net.in_flight_flits;
             }
             if let Some(stop) = self.run(c.sample_period, |_| false) {
                 let cycles = self.net.now - self.net.period.start;
@@ -287,15 +309,18 @@ impl<'t> Sim<'t> {
             let acc = self.net.period.accepted_flits as f64 / since / nodes;
             let (lat_change, acc_change) = (rel_change(lat, prev_lat), rel_change(acc, prev_acc));
             (prev_lat, prev_acc) = (lat, acc);
-            if let Some(why) = self.too_slow() {
+            // Throughput mode never aborts on latency (BookSim's "fail safe for latency mode").
+            if let Some(why) = self.too_slow().filter(|_| latency) {
                 let cycles = self.net.now - self.net.period.start;
                 return self.finish(None, cycles, Some(why), phases + 1);
             }
+            // Throughput mode judges warm-up and convergence by the accepted rate alone.
+            let lat_settled = |thres: f64| !latency || lat_change <= thres;
             if self.net.warming {
                 let done = if c.warmup_periods > 0 {
                     phases + 1 >= c.warmup_periods
                 } else {
-                    lat_change <= c.warmup_thres && acc_change <= c.warmup_thres
+                    lat_settled(c.warmup_thres) && acc_change <= c.warmup_thres
                 };
                 if done {
                     clear_last = true;
@@ -304,7 +329,7 @@ impl<'t> Sim<'t> {
                     self.net.measuring = true;
                     self.net.measured.clear(self.net.now);
                 }
-            } else if lat_change <= c.stopping_thres && acc_change <= c.acc_stopping_thres {
+            } else if lat_settled(c.stopping_thres) && acc_change <= c.acc_stopping_thres {
                 converged += 1;
             } else {
                 converged = 0;
@@ -319,9 +344,15 @@ impl<'t> Sim<'t> {
             let cycles = self.net.now - self.net.period.start;
             return self.finish(None, cycles, Some(why), phases);
         }
-        // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
+        // Drain the measured packets, checking the latency every 1000 cycles as BookSim; a
+        // throughput run stops injecting first, and never aborts.
         let measured_cycles = self.net.now - self.net.period.start;
         let accepted = self.net.period.accepted_flits;
+        let injected = (accepted + self.net.in_flight_flits).saturating_sub(self.in_flight_at_clear);
+        self.injected_rate = (!latency).then(|| {
+            injected as f64 / measured_cycles.max(1) as f64 / nodes
+        });
+        self.injecting = latency;
         self.net.sync_counters();
         let chan = self.net.chan_flits.clone();
         self.net.measuring = false;
@@ -333,7 +364,7 @@ impl<'t> Sim<'t> {
                 self.net.chan_flits = chan;
                 return self.finish(stop, measured_cycles, None, phases);
             }
-            if let Some(why) = self.too_slow() {
+            if let Some(why) = self.too_slow().filter(|_| latency) {
                 return self.finish(None, measured_cycles, Some(why), phases);
             }
         }
@@ -359,7 +390,7 @@ impl<'t> Sim<'t> {
             }
             None => {}
         }
-        let w: &Window = if n.cfg.sim_type == SimType::Latency {
+        let w: &Window = if n.cfg.sim_type.samples_periods() {
             &n.period
         } else {
             &n.measured
@@ -371,6 +402,7 @@ impl<'t> Sim<'t> {
             unstable_reason: unstable,
             deadlock,
             multicast: self.mc.as_ref().map(Multicast::result),
+            injected_rate: self.injected_rate,
             ..n.figures(w, measured_cycles)
         }
     }
@@ -427,6 +459,7 @@ impl Network<'_> {
             },
             deadlock: None,
             multicast: None,
+            injected_rate: None,
             threads: self.threads(),
         }
     }
