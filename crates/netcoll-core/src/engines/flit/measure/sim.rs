@@ -348,10 +348,10 @@ impl<'t> Sim<'t> {
         // throughput run stops injecting first, and never aborts.
         let measured_cycles = self.net.now - self.net.period.start;
         let accepted = self.net.period.accepted_flits;
-        let injected = (accepted + self.net.in_flight_flits).saturating_sub(self.in_flight_at_clear);
-        self.injected_rate = (!latency).then(|| {
-            injected as f64 / measured_cycles.max(1) as f64 / nodes
-        });
+        let injected =
+            (accepted + self.net.in_flight_flits).saturating_sub(self.in_flight_at_clear);
+        self.injected_rate =
+            (!latency).then(|| injected as f64 / measured_cycles.max(1) as f64 / nodes);
         self.injecting = latency;
         self.net.sync_counters();
         let chan = self.net.chan_flits.clone();

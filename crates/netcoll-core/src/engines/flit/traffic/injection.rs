@@ -70,7 +70,9 @@ impl InjectionSpec {
                 let near = super::registry::nearest(o, ["bernoulli", "on_off"].into_iter())
                     .map(|n| format!("did you mean {n}? "))
                     .unwrap_or_default();
-                spec_err!("injection_process = {o}: {near}BookSim's processes are bernoulli and on_off")
+                spec_err!(
+                    "injection_process = {o}: {near}BookSim's processes are bernoulli and on_off"
+                )
             }
         }
     }
@@ -176,7 +178,12 @@ mod tests {
     /// burstiness (mean and variance of the gaps).
     #[test]
     fn gaps_match_the_per_cycle_chain() {
-        for (a, b, r1) in [(0.2, 0.2, 0.4), (0.05, 0.3, 1.0), (0.5, 0.5, 0.2), (1.0, 0.0, 0.3)] {
+        for (a, b, r1) in [
+            (0.2, 0.2, 0.4),
+            (0.05, 0.3, 1.0),
+            (0.5, 0.5, 0.2),
+            (1.0, 0.0, 0.3),
+        ] {
             let p = OnOff {
                 alpha: a,
                 beta: b,
@@ -203,11 +210,20 @@ mod tests {
             }
             let stats = |v: &[f64]| {
                 let m = v.iter().sum::<f64>() / v.len() as f64;
-                (m, v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64)
+                (
+                    m,
+                    v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64,
+                )
             };
             let ((m1, v1), (m2, v2)) = (stats(&gaps), stats(&chain));
-            assert!((m1 / m2 - 1.0).abs() < 0.02, "{a} {b} {r1}: mean {m1} vs {m2}");
-            assert!((v1 / v2 - 1.0).abs() < 0.06, "{a} {b} {r1}: var {v1} vs {v2}");
+            assert!(
+                (m1 / m2 - 1.0).abs() < 0.02,
+                "{a} {b} {r1}: mean {m1} vs {m2}"
+            );
+            assert!(
+                (v1 / v2 - 1.0).abs() < 0.06,
+                "{a} {b} {r1}: var {v1} vs {v2}"
+            );
         }
     }
 

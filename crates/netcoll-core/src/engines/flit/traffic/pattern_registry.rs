@@ -22,14 +22,24 @@ pub const TRAFFIC_PATTERNS: Registry<PatternCtor> = Registry {
         ("bitcomp", |a| plain(a, "bitcomp", Pattern::Bitcomp)),
         ("bitrev", |a| plain(a, "bitrev", Pattern::Bitrev)),
         ("shuffle", |a| plain(a, "shuffle", Pattern::Shuffle)),
-        ("neighbor", |a| digits(a, "neighbor", 3).map(Pattern::Neighbor)),
-        ("neighbour", |a| digits(a, "neighbor", 3).map(Pattern::Neighbor)),
+        ("neighbor", |a| {
+            digits(a, "neighbor", 3).map(Pattern::Neighbor)
+        }),
+        ("neighbour", |a| {
+            digits(a, "neighbor", 3).map(Pattern::Neighbor)
+        }),
         ("tornado", |a| digits(a, "tornado", 3).map(Pattern::Tornado)),
-        ("badperm_yarc", |a| digits(a, "badperm_yarc", 3).map(Pattern::BadpermYarc)),
-        ("bad_dragon", |a| digits(a, "bad_dragon", 2).map(Pattern::BadDragon)),
+        ("badperm_yarc", |a| {
+            digits(a, "badperm_yarc", 3).map(Pattern::BadpermYarc)
+        }),
+        ("bad_dragon", |a| {
+            digits(a, "bad_dragon", 2).map(Pattern::BadDragon)
+        }),
         ("randperm", randperm),
         ("diagonal", |a| plain(a, "diagonal", Pattern::Diagonal)),
-        ("asymmetric", |a| plain(a, "asymmetric", Pattern::Asymmetric)),
+        ("asymmetric", |a| {
+            plain(a, "asymmetric", Pattern::Asymmetric)
+        }),
         ("taper64", |a| plain(a, "taper64", Pattern::Taper64)),
         ("hotspot", hotspot),
         ("multicast", |a| plain(a, "multicast", Pattern::Multicast)),
@@ -164,7 +174,9 @@ fn background(args: Option<&str>) -> Result<Pattern> {
     };
     match nodes.iter().find(|&&x| x < 0) {
         Some(bad) => spec_err!("traffic = {value}: node {bad} is negative; {mend}"),
-        None => Ok(Pattern::Background(nodes.iter().map(|&x| x as usize).collect())),
+        None => Ok(Pattern::Background(
+            nodes.iter().map(|&x| x as usize).collect(),
+        )),
     }
 }
 

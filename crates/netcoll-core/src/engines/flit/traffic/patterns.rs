@@ -30,19 +30,40 @@ pub(super) enum Rule {
     Uniform,
     /// Uniform over the nodes not excluded (sorted), by rejection as BookSim.
     Background(Vec<usize>),
-    Transpose { half: u32 },
-    Bitcomp { mask: usize },
-    Bitrev { bits: u32 },
-    Shuffle { nodes: usize },
+    Transpose {
+        half: u32,
+    },
+    Bitcomp {
+        mask: usize,
+    },
+    Bitrev {
+        bits: u32,
+    },
+    Shuffle {
+        nodes: usize,
+    },
     /// The digit radices, dimension 0 first, and the offset per radix.
-    Digits { radix: Vec<usize>, tornado: bool },
-    BadpermYarc { radix: usize },
-    BadDragon { group: usize },
+    Digits {
+        radix: Vec<usize>,
+        tornado: bool,
+    },
+    BadpermYarc {
+        radix: usize,
+    },
+    BadDragon {
+        group: usize,
+    },
     Table(Vec<u32>),
     Diagonal,
-    Asymmetric { half: usize },
+    Asymmetric {
+        half: usize,
+    },
     Taper64,
-    Hotspot { nodes: Vec<usize>, rates: Vec<u32>, total: u64 },
+    Hotspot {
+        nodes: Vec<usize>,
+        rates: Vec<u32>,
+        total: u64,
+    },
 }
 
 impl Rule {
@@ -141,7 +162,9 @@ impl Rule {
                 b => src.reverse_bits() >> (usize::BITS - b),
             },
             // Rotate left by one: the top bit comes round to the bottom.
-            Rule::Shuffle { nodes } => ((src << 1) & (nodes - 1)) | usize::from(src << 1 & nodes != 0),
+            Rule::Shuffle { nodes } => {
+                ((src << 1) & (nodes - 1)) | usize::from((src << 1) & nodes != 0)
+            }
             Rule::Digits { radix, tornado } => digits(src, radix, *tornado),
             Rule::BadpermYarc { radix } => rng.random_range(0..*radix) * radix + src / radix,
             Rule::BadDragon { group } => {

@@ -28,7 +28,9 @@ fn rule(p: &Pattern, g: &Geometry) -> Rule {
 fn map(p: Pattern, nodes: usize, k: usize, n: usize) -> Vec<usize> {
     let r = rule(&p, &geometry(nodes, k, n));
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    (0..nodes).map(|s| r.dest(s, nodes as u32, &mut rng)).collect()
+    (0..nodes)
+        .map(|s| r.dest(s, nodes as u32, &mut rng))
+        .collect()
 }
 
 /// How often each destination of `src` comes up in `draws` draws.
@@ -37,7 +39,9 @@ fn shares(p: Pattern, g: &Geometry, src: usize, draws: usize) -> BTreeMap<usize,
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut seen = BTreeMap::new();
     for _ in 0..draws {
-        *seen.entry(r.dest(src, g.nodes as u32, &mut rng)).or_insert(0.0) += 1.0;
+        *seen
+            .entry(r.dest(src, g.nodes as u32, &mut rng))
+            .or_insert(0.0) += 1.0;
     }
     seen.values_mut().for_each(|c| *c /= draws as f64);
     seen
@@ -53,7 +57,10 @@ fn bit_permutations_on_sixteen_nodes() {
     let t = map(Pattern::Transpose, 16, 4, 2);
     assert_eq!(t, [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]);
     // bitcomp: every bit flipped.
-    assert_eq!(map(Pattern::Bitcomp, 16, 4, 2), (0..16).rev().collect::<Vec<_>>());
+    assert_eq!(
+        map(Pattern::Bitcomp, 16, 4, 2),
+        (0..16).rev().collect::<Vec<_>>()
+    );
     // bitrev: b3 b2 b1 b0 -> b0 b1 b2 b3 (0001 -> 1000, 0011 -> 1100, 1011 -> 1101).
     let r = map(Pattern::Bitrev, 16, 4, 2);
     assert_eq!(r, [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15]);
@@ -62,11 +69,21 @@ fn bit_permutations_on_sixteen_nodes() {
     assert_eq!(s, [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15]);
     assert_eq!(map(Pattern::Bitrev, 1, 1, 1), [0]);
     // BookSim's rules: a power of two, an even one for transpose.
-    for p in [Pattern::Bitrev, Pattern::Shuffle, Pattern::Bitcomp, Pattern::Transpose] {
+    for p in [
+        Pattern::Bitrev,
+        Pattern::Shuffle,
+        Pattern::Bitcomp,
+        Pattern::Transpose,
+    ] {
         let e = Rule::new(&p, &geometry(12, 4, 2), &mut ChaCha8Rng::seed_from_u64(0));
         assert!(e.is_err_and(|e| e.to_string().contains("power-of-two node count, not 12")));
     }
-    assert!(Rule::new(&Pattern::Transpose, &geometry(32, 4, 2), &mut ChaCha8Rng::seed_from_u64(0)).is_err());
+    assert!(Rule::new(
+        &Pattern::Transpose,
+        &geometry(32, 4, 2),
+        &mut ChaCha8Rng::seed_from_u64(0)
+    )
+    .is_err());
 }
 
 #[test]
@@ -93,7 +110,11 @@ fn digit_permutations() {
     let r = rule(&Pattern::Neighbor(d), &g);
     assert_eq!(r.dest(5, 16, &mut ChaCha8Rng::seed_from_u64(0)), 10);
     // The digits must not address more nodes than exist (BookSim would send off the net).
-    let e = Rule::new(&Pattern::Tornado(d), &geometry(32, 8, 2), &mut ChaCha8Rng::seed_from_u64(0));
+    let e = Rule::new(
+        &Pattern::Tornado(d),
+        &geometry(32, 8, 2),
+        &mut ChaCha8Rng::seed_from_u64(0),
+    );
     assert!(e.is_err_and(|e| e.to_string().contains("addresses 64 nodes")));
     // A netcoll grid without arguments follows the grid (4 x 2 here).
     let shaped = Geometry {
@@ -112,7 +133,10 @@ fn digit_permutations() {
 fn randperm_is_booksims_permutation() {
     let want16 = [2, 8, 6, 1, 0, 11, 4, 5, 3, 14, 10, 7, 15, 12, 9, 13];
     assert_eq!(map(Pattern::Randperm(None), 16, 4, 2), want16);
-    assert_eq!(map(Pattern::Randperm(Some(7)), 8, 8, 1), [0, 5, 6, 1, 3, 7, 4, 2]);
+    assert_eq!(
+        map(Pattern::Randperm(Some(7)), 8, 8, 1),
+        [0, 5, 6, 1, 3, 7, 4, 2]
+    );
     let mut g = geometry(8, 8, 1);
     g.perm_seed = 7;
     let r = rule(&Pattern::Randperm(None), &g);
@@ -136,17 +160,48 @@ fn random_patterns_draw_booksims_destinations() {
         assert!(near(s[&d], 0.5 / 9.0 + 0.5 / 64.0), "{d}: {s:?}");
     }
     assert!(near(s[&30], 0.5 / 64.0), "{s:?}");
-    assert!(Rule::new(&Pattern::Taper64, &geometry(16, 4, 2), &mut ChaCha8Rng::seed_from_u64(0)).is_err());
+    assert!(Rule::new(
+        &Pattern::Taper64,
+        &geometry(16, 4, 2),
+        &mut ChaCha8Rng::seed_from_u64(0)
+    )
+    .is_err());
     // badperm_yarc, 4 x 4: a random node of column src / 4 (source 6 -> 1, 5, 9, 13).
-    let s = shares(Pattern::BadpermYarc(DigitArgs::default()), &geometry(16, 4, 2), 6, 40_000);
+    let s = shares(
+        Pattern::BadpermYarc(DigitArgs::default()),
+        &geometry(16, 4, 2),
+        6,
+        40_000,
+    );
     assert_eq!(s.keys().copied().collect::<Vec<_>>(), [1, 5, 9, 13]);
     // bad_dragon, k = 2: groups of 2k k = 8 nodes; the source's next group, uniformly.
-    let s = shares(Pattern::BadDragon(DigitArgs::default()), &geometry(32, 2, 2), 3, 40_000);
-    assert_eq!(s.keys().copied().collect::<Vec<_>>(), (8..16).collect::<Vec<_>>());
-    let s = shares(Pattern::BadDragon(DigitArgs::default()), &geometry(32, 2, 2), 29, 40_000);
-    assert_eq!(s.keys().copied().collect::<Vec<_>>(), (0..8).collect::<Vec<_>>());
+    let s = shares(
+        Pattern::BadDragon(DigitArgs::default()),
+        &geometry(32, 2, 2),
+        3,
+        40_000,
+    );
+    assert_eq!(
+        s.keys().copied().collect::<Vec<_>>(),
+        (8..16).collect::<Vec<_>>()
+    );
+    let s = shares(
+        Pattern::BadDragon(DigitArgs::default()),
+        &geometry(32, 2, 2),
+        29,
+        40_000,
+    );
+    assert_eq!(
+        s.keys().copied().collect::<Vec<_>>(),
+        (0..8).collect::<Vec<_>>()
+    );
     // background: uniform over the nodes not listed.
-    let s = shares(Pattern::Background(vec![1, 2]), &geometry(4, 2, 2), 0, 30_000);
+    let s = shares(
+        Pattern::Background(vec![1, 2]),
+        &geometry(4, 2, 2),
+        0,
+        30_000,
+    );
     assert_eq!(s.keys().copied().collect::<Vec<_>>(), [0, 3]);
     assert!(near(s[&0], 0.5));
 }
@@ -162,6 +217,10 @@ fn hotspots_with_weights() {
     // One hot spot takes every packet; a negative one is a node drawn once.
     assert_eq!(shares(hs(vec![9], vec![5]), &g, 5, 100).keys().count(), 1);
     assert_eq!(shares(hs(vec![-1], vec![1]), &g, 5, 100).keys().count(), 1);
-    let e = Rule::new(&hs(vec![64], vec![1]), &g, &mut ChaCha8Rng::seed_from_u64(0));
+    let e = Rule::new(
+        &hs(vec![64], vec![1]),
+        &g,
+        &mut ChaCha8Rng::seed_from_u64(0),
+    );
     assert!(e.is_err_and(|e| e.to_string().contains("node 64 is out of range")));
 }

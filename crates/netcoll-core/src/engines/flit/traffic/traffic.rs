@@ -135,7 +135,12 @@ mod tests {
     use rand::SeedableRng;
 
     /// Bernoulli traffic of `pattern` on `nodes` nodes (a `shape` grid) at rate `p`.
-    pub(crate) fn traffic(pattern: &Pattern, nodes: usize, shape: &[usize], p: f64) -> Result<Traffic> {
+    pub(crate) fn traffic(
+        pattern: &Pattern,
+        nodes: usize,
+        shape: &[usize],
+        p: f64,
+    ) -> Result<Traffic> {
         let g = Geometry {
             nodes,
             shape,
