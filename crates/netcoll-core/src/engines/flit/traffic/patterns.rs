@@ -59,10 +59,12 @@ pub(super) enum Rule {
         half: usize,
     },
     Taper64,
+    /// The hot spots, their weights and the weights' sum (below 2^32: drawn as u32, the
+    /// stream rand's usize draw of a small range takes).
     Hotspot {
         nodes: Vec<usize>,
         rates: Vec<u32>,
-        total: u64,
+        total: u32,
     },
 }
 
@@ -198,10 +200,10 @@ impl Rule {
                 }
                 let mut pick = rng.random_range(0..*total);
                 for (&n, &w) in nodes.iter().zip(rates) {
-                    if pick < w as u64 {
+                    if pick < w {
                         return n;
                     }
-                    pick -= w as u64;
+                    pick -= w;
                 }
                 unreachable!("the weights sum to the total")
             }
@@ -280,7 +282,10 @@ fn hotspot(hs: &[i64], rates: &[u32], nodes: usize, rng: &mut ChaCha8Rng) -> Res
             }
         }
     }
-    let total = rates.iter().map(|&w| w as u64).sum();
+    let sum: u64 = rates.iter().map(|&w| w as u64).sum();
+    let Ok(total) = u32::try_from(sum) else {
+        return spec_err!("traffic = hotspot: the weights sum to {sum}; keep the sum below 2^32");
+    };
     Ok(Rule::Hotspot {
         nodes: list,
         rates: rates.to_vec(),
