@@ -924,8 +924,10 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("sim", "traffic=tornado(4,2)"), "brace the list: ({4,2})"),
     (("sim", "traffic=taper64", "k=4"), "taper64 needs exactly 64 nodes, not 16"),
     (("sim", "traffic=bitrev", "k=3"), "power-of-two node count, not 9"),
-    (("sim", "traffic=tornado({8,3})", "topology=netcoll", "netcoll_topology=mesh:4x4"),
-     "addresses 512 nodes"),
+    (
+        ("sim", "traffic=tornado({8,3})", "topology=netcoll", "netcoll_topology=mesh:4x4"),
+        "addresses 512 nodes",
+    ),
     (("sim", "injection_process=onoff"), "did you mean on_off?"),
     (
         ("sim", "injection_process=on_off", "burst_r1=0.5"),

@@ -194,5 +194,8 @@ mod tests_patterns;
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;
 #[cfg(test)]
+#[path = "measure/tests_traffic_modes.rs"]
+mod tests_traffic_modes;
+#[cfg(test)]
 #[path = "traffic/tests_worms.rs"]
 mod tests_worms;

@@ -240,7 +240,7 @@ fn bad_keys_and_values_are_one_line_errors() {
     let e = c.set("warp_speed", "9").unwrap_err().to_string();
     assert!(e.starts_with("unsupported key 'warp_speed'") && !e.contains('\n'));
     assert!(c.set("num_vcs", "four").is_err());
-    assert!(c.set("traffic", "tornado").is_err());
+    assert!(c.set("traffic", "tornadoo").is_err());
     c.set("traffic", "hotspot({0,3})").unwrap();
     for (key, bad) in [
         ("vc_allocator", "wavefront"),

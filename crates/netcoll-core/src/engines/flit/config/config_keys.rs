@@ -66,12 +66,6 @@ impl FlitConfig {
             "burst_alpha" => self.burst_alpha = num(key, v)?,
             "burst_beta" => self.burst_beta = num(key, v)?,
             "burst_r1" => self.burst_r1 = num(key, v)?,
-            "perm_seed" if v == "time" => {
-                return spec_err!(
-                    "perm_seed = time is refused: netcoll runs are reproducible, give a number"
-                )
-            }
-            "perm_seed" => self.perm_seed = num(key, v)?,
             "xr" => self.xr = num(key, v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
@@ -97,12 +91,13 @@ impl FlitConfig {
             "batch_size" => self.batch_size = num(key, v)?,
             "sim_cycles" => self.sim_cycles = num(key, v)?,
             "warmup_cycles" => self.warmup_cycles = num(key, v)?,
-            "seed" if v == "time" => {
+            "seed" | "perm_seed" if v == "time" => {
                 return spec_err!(
-                    "seed = time is refused: netcoll runs are reproducible, give a number"
+                    "{key} = time is refused: netcoll runs are reproducible, give a number"
                 )
             }
             "seed" => self.seed = num(key, v)?,
+            "perm_seed" => self.perm_seed = num(key, v)?,
             "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,
