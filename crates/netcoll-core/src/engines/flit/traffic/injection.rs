@@ -131,6 +131,10 @@ impl OnOff {
     /// Cycles from a cycle in which the node was in `on` to its next generation, or None
     /// if it never generates again.
     pub fn gap(&self, mut on: bool, rng: &mut ChaCha8Rng) -> Option<u64> {
+        if self.r1 <= 0.0 {
+            // No on cycle ever generates (a zero rate): stop before cycling on and off.
+            return None;
+        }
         let mut elapsed = 0u64;
         loop {
             if on {
@@ -225,6 +229,15 @@ mod tests {
                 "{a} {b} {r1}: var {v1} vs {v2}"
             );
         }
+    }
+
+    /// A zero rate never generates (and never loops through on and off stretches).
+    #[test]
+    fn zero_rate_never_generates() {
+        let p = OnOff::resolve(&[], [0.5, 0.5, -1.0], 0.0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(p.gap(false, &mut rng), None);
+        assert_eq!(p.gap(true, &mut rng), None);
     }
 
     #[test]
