@@ -473,6 +473,10 @@ CASES: list[tuple[tuple[str, ...], str]] = [
         "unknown key 'sead'",
     ),
     (
+        ("sweep", "--set", "injecton_rate=0.1,0.2"),
+        "unknown key 'injecton_rate'; did you mean 'injection_rate'?",
+    ),
+    (
         ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "3,3"),
         "multicast target 3 is listed twice",
     ),
