@@ -6,9 +6,9 @@
 
 use super::booksim_keys::booksim_only_keys;
 pub use super::config_enums::{
-    DigitArgs, FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+    DigitArgs, FlowControl, InjectionSpec, McScheme, Pattern, SimType, SwAllocator, TorusRouting,
+    VcAllocator,
 };
-pub use super::injection::InjectionSpec;
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;

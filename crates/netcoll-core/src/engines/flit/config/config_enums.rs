@@ -63,6 +63,17 @@ pub struct DigitArgs {
     pub xr: Option<usize>,
 }
 
+/// The `injection_process` value as written (traffic/injection.rs reads it and runs the
+/// process; parameters not given come from the `burst_*` keys when the run starts, as
+/// BookSim reads them).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjectionSpec {
+    Bernoulli,
+    /// `on_off` with the parameters its parentheses give (alpha, beta, r1), in order.
+    OnOff(Vec<f64>),
+}
+
 /// How a multicast of `traffic = multicast` travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

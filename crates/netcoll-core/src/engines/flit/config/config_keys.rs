@@ -4,9 +4,8 @@
 use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
-use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
+use super::config_enums::{FlowControl, InjectionSpec, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
-use super::injection::InjectionSpec;
 use super::pattern_registry::parse_pattern;
 use super::registry::nearest;
 use super::routing_registry::ROUTING_FUNCTIONS;

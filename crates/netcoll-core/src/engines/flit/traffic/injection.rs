@@ -18,25 +18,16 @@
 //! stays silent (as the Bernoulli gaps do). After a generation the node is on, so the only
 //! state a node keeps is its start.
 
+use super::config_enums::InjectionSpec;
 use super::geometric::steps_by_log;
 use super::pattern_registry::arg_items;
 use crate::error::Result;
 use crate::spec_err;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-
-/// The `injection_process` value as written (parameters not given come from the
-/// `burst_*` keys when the run starts, as BookSim reads them).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InjectionSpec {
-    Bernoulli,
-    /// `on_off` with the parameters its parentheses give (alpha, beta, r1), in order.
-    OnOff(Vec<f64>),
-}
 
 impl InjectionSpec {
+    /// Reads an `injection_process` value: `bernoulli`, `on_off` or `on_off({a,b,r1})`.
     pub fn parse(v: &str) -> Result<InjectionSpec> {
         let (name, args) = match v.split_once('(') {
             Some((n, rest)) => (n.trim(), rest.trim_end().trim_end_matches(')')),
