@@ -58,7 +58,7 @@ impl InjectionSpec {
                 Ok(InjectionSpec::OnOff(nums))
             }
             o => {
-                let near = super::registry::nearest(o, ["bernoulli", "on_off"].into_iter())
+                let near = super::registry::nearest(o, ["bernoulli", "on_off"])
                     .map(|n| format!("did you mean {n}? "))
                     .unwrap_or_default();
                 spec_err!(

@@ -87,14 +87,13 @@ impl KnuthRng {
         for j in KK..n {
             a[j] = mod_diff(a[j - KK], a[j - LL]);
         }
-        let mut j = n;
-        for i in 0..LL {
-            s[i] = mod_diff(a[j - KK], a[j - LL]);
-            j += 1;
-        }
-        for i in LL..KK {
-            s[i] = mod_diff(a[j - KK], s[i - LL]);
-            j += 1;
+        // The new state: its first LL from the array's tail, the rest from the state itself.
+        for (i, j) in (0..KK).zip(n..) {
+            s[i] = if i < LL {
+                mod_diff(a[j - KK], a[j - LL])
+            } else {
+                mod_diff(a[j - KK], s[i - LL])
+            };
         }
     }
 

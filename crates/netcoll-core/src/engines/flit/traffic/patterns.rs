@@ -215,7 +215,7 @@ impl Rule {
 fn digits(src: usize, radix: &[usize], tornado: bool) -> usize {
     let (mut rest, mut out, mut mul) = (src, 0, 1);
     for &r in radix {
-        let shift = if tornado { (r + 1) / 2 - 1 } else { 1 };
+        let shift = if tornado { r.div_ceil(2) - 1 } else { 1 };
         out += ((rest % r + shift) % r) * mul;
         rest /= r;
         mul *= r;
