@@ -29,6 +29,11 @@ MULTICAST_RATE_47_ERROR = (
     "injection_rate = 47 flits (/ packet_size 16): gives 2.9375 packets per node"
 )
 
+# Issue 30: an alltoall holds a chunk per destination, so its memory grows with NP^2.
+RUN_ALLTOALL_64 = (
+    "--max-memory", "1", "run", "alltoall", "--example", "pairwise-alltoall", "--np", "64",
+)  # fmt: skip
+
 CASES: list[tuple[tuple[str, ...], str]] = [
     # --- issue 15: values never validated at the boundary
     (
@@ -920,6 +925,24 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     ),
     # issue 30: the tuner on a million-rank grid (aborted at 4 GB in the aggregate engine)
     (("tune", "bcast", "-t", "mesh:1024x1024"), "above the tuner's limit of 2e8"),
+    # issue 30: run takes every collective the verifier proves; the barrier is named
+    (("run", "barrier", "--np", "2", "--bytes", "8"), "run does not execute a barrier"),
+    ((*RUN_ALLTOALL_64, "--bytes", "64M"), "--bytes 67108864 on 64 ranks needs about 825 GB"),
+    # issue 32: traffic classes, request/reply VC ranges, priorities
+    (
+        ("sim", "classes=2", "injection_rate={0.1,0.2,0.3}"),
+        "injection_rate has 3 values but classes = 2",
+    ),
+    (
+        ("sim", "use_read_write=1", "num_vcs=4"),
+        "read_request_begin_vc = 0, read_request_end_vc = 5: with use_read_write = 1",
+    ),
+    (
+        ("sim", "use_read_write=1", "num_vcs=16", "write_reply_begin_vc=9", "write_reply_end_vc=8"),
+        "write_reply_begin_vc = 9, write_reply_end_vc = 8",
+    ),
+    (("sim", "priority=other"), "priority = other: use none, class, age"),
+    (("sim", "priority=local_age"), "priority = local_age is not implemented"),
     # issue 32: traffic patterns, the on/off process, their arguments and node-count rules
     (("sim", "traffic=tornadoo"), "traffic = tornadoo is not supported: did you mean tornado?"),
     (("sim", "traffic=hotspot({{0,x},{1,1}})"), "node 'x' is not a whole number"),

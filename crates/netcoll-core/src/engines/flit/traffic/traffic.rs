@@ -38,6 +38,17 @@ impl Traffic {
         p: f64,
         rng: &mut ChaCha8Rng,
     ) -> Result<Traffic> {
+        Traffic::for_pattern(cfg, topo, &cfg.traffic, p, rng)
+    }
+
+    /// [`Traffic::for_config`] with pattern `pattern` (a traffic class's).
+    pub fn for_pattern(
+        cfg: &FlitConfig,
+        topo: &Topology,
+        pattern: &Pattern,
+        p: f64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Traffic> {
         let geometry = Geometry {
             nodes: topo.num_endpoints(),
             shape: topo.shape(),
@@ -55,7 +66,7 @@ impl Traffic {
                 p,
             )?),
         };
-        Traffic::new(&cfg.traffic, &geometry, p, on_off, rng)
+        Traffic::new(pattern, &geometry, p, on_off, rng)
     }
 
     pub(super) fn new(
