@@ -943,4 +943,22 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     ),
     (("sim", "priority=other"), "priority = other: use none, class, age"),
     (("sim", "priority=local_age"), "priority = local_age is not implemented"),
+    # issue 32: traffic patterns, the on/off process, their arguments and node-count rules
+    (("sim", "traffic=tornadoo"), "traffic = tornadoo is not supported: did you mean tornado?"),
+    (("sim", "traffic=hotspot({{0,x},{1,1}})"), "node 'x' is not a whole number"),
+    (("sim", "traffic=hotspot({{0,63},{1,0}})"), "weight 0 must be from 1"),
+    (("sim", "traffic=hotspot({{0,64}})"), "node 64 is out of range: the network has 64"),
+    (("sim", "traffic=tornado(4,2)"), "brace the list: ({4,2})"),
+    (("sim", "traffic=taper64", "k=4"), "taper64 needs exactly 64 nodes, not 16"),
+    (("sim", "traffic=bitrev", "k=3"), "power-of-two node count, not 9"),
+    (
+        ("sim", "traffic=tornado({8,3})", "topology=netcoll", "netcoll_topology=mesh:4x4"),
+        "addresses 512 nodes",
+    ),
+    (("sim", "injection_process=onoff"), "did you mean on_off?"),
+    (
+        ("sim", "injection_process=on_off", "burst_r1=0.5"),
+        "give exactly two of the three and set the third to -1",
+    ),
+    (("sim", "perm_seed=time"), "perm_seed = time is refused"),
 ]

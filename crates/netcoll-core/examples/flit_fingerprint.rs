@@ -32,7 +32,7 @@ fn runs(anynet: &str) -> Vec<(&'static str, Vec<(String, String)>)> {
         ("mesh8 2 vcs x 2", format!("k=8 injection_rate=0.2 num_vcs=2 vc_buf_size=2 packet_size=4 {fixed}")),
         ("mesh8 16 vcs", format!("k=8 injection_rate=0.3 num_vcs=16 {fixed}")),
         ("mesh8 transpose", format!("k=8 injection_rate=0.2 traffic=transpose {fixed}")),
-        ("mesh8 hotspot", format!("k=8 injection_rate=0.05 traffic=hotspot({{0,9}}) {fixed}")),
+        ("mesh8 hotspot", format!("k=8 injection_rate=0.05 traffic=hotspot({{{{0,9}}}}) {fixed}")),
         ("mesh 4x4x4", format!("k=4 n=3 injection_rate=0.2 {fixed}")),
         ("torus8 0.3", format!("topology=torus k=8 injection_rate=0.3 {fixed}")),
         ("torus8 dateline", format!("topology=torus k=8 injection_rate=0.3 torus_routing=dateline {fixed}")),

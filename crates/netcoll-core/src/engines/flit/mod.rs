@@ -16,9 +16,10 @@
 //!   the routing-function registry (routing_registry).
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
-//! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
-//!   pattern registry (pattern_registry), NIs (ni), traffic classes, request/reply and
-//!   priorities (classes, class_ni, class_queues), multicast (multicast, mcload,
+//! - traffic/: patterns and injection (traffic, patterns, randperm with knuth_rng,
+//!   injection, dest_draw, geometric, gen_wheel), the pattern registry (pattern_registry),
+//!   NIs (ni), traffic classes, request/reply and priorities (classes, class_ni,
+//!   class_queues), multicast (multicast, mcload,
 //!   replicate), worms (worms, worm_table).
 //! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
 //!   result, class_figures), deadlock reports (deadlock), per-step latency (steplat).
@@ -115,6 +116,10 @@ mod dest_draw;
 mod gen_wheel;
 #[path = "traffic/geometric.rs"]
 mod geometric;
+#[path = "traffic/injection.rs"]
+pub mod injection;
+#[path = "traffic/knuth_rng.rs"]
+mod knuth_rng;
 #[path = "traffic/mcload.rs"]
 pub mod mcload;
 #[path = "traffic/multicast.rs"]
@@ -123,6 +128,10 @@ pub mod multicast;
 mod ni;
 #[path = "traffic/pattern_registry.rs"]
 pub mod pattern_registry;
+#[path = "traffic/patterns.rs"]
+mod patterns;
+#[path = "traffic/randperm.rs"]
+mod randperm;
 #[path = "traffic/replicate.rs"]
 pub mod replicate;
 #[path = "traffic/traffic.rs"]
@@ -195,8 +204,14 @@ mod tests_mask_router;
 #[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;
 #[cfg(test)]
+#[path = "traffic/tests_patterns.rs"]
+mod tests_patterns;
+#[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;
+#[cfg(test)]
+#[path = "measure/tests_traffic_modes.rs"]
+mod tests_traffic_modes;
 #[cfg(test)]
 #[path = "traffic/tests_worms.rs"]
 mod tests_worms;

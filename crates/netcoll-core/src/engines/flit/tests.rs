@@ -259,7 +259,7 @@ fn bad_keys_and_values_are_one_line_errors() {
     let e = c.set("warp_speed", "9").unwrap_err().to_string();
     assert!(e.starts_with("unsupported key 'warp_speed'") && !e.contains('\n'));
     assert!(c.set("num_vcs", "four").is_err());
-    assert!(c.set("traffic", "tornado").is_err());
+    assert!(c.set("traffic", "tornadoo").is_err());
     c.set("traffic", "hotspot({0,3})").unwrap();
     for (key, bad) in [
         ("vc_allocator", "wavefrnt"),
@@ -392,10 +392,11 @@ fn registries_refuse_unknown_names_with_the_nearest() {
     c.set("vc_allocator", "separable_input_first").unwrap();
     assert_eq!(c.vc_allocator, VcAllocator::SeparableInputFirst);
     c.set("traffic", "neighbour").unwrap();
-    assert_eq!(c.traffic, Pattern::Neighbor);
-    c.set("traffic", "hotspot({1, 2})").unwrap();
-    assert_eq!(c.traffic, Pattern::Hotspot(vec![1, 2]));
-    assert!(c.set("traffic", "hotspot").is_err());
+    assert_eq!(c.traffic, Pattern::Neighbor(Default::default()));
+    c.set("traffic", "hotspot({{1, 2}})").unwrap();
+    let (nodes, rates) = (vec![1, 2], vec![1, 1]);
+    assert_eq!(c.traffic, Pattern::Hotspot { nodes, rates });
+    assert!(c.set("traffic", "hotspot({{1,x}})").is_err());
     assert!(c.set("traffic", "uniform(3)").is_err());
     assert_eq!(
         super::routing_registry::ROUTING_FUNCTIONS.name_of(RoutingKind::Shortest),

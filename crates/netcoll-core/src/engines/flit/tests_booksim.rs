@@ -180,8 +180,9 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
         ("input_speedup", "2"),
         ("internal_speedup", "2.0"),
         ("hold_switch_for_packet", "1"),
-        ("sim_type", "throughput"),
+        ("sim_type", "through_put"),
         ("seed", "time"),
+        ("perm_seed", "time"),
     ] {
         let e = FlitConfig::booksim().set(k, v).unwrap_err().to_string();
         assert!(

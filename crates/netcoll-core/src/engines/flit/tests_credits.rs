@@ -8,7 +8,7 @@
 use super::{simulate_traffic, FlitConfig, FlitResult};
 
 /// An 8x8 mesh with dimension-order routing, BookSim's defaults otherwise, and `extra`.
-fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
+pub(super) fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
     let mut c = FlitConfig::booksim();
     let base = [
         ("topology", "mesh"),

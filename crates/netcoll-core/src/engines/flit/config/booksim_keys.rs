@@ -4,8 +4,8 @@
 //! * *output only*: it changes what BookSim prints or writes (watch files, power files,
 //!   activity traces), never the simulated network; accepted and ignored;
 //! * *inert here*: it only matters for a feature that is off (the request/reply subnets
-//!   with one physical network, the burst parameters without `injection_process = on_off`,
-//!   the concentration geometry of cmesh/flatfly); accepted and ignored;
+//!   with one physical network, the concentration geometry of cmesh/flatfly); accepted and
+//!   ignored;
 //! * *default only*: netcoll implements BookSim's default behaviour; the key is accepted at
 //!   that value and refused at any other, with one line naming the key and why.
 //!
@@ -41,20 +41,14 @@ const INERT: &[&str] = &[
     "read_reply_subnet",
     "write_request_subnet",
     "write_reply_subnet",
-    // injection_process = bernoulli: the on/off process's parameters.
-    "burst_alpha",
-    "burst_beta",
-    "burst_r1",
     // Concentrated meshes and flattened butterflies (refused topologies) and the
     // single-router `topology = single`.
     "x",
     "y",
-    "xr",
     "yr",
     "in_ports",
     "out_ports",
-    // Random permutation traffic (not implemented) and link failures (link_failures = 0).
-    "perm_seed",
+    // Link failures (link_failures = 0).
     "fail_seed",
 ];
 
@@ -175,7 +169,6 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
     ),
     ("arb_type", "round_robin", "the arbiters are round-robin"),
     ("packet_size_rate", "1", "packets have one size"),
-    ("injection_process", "bernoulli", "injection is Bernoulli"),
     ("batch_count", "1", "a batch run sends one batch"),
     ("measure_stats", "1", "the one traffic class is measured"),
     (

@@ -7,7 +7,8 @@
 use super::booksim_keys::booksim_only_keys;
 use super::class_types::{TrafficClasses, CLASS_KEYS};
 pub use super::config_enums::{
-    FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
+    DigitArgs, FlowControl, InjectionSpec, McScheme, Pattern, SimType, SwAllocator, TorusRouting,
+    VcAllocator,
 };
 use crate::error::Result;
 use crate::routing::RoutingKind;
@@ -74,6 +75,17 @@ pub struct FlitConfig {
     /// (seed 003 s5.1.2); 1: flit by flit.
     pub chunk_flits: usize,
     pub traffic: Pattern,
+    /// BookSim's `injection_process`: `bernoulli` or `on_off`, with the on/off process's
+    /// `burst_alpha`, `burst_beta` and `burst_r1` (traffic/injection.rs).
+    pub injection_process: InjectionSpec,
+    pub burst_alpha: f64,
+    pub burst_beta: f64,
+    pub burst_r1: f64,
+    /// Seed of `traffic = randperm`'s permutation (BookSim's `perm_seed`).
+    pub perm_seed: i64,
+    /// BookSim's `xr`: the digit patterns (tornado, neighbor, badperm_yarc) count digits of
+    /// radix `xr * k`.
+    pub xr: usize,
     pub packet_size: usize,
     pub injection_rate: f64,
     pub injection_rate_uses_flits: bool,
@@ -148,6 +160,12 @@ impl Default for FlitConfig {
             ni_read_delay: 1,
             chunk_flits: 1,
             traffic: Pattern::Uniform,
+            injection_process: InjectionSpec::Bernoulli,
+            burst_alpha: 0.5,
+            burst_beta: 0.5,
+            burst_r1: -1.0,
+            perm_seed: 0,
+            xr: 1,
             packet_size: 1,
             injection_rate: 0.1,
             injection_rate_uses_flits: false,
@@ -214,6 +232,12 @@ pub const KEYS: &[&str] = &[
     "ni_read_delay",
     "chunk_flits",
     "traffic",
+    "injection_process",
+    "burst_alpha",
+    "burst_beta",
+    "burst_r1",
+    "perm_seed",
+    "xr",
     "packet_size",
     "injection_rate",
     "injection_rate_uses_flits",

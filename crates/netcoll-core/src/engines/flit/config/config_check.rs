@@ -92,7 +92,7 @@ impl FlitConfig {
     /// offer its batch at the injection rate (batch; None at rate 0, refused elsewhere).
     pub fn least_cycles(&self) -> Option<u64> {
         match self.sim_type {
-            SimType::Latency => {
+            SimType::Latency | SimType::Throughput => {
                 Some((self.warmup_periods.max(1) as u64 + 1).saturating_mul(self.sample_period))
             }
             SimType::Fixed => Some(self.warmup_cycles.saturating_add(self.sim_cycles)),

@@ -13,23 +13,65 @@ pub enum FlowControl {
     CutThrough,
 }
 
-/// Synthetic traffic patterns over endpoint ids.
+/// Synthetic traffic patterns over endpoint ids, BookSim's `traffic.cpp` patterns by its
+/// names (traffic/patterns.rs gives each one's destination rule and node-count rule).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Pattern {
     /// Destination uniform over all nodes, the source included (as BookSim's `uniform`).
     Uniform,
+    /// Uniform over the nodes not listed (`background({1,2})`).
+    Background(Vec<usize>),
     /// Swap the high and low halves of the node address bits (power-of-two node counts).
     Transpose,
     /// Complement every address bit (power-of-two node counts).
     Bitcomp,
-    /// +1 in every dimension of the shape, wrapping (BookSim's `neighbor`).
-    Neighbor,
-    /// Uniform over the listed hot-spot nodes.
-    Hotspot(Vec<usize>),
+    /// Reverse the address bits (power-of-two node counts).
+    Bitrev,
+    /// Rotate the address bits left by one (power-of-two node counts).
+    Shuffle,
+    /// +1 in every radix-(xr k) digit, wrapping (BookSim's `neighbor`).
+    Neighbor(DigitArgs),
+    /// +(ceil(xr k / 2) - 1) in every radix-(xr k) digit, wrapping (BookSim's `tornado`).
+    Tornado(DigitArgs),
+    /// A random node of the column of the source's row (BookSim's `badperm_yarc`).
+    BadpermYarc(DigitArgs),
+    /// A random node of the next dragonfly group (BookSim's `bad_dragon`).
+    BadDragon(DigitArgs),
+    /// BookSim's random permutation for this seed (None: `perm_seed`).
+    Randperm(Option<i64>),
+    /// The next node with probability 1/3, else the source itself.
+    Diagonal,
+    /// The source's place in the lower half of the nodes, in either half at random.
+    Asymmetric,
+    /// 64 nodes: half the packets to the 3x3 square around the source (wrapping), half uniform.
+    Taper64,
+    /// The listed hot-spot nodes, each with its weight (`hotspot({{0,63},{1,3}})`); a
+    /// negative node is a node drawn at random when the run starts.
+    Hotspot { nodes: Vec<i64>, rates: Vec<u32> },
     /// m-way multicasts (`multicast_dests`, `multicast_scheme`; seed 003 s6.2, multicast.rs):
     /// `m` destinations uniform over the nodes without the source.
     Multicast,
+}
+
+/// The digits of a digit pattern as its arguments give them (`tornado(k,n,xr)`); those not
+/// given are the config's `k`, `n` and `xr`, as BookSim takes them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct DigitArgs {
+    pub k: Option<usize>,
+    pub n: Option<usize>,
+    pub xr: Option<usize>,
+}
+
+/// The `injection_process` value as written (traffic/injection.rs reads it and runs the
+/// process; parameters not given come from the `burst_*` keys when the run starts, as
+/// BookSim reads them).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InjectionSpec {
+    Bernoulli,
+    /// `on_off` with the parameters its parentheses give (alpha, beta, r1), in order.
+    OnOff(Vec<f64>),
 }
 
 /// How a multicast of `traffic = multicast` travels.
@@ -129,4 +171,16 @@ pub enum SimType {
     Batch,
     /// Run exactly `sim_cycles` cycles, measuring everything after `warmup_cycles`.
     Fixed,
+    /// BookSim's throughput mode: as `Latency`, but warm-up and convergence look at the
+    /// accepted rate alone, `latency_thres` never aborts, and at the end injection stops
+    /// and the measured packets drain (measure/throughput.rs).
+    Throughput,
+}
+
+impl SimType {
+    /// Measured in sample periods as BookSim's `_SingleSim` (latency, throughput): a
+    /// period counts the packets of the warm-up and the measured ones only.
+    pub fn samples_periods(self) -> bool {
+        matches!(self, SimType::Latency | SimType::Throughput)
+    }
 }

@@ -4,7 +4,7 @@
 use super::alloc_registry::{allocator_value, SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
-use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
+use super::config_enums::{FlowControl, InjectionSpec, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
 use super::pattern_registry::parse_pattern;
 use super::registry::nearest;
@@ -64,6 +64,11 @@ impl FlitConfig {
             "ni_read_delay" => self.ni_read_delay = num(key, v)?,
             "chunk_flits" => self.chunk_flits = num(key, v)?,
             "traffic" => self.traffic = parse_pattern(unquote(v))?,
+            "injection_process" => self.injection_process = InjectionSpec::parse(unquote(v))?,
+            "burst_alpha" => self.burst_alpha = num(key, v)?,
+            "burst_beta" => self.burst_beta = num(key, v)?,
+            "burst_r1" => self.burst_r1 = num(key, v)?,
+            "xr" => self.xr = num(key, v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
             "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,
@@ -72,13 +77,10 @@ impl FlitConfig {
                     "latency" => SimType::Latency,
                     "batch" => SimType::Batch,
                     "fixed" => SimType::Fixed,
-                    "throughput" => {
-                        return spec_err!(
-                            "sim_type = throughput is not supported: use latency (BookSim's \
-                             default), batch or fixed"
-                        )
+                    "throughput" => SimType::Throughput,
+                    o => {
+                        return spec_err!("sim_type = {o}: use latency, throughput, batch or fixed")
                     }
-                    o => return spec_err!("sim_type = {o}: use latency, batch or fixed"),
                 }
             }
             "sample_period" => self.sample_period = num(key, v)?,
@@ -91,12 +93,13 @@ impl FlitConfig {
             "batch_size" => self.batch_size = num(key, v)?,
             "sim_cycles" => self.sim_cycles = num(key, v)?,
             "warmup_cycles" => self.warmup_cycles = num(key, v)?,
-            "seed" if v == "time" => {
+            "seed" | "perm_seed" if v == "time" => {
                 return spec_err!(
-                    "seed = time is refused: netcoll runs are reproducible, give a number"
+                    "{key} = time is refused: netcoll runs are reproducible, give a number"
                 )
             }
             "seed" => self.seed = num(key, v)?,
+            "perm_seed" => self.perm_seed = num(key, v)?,
             "threads" => self.threads = num(key, v)?,
             "deadlock_cycles" => self.deadlock_cycles = num(key, v)?,
             "max_cycles" => self.max_cycles = num(key, v)?,

@@ -1,5 +1,5 @@
-//! Reading one value of a configuration key: numbers, 0/1 flags, quoted words, node lists
-//! (traffic patterns: pattern_registry.rs), each with a one-line error naming the key.
+//! Reading one value of a configuration key: numbers, 0/1 flags, quoted words (a traffic
+//! pattern's arguments: pattern_registry.rs), each with a one-line error naming the key.
 
 use crate::error::Result;
 use crate::spec_err;
@@ -38,13 +38,4 @@ pub(super) fn flag(key: &str, v: &str) -> Result<bool> {
 
 pub(super) fn unquote(v: &str) -> &str {
     v.trim().trim_matches('"').trim_matches('\'')
-}
-
-pub(super) fn parse_list(key: &str, v: &str) -> Result<Vec<usize>> {
-    let inner = v.trim().trim_start_matches('{').trim_end_matches('}');
-    inner
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| num(key, s))
-        .collect()
 }

@@ -29,6 +29,10 @@ pub struct FlitResult {
     pub offered_rate: f64,
     /// Accepted throughput in flits per node per cycle.
     pub accepted_rate: f64,
+    /// `sim_type = throughput`: flits injected into the network per node per cycle over the
+    /// measurement (BookSim's "Injected flit rate average"); absent in the other modes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injected_rate: Option<f64>,
     pub avg_packet_latency: f64,
     pub avg_network_latency: f64,
     pub avg_flit_latency: f64,

@@ -9,6 +9,11 @@
 //!   `max_samples` periods without convergence, make the run *unstable* (saturated).
 //!   Otherwise the network drains until every measured packet has arrived, and the figures
 //!   are those of the measured packets.
+//! * `throughput`: BookSim's throughput mode, the same periods, but warm-up and convergence
+//!   look at the accepted rate alone and `latency_thres` never aborts (so a load beyond
+//!   saturation converges on the network's throughput); once converged, injection stops
+//!   and the measured packets drain (BookSim's final drain, with no new packets). `--json`
+//!   adds `injected_rate`, BookSim's "Injected flit rate average".
 //! * `batch`: every node generates `batch_size` packets (Bernoulli at the offered rate); the
 //!   run ends when all have arrived; `cycles` is the time to drain the batch.
 //! * `fixed`: `warmup_cycles` unmeasured, then `sim_cycles` measured cycles; figures over
@@ -56,6 +61,13 @@ pub struct Sim<'t> {
     /// and the nodes due this cycle, by node (the order the shared random stream is drawn in).
     gen: GenWheel,
     due: Vec<u32>,
+    /// False once a throughput run's final drain stops injection.
+    injecting: bool,
+    /// Flits in the network when the statistics were last cleared (the injected flits of a
+    /// period are its accepted ones plus the growth of this).
+    in_flight_at_clear: u64,
+    /// Throughput mode: flits injected per node per cycle over the measurement.
+    injected_rate: Option<f64>,
     /// Multi-class runs (class_ni.rs): every class's traffic (`traffic` is class 0's);
     /// generation slots are `node * classes + class`.
     classes: Vec<Traffic>,
@@ -70,7 +82,8 @@ impl<'t> Sim<'t> {
         } else {
             cfg.packet_rate()
         };
-        let traffic = Traffic::new(&cfg.traffic, topo.num_endpoints(), topo.shape(), rate)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let traffic = Traffic::for_config(cfg, topo, rate, &mut rng)?;
         let size = cfg.packet_size as u16;
         let mc = if multicast {
             net.log_arrivals = true;
@@ -88,7 +101,7 @@ impl<'t> Sim<'t> {
         let multi = cfg.multi_class();
         let classes = if multi {
             net.init_classes()?;
-            super::classes::class_traffic(cfg, topo)?
+            super::classes::class_traffic(cfg, topo, &mut rng)?
         } else {
             Vec::new()
         };
@@ -109,7 +122,7 @@ impl<'t> Sim<'t> {
         let mut sim = Sim {
             net,
             traffic,
-            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            rng,
             size,
             quota: if cfg.sim_type == SimType::Batch {
                 cfg.batch_size.saturating_mul(per)
@@ -121,6 +134,9 @@ impl<'t> Sim<'t> {
             mc_counting: cfg.sim_type == SimType::Batch,
             gen: GenWheel::new(topo.num_endpoints() * cfg.tc.classes),
             due: Vec::new(),
+            injecting: true,
+            in_flight_at_clear: 0,
+            injected_rate: None,
             classes,
         };
         for slot in 0..topo.num_endpoints() * cfg.tc.classes {
@@ -128,7 +144,7 @@ impl<'t> Sim<'t> {
                 0 => &sim.traffic,
                 n => &sim.classes[slot % n],
             };
-            let at = match traffic.gap(&mut sim.rng) {
+            let at = match traffic.first_gap(&mut sim.rng) {
                 Some(g) if sim.quota > 0 => g - 1,
                 _ => u64::MAX,
             };
@@ -139,6 +155,9 @@ impl<'t> Sim<'t> {
 
     /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
     fn generate(&mut self) {
+        if !self.injecting {
+            return;
+        }
         let now = self.net.now;
         let mut due = std::mem::take(&mut self.due);
         self.gen.take_due(now, &mut due);
@@ -265,7 +284,7 @@ impl<'t> Sim<'t> {
     /// Runs the simulation the config asks for.
     pub fn simulate(mut self) -> FlitResult {
         match self.net.cfg.sim_type {
-            SimType::Latency => self.latency_mode(),
+            SimType::Latency | SimType::Throughput => self.latency_mode(),
             SimType::Batch => {
                 self.start_measuring();
                 let quota = self.quota;
@@ -305,9 +324,11 @@ impl<'t> Sim<'t> {
         })
     }
 
-    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class.
+    /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class (latency and
+    /// throughput modes; BookSim's `_measure_latency` is `latency`).
     fn latency_mode(mut self) -> FlitResult {
         let c = self.net.cfg.clone();
+        let latency = c.sim_type == SimType::Latency;
         self.net.warming = true;
         let (mut converged, mut phases, mut clear_last) = (0, 0u32, false);
         // Per class (one pair for a single-class run): BookSim tests every class.
@@ -319,6 +340,7 @@ impl<'t> Sim<'t> {
                 clear_last = false;
                 self.net.period.clear(self.net.now);
                 self.net.clear_channel_counts();
+                self.in_flight_at_clear = self.net.in_flight_flits;
             }
             if let Some(stop) = self.run(c.sample_period, |_| false) {
                 let cycles = self.net.now - self.net.period.start;
@@ -333,15 +355,18 @@ impl<'t> Sim<'t> {
                 acc_change = acc_change.max(rel_change(acc, p.1));
                 *p = (lat, acc);
             }
-            if let Some(why) = self.too_slow() {
+            // Throughput mode never aborts on latency (BookSim's "fail safe for latency mode").
+            if let Some(why) = self.too_slow().filter(|_| latency) {
                 let cycles = self.net.now - self.net.period.start;
                 return self.finish(None, cycles, Some(why), phases + 1);
             }
+            // Throughput mode judges warm-up and convergence by the accepted rate alone.
+            let lat_settled = |thres: f64| !latency || lat_change <= thres;
             if self.net.warming {
                 let done = if c.warmup_periods > 0 {
                     phases + 1 >= c.warmup_periods
                 } else {
-                    lat_change <= c.warmup_thres && acc_change <= c.warmup_thres
+                    lat_settled(c.warmup_thres) && acc_change <= c.warmup_thres
                 };
                 if done {
                     clear_last = true;
@@ -350,7 +375,7 @@ impl<'t> Sim<'t> {
                     self.net.measuring = true;
                     self.net.measured.clear(self.net.now);
                 }
-            } else if lat_change <= c.stopping_thres && acc_change <= c.acc_stopping_thres {
+            } else if lat_settled(c.stopping_thres) && acc_change <= c.acc_stopping_thres {
                 converged += 1;
             } else {
                 converged = 0;
@@ -365,16 +390,27 @@ impl<'t> Sim<'t> {
             let cycles = self.net.now - self.net.period.start;
             return self.finish(None, cycles, Some(why), phases);
         }
-        // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
+        // Drain the measured packets, checking the latency every 1000 cycles as BookSim; a
+        // throughput run stops injecting first, and never aborts.
         let measured_cycles = self.net.now - self.net.period.start;
         let accepted = self.net.period.accepted_counts();
+        let injected = (self.net.period.accepted_flits + self.net.in_flight_flits)
+            .saturating_sub(self.in_flight_at_clear);
+        let nodes = self.net.nis.len() as f64;
+        self.injected_rate =
+            (!latency).then(|| injected as f64 / measured_cycles.max(1) as f64 / nodes);
+        self.injecting = latency;
         self.net.sync_counters();
         let chan = self.net.chan_flits.clone();
         self.net.measuring = false;
         loop {
             let stop = self.run(1000, |n| n.measured_outstanding == 0);
             let drained = stop.is_some() || self.net.measured_outstanding == 0;
-            let why = if drained { None } else { self.too_slow() };
+            let why = if drained || !latency {
+                None
+            } else {
+                self.too_slow()
+            };
             if drained || why.is_some() {
                 // The rates are the measurement window's, as BookSim's: flits ejected while
                 // draining must not be divided by the window's cycles.
@@ -406,7 +442,7 @@ impl<'t> Sim<'t> {
             }
             None => {}
         }
-        let w: &Window = if n.cfg.sim_type == SimType::Latency {
+        let w: &Window = if n.cfg.sim_type.samples_periods() {
             &n.period
         } else {
             &n.measured
@@ -422,6 +458,7 @@ impl<'t> Sim<'t> {
             unstable_reason: unstable,
             deadlock,
             multicast: self.mc.as_ref().map(Multicast::result),
+            injected_rate: self.injected_rate,
             classes: n.class_figures(w, measured_cycles),
             ..n.figures(w, measured_cycles)
         }
@@ -475,6 +512,7 @@ impl Network<'_> {
             },
             deadlock: None,
             multicast: None,
+            injected_rate: None,
             classes: Vec::new(),
             threads: self.threads(),
         }

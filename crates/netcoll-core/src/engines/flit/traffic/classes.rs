@@ -277,15 +277,12 @@ impl FlitConfig {
 pub(super) fn class_traffic(
     cfg: &FlitConfig,
     topo: &crate::topology::Topology,
+    rng: &mut rand_chacha::ChaCha8Rng,
 ) -> Result<Vec<super::traffic::Traffic>> {
     (0..cfg.tc.classes)
         .map(|c| {
-            super::traffic::Traffic::new(
-                cfg.class_pattern(c),
-                topo.num_endpoints(),
-                topo.shape(),
-                cfg.class_rate(c),
-            )
+            let (pattern, rate) = (cfg.class_pattern(c), cfg.class_rate(c));
+            super::traffic::Traffic::for_pattern(cfg, topo, pattern, rate, rng)
         })
         .collect()
 }

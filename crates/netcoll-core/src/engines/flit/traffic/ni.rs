@@ -134,8 +134,7 @@ impl Network<'_> {
         let flat = flit.age(self.now);
         let lat = self.now - p.ctime;
         // BookSim counts a packet while warming up, or when it was created to be measured.
-        let in_period =
-            self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
+        let in_period = self.warming || p.measured || !self.cfg.sim_type.samples_periods();
         if in_period {
             self.period.flit_arrived(cl, flat);
         }

@@ -1,104 +1,128 @@
-//! Synthetic traffic: where a packet goes (the pattern) and when nodes generate packets (a
-//! Bernoulli process per node, sampled as geometric gaps so that a node costs nothing in the
-//! cycles it stays silent; the distribution is the same as a coin toss every cycle).
+//! Synthetic traffic: where a packet goes (the pattern, patterns.rs) and when nodes
+//! generate packets (the injection process: a Bernoulli coin per node per cycle, sampled
+//! as geometric gaps so that a node costs nothing in the cycles it stays silent, the
+//! distribution being that of a coin toss every cycle; or BookSim's on/off process,
+//! injection.rs).
 
-use super::config::Pattern;
+use super::config::{FlitConfig, InjectionSpec, Pattern};
 use super::geometric::{steps_by_log, GapTable};
+use super::injection::OnOff;
+use super::patterns::{Geometry, Rule};
 use crate::error::Result;
 use crate::spec_err;
+use crate::topology::Topology;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 pub struct Traffic {
-    pattern: Pattern,
-    nodes: usize,
-    /// `nodes` as rand draws it: a usize range below 2^32 draws as u32 (the same values).
+    rule: Rule,
+    /// The node count as rand draws it: a usize range below 2^32 draws as u32 (the same
+    /// values).
     nodes32: u32,
-    shape: Vec<usize>,
-    bits: u32,
     /// ln(1 - p), or None when p is 1 (every cycle), 0 or so small that 1 - p rounds to 1
     /// (never: a mean gap of over 2^52 cycles).
     log_q: Option<f64>,
     p: f64,
     /// The gaps of `log_q` by table (geometric.rs), None when there is none.
     table: Option<GapTable>,
+    /// `injection_process = on_off`: the process (None: Bernoulli).
+    on_off: Option<OnOff>,
 }
 
 impl Traffic {
-    pub fn new(pattern: &Pattern, nodes: usize, shape: &[usize], p: f64) -> Result<Traffic> {
-        let pow2 = nodes.is_power_of_two();
-        let bits = nodes.trailing_zeros();
-        match pattern {
-            Pattern::Transpose if !pow2 || bits % 2 == 1 => {
-                return spec_err!(
-                "traffic = transpose needs a node count that is an even power of two, not {nodes}"
-            )
-            }
-            Pattern::Bitcomp if !pow2 => {
-                return spec_err!("traffic = bitcomp needs a power-of-two node count, not {nodes}")
-            }
-            Pattern::Neighbor if shape.is_empty() => {
-                return spec_err!("traffic = neighbor needs a mesh or torus (a coordinate family)")
-            }
-            Pattern::Hotspot(h) => {
-                if let Some(&bad) = h.iter().find(|&&x| x >= nodes) {
-                    return spec_err!(
-                        "hotspot node {bad} is out of range: the network has {nodes}"
-                    );
-                }
-            }
-            _ => {}
-        }
-        let Ok(nodes32) = u32::try_from(nodes) else {
-            return spec_err!("synthetic traffic takes at most 2^32 - 1 nodes, not {nodes}");
+    /// The traffic of `cfg` on `topo` at packet rate `p` (per node per cycle); a pattern's
+    /// random choices made once (a random hot spot) come from `rng`.
+    pub fn for_config(
+        cfg: &FlitConfig,
+        topo: &Topology,
+        p: f64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Traffic> {
+        Traffic::for_pattern(cfg, topo, &cfg.traffic, p, rng)
+    }
+
+    /// [`Traffic::for_config`] with pattern `pattern` (a traffic class's).
+    pub fn for_pattern(
+        cfg: &FlitConfig,
+        topo: &Topology,
+        pattern: &Pattern,
+        p: f64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Traffic> {
+        let geometry = Geometry {
+            nodes: topo.num_endpoints(),
+            shape: topo.shape(),
+            netcoll_shape: !cfg.netcoll_topology.is_empty(),
+            k: cfg.k,
+            n: cfg.n,
+            xr: cfg.xr,
+            perm_seed: cfg.perm_seed,
         };
+        let on_off = match &cfg.injection_process {
+            InjectionSpec::Bernoulli => None,
+            InjectionSpec::OnOff(args) => Some(OnOff::resolve(
+                args,
+                [cfg.burst_alpha, cfg.burst_beta, cfg.burst_r1],
+                p,
+            )?),
+        };
+        Traffic::new(pattern, &geometry, p, on_off, rng)
+    }
+
+    pub(super) fn new(
+        pattern: &Pattern,
+        g: &Geometry,
+        p: f64,
+        on_off: Option<OnOff>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Traffic> {
+        let Ok(nodes32) = u32::try_from(g.nodes) else {
+            return spec_err!(
+                "synthetic traffic takes at most 2^32 - 1 nodes, not {}",
+                g.nodes
+            );
+        };
+        let rule = Rule::new(pattern, g, rng)?;
         let log_q = (p > 0.0 && p < 1.0)
             .then(|| (1.0 - p).ln())
             .filter(|&lq| lq < 0.0);
         let table = log_q.and_then(GapTable::new);
         Ok(Traffic {
-            pattern: pattern.clone(),
-            nodes,
+            rule,
             nodes32,
-            shape: shape.to_vec(),
-            bits,
             log_q,
             p,
             table,
+            on_off,
         })
     }
 
     /// The destination of a packet from `src`.
     #[inline]
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
-        match &self.pattern {
-            // Multicasts draw their destinations in multicast.rs; one uniform node here.
-            // rand's usize sampler takes the u32 one for such ranges (UniformUsize::
-            // sample_single): calling it directly skips a call and a test.
-            Pattern::Uniform | Pattern::Multicast => rng.random_range(0..self.nodes32) as usize,
-            Pattern::Transpose => {
-                let half = self.bits / 2;
-                let lo = src & ((1 << half) - 1);
-                (lo << half) | (src >> half)
+        self.rule.dest(src, self.nodes32, rng)
+    }
+
+    /// Cycles from the cycle before the run to a node's first packet (1 = the first cycle),
+    /// or None if the node never generates. An on/off node first draws its start state,
+    /// on or off with probability 1/2, as BookSim's.
+    pub fn first_gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
+        match &self.on_off {
+            Some(p) => {
+                let on = rng.random::<bool>();
+                p.gap(on, rng)
             }
-            Pattern::Bitcomp => !src & (self.nodes - 1),
-            Pattern::Neighbor => {
-                let (mut rest, mut out, mut mul) = (src, 0, 1);
-                for &k in &self.shape {
-                    out += ((rest % k + 1) % k) * mul;
-                    rest /= k;
-                    mul *= k;
-                }
-                out
-            }
-            Pattern::Hotspot(h) => h[rng.random_range(0..h.len())],
+            None => self.gap(rng),
         }
     }
 
-    /// Cycles from one generation opportunity to the next packet (1 = the next cycle), or
-    /// None if the node never generates.
+    /// Cycles from one generation to the next packet (1 = the next cycle), or None if the
+    /// node never generates again.
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
+        if let Some(p) = &self.on_off {
+            return p.gap(true, rng);
+        }
         match self.log_q {
             None if self.p >= 1.0 => Some(1),
             None => None,
@@ -121,24 +145,30 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    #[test]
-    fn permutations_on_sixteen_nodes() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let t = Traffic::new(&Pattern::Transpose, 16, &[4, 4], 0.5).unwrap();
-        assert_eq!(t.dest(0b0001, &mut rng), 0b0100);
-        assert_eq!(t.dest(0b1110, &mut rng), 0b1011);
-        let b = Traffic::new(&Pattern::Bitcomp, 16, &[4, 4], 0.5).unwrap();
-        assert_eq!(b.dest(3, &mut rng), 12);
-        let n = Traffic::new(&Pattern::Neighbor, 16, &[4, 4], 0.5).unwrap();
-        assert_eq!(n.dest(0, &mut rng), 5);
-        assert_eq!(n.dest(15, &mut rng), 0);
+    /// Bernoulli traffic of `pattern` on `nodes` nodes (a `shape` grid) at rate `p`.
+    pub(crate) fn traffic(
+        pattern: &Pattern,
+        nodes: usize,
+        shape: &[usize],
+        p: f64,
+    ) -> Result<Traffic> {
+        let g = Geometry {
+            nodes,
+            shape,
+            netcoll_shape: true,
+            k: shape.first().copied().unwrap_or(8),
+            n: shape.len().max(1),
+            xr: 1,
+            perm_seed: 0,
+        };
+        Traffic::new(pattern, &g, p, None, &mut ChaCha8Rng::seed_from_u64(0))
     }
 
     /// The uniform destination draws as rand's usize range would (same values, same stream).
     #[test]
     fn uniform_destinations_are_rands_usize_draws() {
         for nodes in [1usize, 7, 64, 1000, 65_536, (1 << 31) + 5] {
-            let t = Traffic::new(&Pattern::Uniform, nodes, &[], 0.5).unwrap();
+            let t = traffic(&Pattern::Uniform, nodes, &[], 0.5).unwrap();
             let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(5), ChaCha8Rng::seed_from_u64(5));
             for _ in 0..2000 {
                 assert_eq!(t.dest(0, &mut a), b.random_range(0..nodes));
@@ -149,16 +179,16 @@ mod tests {
     #[test]
     fn geometric_gaps_have_the_bernoulli_mean() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let t = Traffic::new(&Pattern::Uniform, 4, &[], 0.2).unwrap();
+        let t = traffic(&Pattern::Uniform, 4, &[], 0.2).unwrap();
         let n = 200_000;
         let total: u64 = (0..n).map(|_| t.gap(&mut rng).unwrap()).sum();
         let mean = total as f64 / n as f64;
         assert!((mean - 5.0).abs() < 0.05, "mean gap {mean}");
         // 1 - p rounds to 1: never (ln(1) = 0 made every cycle a generation).
-        let rare = Traffic::new(&Pattern::Uniform, 4, &[], 1e-17).unwrap();
+        let rare = traffic(&Pattern::Uniform, 4, &[], 1e-17).unwrap();
         assert_eq!(rare.gap(&mut rng), None);
-        let every = Traffic::new(&Pattern::Uniform, 4, &[], 1.0).unwrap();
+        let every = traffic(&Pattern::Uniform, 4, &[], 1.0).unwrap();
         assert_eq!(every.gap(&mut rng), Some(1));
-        assert!(Traffic::new(&Pattern::Bitcomp, 12, &[], 0.1).is_err());
+        assert!(traffic(&Pattern::Bitcomp, 12, &[], 0.1).is_err());
     }
 }
