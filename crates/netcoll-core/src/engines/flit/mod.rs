@@ -76,6 +76,12 @@ mod vc_alloc;
 mod vc_masks;
 #[path = "router/vclass.rs"]
 mod vclass;
+#[path = "router/xbar.rs"]
+mod xbar;
+#[path = "router/xbar_match.rs"]
+mod xbar_match;
+#[path = "router/xbar_state.rs"]
+mod xbar_state;
 
 // routing/
 #[path = "routing/mask_routes.rs"]

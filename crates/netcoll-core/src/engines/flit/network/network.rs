@@ -14,6 +14,7 @@ use crate::spec_err;
 use crate::topology::Topology;
 
 use super::mask_state::MaskRouter;
+use super::xbar_state::Xbar;
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
 use super::va_state::VaState;
 use super::wiring::{down_targets, port_at, ports, wiring};
@@ -123,6 +124,8 @@ pub struct Network<'t> {
     pub va: VaState,
     /// The router stages' path for the common case and its scratch (mask_router.rs).
     pub mr: Box<MaskRouter>,
+    /// BookSim's crossbar with speedups and held connections (xbar.rs); off by default.
+    pub xb: Box<Xbar>,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
@@ -284,6 +287,7 @@ impl<'t> Network<'t> {
             req_vc: vec![0; max_ports],
             va,
             mr: Box::default(),
+            xb: Box::new(Xbar::new(cfg, np, max_ports, topo.num_switches())),
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
@@ -349,6 +353,7 @@ impl<'t> Network<'t> {
         };
         net.set_route_n();
         net.init_tail_credit();
+        net.check_xbar(max_ports)?;
         Ok(net)
     }
 
