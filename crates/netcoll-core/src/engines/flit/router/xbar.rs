@@ -32,7 +32,7 @@ use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
 use super::router::advance_front;
 use super::wiring::DOWN_EJECT;
-use super::xbar_match::{islip, separable_input_first};
+use super::xbar_match::{islip, match_disjoint, separable_input_first};
 use super::xbar_state::{Queued, FREE};
 use crate::error::Result;
 use crate::spec_err;
@@ -100,6 +100,7 @@ impl Network<'_> {
     }
 
     /// Held connections, then switch allocation over the crossbar ports, at router `r`.
+    #[inline(never)]
     pub(super) fn xbar_switch(&mut self, r: usize) {
         let (hin, hout) = (self.xb.held_in[r], self.xb.held_out[r]);
         if hin != 0 {
@@ -108,6 +109,7 @@ impl Network<'_> {
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
         let (is, os, nv) = (self.xb.is, self.xb.os, self.nv);
+        debug_assert!(self.xb.split.len() >= np * nv);
         let n_out = np * os;
         let n_in = np * is;
         let mut any = 0u64;
@@ -116,7 +118,9 @@ impl Network<'_> {
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (i, v) = (b / nv, b % nv);
+                // Port, VC and crossbar input of local VC `b` by table (no divisions).
+                let (i, v, xi) = self.xb.split[b];
+                let (i, v, xi) = (i as usize, v as usize, xi as usize);
                 let ivc = p0 * nv + b;
                 let x = &self.vcs[ivc];
                 if x.state != ACTIVE || x.len == 0 || !x.ready_by(self.now) {
@@ -126,8 +130,7 @@ impl Network<'_> {
                 if self.credits[go * nv + x.out_vc as usize] == 0 || self.out_full(go) {
                     continue;
                 }
-                let xi = i * is + v % is;
-                let xo = (go - p0) * os + i % os;
+                let xo = (go - p0) * os + self.xb.out_lane[i] as usize;
                 if hin >> xi & 1 != 0 || hout >> xo & 1 != 0 {
                     continue;
                 }
@@ -148,39 +151,30 @@ impl Network<'_> {
         if any == 0 {
             return;
         }
-        let mut wins = [(0u8, 0u8); 64];
-        let mut n = 0;
+        let mut wins = std::mem::take(&mut self.xb.wins);
+        wins.clear();
         let xb = &mut *self.xb;
         let (ins, outs) = (p0 * is..(p0 + np) * is, p0 * os..(p0 + np) * os);
-        let record = |i: usize, o: usize| {
-            wins[n] = (i as u8, o as u8);
-            n += 1;
-        };
+        let req = &xb.req[..n_in];
+        let (in_ptr, out_ptr) = (&mut xb.in_ptr[ins], &mut xb.out_ptr[outs]);
+        let mut record = |i: usize, o: usize| wins.push((i as u8, o as u8));
         match self.cfg.sw_allocator {
-            SwAllocator::SeparableInputFirst => separable_input_first(
-                &xb.req[..n_in],
-                n_in,
-                n_out,
-                &mut xb.in_ptr[ins],
-                &mut xb.out_ptr[outs],
-                record,
-            ),
-            _ => islip(
-                &xb.req[..n_in],
-                n_in,
-                n_out,
-                &mut xb.out_ptr[outs],
-                &mut xb.in_ptr[ins],
-                1,
-                record,
-            ),
+            // Without conflicts every allocator grants every request.
+            _ if match_disjoint(req, n_in, n_out, in_ptr, out_ptr, &mut record) => {}
+            SwAllocator::SeparableInputFirst => {
+                separable_input_first(req, n_in, n_out, in_ptr, out_ptr, &mut xb.by_out, &mut record)
+            }
+            _ => {
+                let scratch = (&mut xb.by_out, &mut xb.grants);
+                islip(req, n_in, n_out, out_ptr, in_ptr, 1, scratch, &mut record)
+            }
         }
         while any != 0 {
             let xi = any.trailing_zeros() as usize;
             any &= any - 1;
             self.xb.req[xi] = 0;
         }
-        for &(xi, xo) in &wins[..n] {
+        for &(xi, xo) in &wins {
             let (xi, xo) = (xi as usize, xo as usize);
             let v = self.xb.req_vc[xi * n_out + xo] as usize;
             self.xb.in_off[p0 * is + xi] = ((v + is) % nv) as u8;
@@ -194,6 +188,7 @@ impl Network<'_> {
                 self.xb.held_out[r] |= 1 << xo;
             }
         }
+        self.xb.wins = wins;
     }
 
     /// The held connections `hin` (local crossbar inputs) of router `r` send their next

@@ -13,7 +13,41 @@
 
 use super::allocator::{next, rotate_pick};
 
+/// Scratch of the allocators: a mask per crossbar port, all zero between calls (so a call
+/// clears only the entries it used, not 512 bytes).
+pub type Scratch = [u64; 64];
+
+/// Matches every request when no two share an input or an output (one request per
+/// input, distinct outputs): both allocators grant and accept them all and move the
+/// pointers of every pair. Returns false (and matches nothing) otherwise.
+pub fn match_disjoint(
+    req: &[u64],
+    n_in: usize,
+    n_out: usize,
+    in_ptr: &mut [u16],
+    out_ptr: &mut [u16],
+    mut matched: impl FnMut(usize, usize),
+) -> bool {
+    let mut outs = 0u64;
+    for &m in req.iter().take(n_in) {
+        if m & m.wrapping_sub(1) != 0 || outs & m != 0 {
+            return false;
+        }
+        outs |= m;
+    }
+    for (i, &m) in req.iter().enumerate().take(n_in) {
+        if m != 0 {
+            let o = m.trailing_zeros() as usize;
+            out_ptr[o] = next(i, n_in) as u16;
+            in_ptr[i] = next(o, n_out) as u16;
+            matched(i, o);
+        }
+    }
+    true
+}
+
 /// iSLIP over crossbar ports with `iters` iterations; `gptr` per output, `aptr` per input.
+#[allow(clippy::too_many_arguments)]
 pub fn islip(
     req: &[u64],
     n_in: usize,
@@ -21,9 +55,9 @@ pub fn islip(
     gptr: &mut [u16],
     aptr: &mut [u16],
     iters: usize,
+    (by_out, grants): (&mut Scratch, &mut Scratch),
     mut matched: impl FnMut(usize, usize),
 ) {
-    let mut by_out = [0u64; 64];
     let mut outs = 0u64;
     for (i, &m) in req.iter().enumerate().take(n_in) {
         let mut bits = m;
@@ -37,7 +71,6 @@ pub fn islip(
     let (mut in_done, mut out_done) = (0u64, 0u64);
     let mut pairs = [u8::MAX; 64];
     for iter in 0..iters.max(1) {
-        let mut grants = [0u64; 64];
         let mut granted = 0u64;
         let mut bits = outs & !out_done;
         while bits != 0 {
@@ -56,7 +89,7 @@ pub fn islip(
         while granted != 0 {
             let i = granted.trailing_zeros() as usize;
             granted &= granted - 1;
-            let o = rotate_pick(grants[i], aptr[i] as usize);
+            let o = rotate_pick(std::mem::take(&mut grants[i]), aptr[i] as usize);
             in_done |= 1 << i;
             out_done |= 1 << o;
             pairs[i] = o as u8;
@@ -65,6 +98,11 @@ pub fn islip(
                 aptr[i] = next(o, n_out) as u16;
             }
         }
+    }
+    while outs != 0 {
+        let o = outs.trailing_zeros() as usize;
+        outs &= outs - 1;
+        by_out[o] = 0;
     }
     while in_done != 0 {
         let i = in_done.trailing_zeros() as usize;
@@ -81,9 +119,9 @@ pub fn separable_input_first(
     n_out: usize,
     in_ptr: &mut [u16],
     out_ptr: &mut [u16],
+    by_out: &mut Scratch,
     mut matched: impl FnMut(usize, usize),
 ) {
-    let mut by_out = [0u64; 64];
     let mut outs = 0u64;
     let mut pick_of = [0u8; 64];
     for (i, &m) in req.iter().enumerate().take(n_in) {
@@ -98,7 +136,7 @@ pub fn separable_input_first(
     while outs != 0 {
         let o = outs.trailing_zeros() as usize;
         outs &= outs - 1;
-        let i = rotate_pick(by_out[o], out_ptr[o] as usize);
+        let i = rotate_pick(std::mem::take(&mut by_out[o]), out_ptr[o] as usize);
         out_ptr[o] = next(i, n_in) as u16;
         in_ptr[i] = next(o, n_out) as u16;
         won |= 1 << i;
@@ -112,12 +150,30 @@ pub fn separable_input_first(
 
 #[cfg(test)]
 mod tests {
-    use super::{islip, separable_input_first};
+    use super::{islip, match_disjoint, separable_input_first};
 
     fn run_islip(req: &[u64], g: &mut [u16], a: &mut [u16], iters: usize) -> Vec<(usize, usize)> {
         let mut m = Vec::new();
-        islip(req, req.len(), g.len(), g, a, iters, |i, o| m.push((i, o)));
+        let (mut x, mut y) = ([0u64; 64], [0u64; 64]);
+        islip(req, req.len(), g.len(), g, a, iters, (&mut x, &mut y), |i, o| m.push((i, o)));
+        assert!(x.iter().chain(&y).all(|&b| b == 0), "scratch left clear");
         m
+    }
+
+    #[test]
+    fn disjoint_requests_all_match_as_the_allocators_would() {
+        let req = [0b100, 0, 0b001];
+        let (mut ip, mut op) = (vec![0u16; 3], vec![0u16; 3]);
+        let (mut ip2, mut op2) = (ip.clone(), op.clone());
+        let mut m = Vec::new();
+        assert!(match_disjoint(&req, 3, 3, &mut ip, &mut op, |i, o| m.push((i, o))));
+        let mut want = Vec::new();
+        islip(&req, 3, 3, &mut op2, &mut ip2, 1, (&mut [0; 64], &mut [0; 64]), |i, o| {
+            want.push((i, o))
+        });
+        assert_eq!((m, ip, op), (want, ip2, op2));
+        assert!(!match_disjoint(&[0b1, 0b1], 2, 2, &mut [0; 2], &mut [0; 2], |_, _| {}));
+        assert!(!match_disjoint(&[0b11, 0], 2, 2, &mut [0; 2], &mut [0; 2], |_, _| {}));
     }
 
     #[test]
@@ -156,12 +212,14 @@ mod tests {
         let req = [0b11, 0b11];
         let (mut ip, mut op) = (vec![0u16; 2], vec![0u16; 2]);
         let mut m = Vec::new();
-        separable_input_first(&req, 2, 2, &mut ip, &mut op, |i, o| m.push((i, o)));
+        let mut x = [0u64; 64];
+        separable_input_first(&req, 2, 2, &mut ip, &mut op, &mut x, |i, o| m.push((i, o)));
         assert_eq!(m, vec![(0, 0)]);
         assert_eq!((ip.clone(), op.clone()), (vec![1, 0], vec![1, 0]));
         m.clear();
         // Input 0 now prefers output 1, input 1 output 0: both win.
-        separable_input_first(&req, 2, 2, &mut ip, &mut op, |i, o| m.push((i, o)));
+        separable_input_first(&req, 2, 2, &mut ip, &mut op, &mut x, |i, o| m.push((i, o)));
+        assert!(x.iter().all(|&b| b == 0), "scratch left clear");
         assert_eq!(m, vec![(0, 1), (1, 0)]);
     }
 }

@@ -74,6 +74,15 @@ pub struct Xbar {
     /// the VC carrying each (input, output) request.
     pub req: [u64; 64],
     pub req_vc: Vec<u8>,
+    /// Per router-local VC `port * num_vcs + vc`: its port, VC and local crossbar input
+    /// (`port * is + vc % is`); per local input port `i`, its crossbar output lane
+    /// `i % os` (tables: the switch allocation divides nothing).
+    pub split: Vec<(u8, u8, u8)>,
+    pub out_lane: Vec<u8>,
+    /// The allocators' scratch (zero between calls) and the matches of a router.
+    pub by_out: [u64; 64],
+    pub grants: [u64; 64],
+    pub wins: Vec<(u8, u8)>,
 }
 
 impl Default for Xbar {
@@ -105,6 +114,11 @@ impl Default for Xbar {
             cred_busy: Vec::new(),
             req: [0; 64],
             req_vc: Vec::new(),
+            split: Vec::new(),
+            out_lane: Vec::new(),
+            by_out: [0; 64],
+            grants: [0; 64],
+            wins: Vec::with_capacity(64),
         }
     }
 }
@@ -114,7 +128,7 @@ impl Xbar {
     /// `max_ports` ports, `routers` routers; off (the default) without a speedup or held
     /// connections.
     pub fn new(cfg: &FlitConfig, ports: usize, max_ports: usize, routers: usize) -> Xbar {
-        let (is, os) = (cfg.input_speedup, cfg.output_speedup);
+        let (is, os, nv) = (cfg.input_speedup, cfg.output_speedup, cfg.num_vcs);
         let on = is > 1 || os > 1 || cfg.internal_speedup != 1.0 || cfg.hold_switch_for_packet;
         if !on {
             return Xbar::default();
@@ -152,6 +166,13 @@ impl Xbar {
                 Vec::new()
             },
             req_vc: vec![0; (max_ports * is) * (max_ports * os)],
+            split: (0..max_ports * nv)
+                .map(|b| {
+                    let (i, v) = (b / nv, b % nv);
+                    (i as u8, v as u8, (i * is + v % is) as u8)
+                })
+                .collect(),
+            out_lane: (0..max_ports).map(|i| (i % os) as u8).collect(),
             ..Xbar::default()
         }
     }
