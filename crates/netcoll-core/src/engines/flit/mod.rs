@@ -179,6 +179,8 @@ mod tests_booksim;
 #[cfg(test)]
 mod tests_credits;
 #[cfg(test)]
+mod tests_speedup;
+#[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;
 #[cfg(test)]
