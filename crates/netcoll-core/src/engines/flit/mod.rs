@@ -179,13 +179,13 @@ mod tests_booksim;
 #[cfg(test)]
 mod tests_credits;
 #[cfg(test)]
-mod tests_speedup;
-#[cfg(test)]
 #[path = "router/tests_mask_router.rs"]
 mod tests_mask_router;
 #[cfg(test)]
 #[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;
+#[cfg(test)]
+mod tests_speedup;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

@@ -14,12 +14,12 @@ use crate::spec_err;
 use crate::topology::Topology;
 
 use super::mask_state::MaskRouter;
-use super::xbar_state::Xbar;
 pub use super::types::{Vc, ACTIVE, IDLE, NONE, VC_WAIT};
 use super::va_state::VaState;
 use super::wiring::{down_targets, port_at, ports, wiring};
 pub use super::wiring::{Down, In, Out, PortAt};
 use super::worm_table::Replication;
+use super::xbar_state::Xbar;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Packet {

@@ -161,9 +161,15 @@ impl Network<'_> {
         match self.cfg.sw_allocator {
             // Without conflicts every allocator grants every request.
             _ if match_disjoint(req, n_in, n_out, in_ptr, out_ptr, &mut record) => {}
-            SwAllocator::SeparableInputFirst => {
-                separable_input_first(req, n_in, n_out, in_ptr, out_ptr, &mut xb.by_out, &mut record)
-            }
+            SwAllocator::SeparableInputFirst => separable_input_first(
+                req,
+                n_in,
+                n_out,
+                in_ptr,
+                out_ptr,
+                &mut xb.by_out,
+                &mut record,
+            ),
             _ => {
                 let scratch = (&mut xb.by_out, &mut xb.grants);
                 islip(req, n_in, n_out, out_ptr, in_ptr, 1, scratch, &mut record)

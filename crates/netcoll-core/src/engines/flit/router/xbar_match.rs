@@ -155,7 +155,16 @@ mod tests {
     fn run_islip(req: &[u64], g: &mut [u16], a: &mut [u16], iters: usize) -> Vec<(usize, usize)> {
         let mut m = Vec::new();
         let (mut x, mut y) = ([0u64; 64], [0u64; 64]);
-        islip(req, req.len(), g.len(), g, a, iters, (&mut x, &mut y), |i, o| m.push((i, o)));
+        islip(
+            req,
+            req.len(),
+            g.len(),
+            g,
+            a,
+            iters,
+            (&mut x, &mut y),
+            |i, o| m.push((i, o)),
+        );
         assert!(x.iter().chain(&y).all(|&b| b == 0), "scratch left clear");
         m
     }
@@ -168,12 +177,33 @@ mod tests {
         let mut m = Vec::new();
         assert!(match_disjoint(&req, 3, 3, &mut ip, &mut op, |i, o| m.push((i, o))));
         let mut want = Vec::new();
-        islip(&req, 3, 3, &mut op2, &mut ip2, 1, (&mut [0; 64], &mut [0; 64]), |i, o| {
-            want.push((i, o))
-        });
+        islip(
+            &req,
+            3,
+            3,
+            &mut op2,
+            &mut ip2,
+            1,
+            (&mut [0; 64], &mut [0; 64]),
+            |i, o| want.push((i, o)),
+        );
         assert_eq!((m, ip, op), (want, ip2, op2));
-        assert!(!match_disjoint(&[0b1, 0b1], 2, 2, &mut [0; 2], &mut [0; 2], |_, _| {}));
-        assert!(!match_disjoint(&[0b11, 0], 2, 2, &mut [0; 2], &mut [0; 2], |_, _| {}));
+        assert!(!match_disjoint(
+            &[0b1, 0b1],
+            2,
+            2,
+            &mut [0; 2],
+            &mut [0; 2],
+            |_, _| {}
+        ));
+        assert!(!match_disjoint(
+            &[0b11, 0],
+            2,
+            2,
+            &mut [0; 2],
+            &mut [0; 2],
+            |_, _| {}
+        ));
     }
 
     #[test]
