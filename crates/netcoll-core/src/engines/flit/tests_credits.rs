@@ -8,7 +8,7 @@
 use super::{simulate_traffic, FlitConfig, FlitResult};
 
 /// An 8x8 mesh with dimension-order routing, BookSim's defaults otherwise, and `extra`.
-fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
+pub(super) fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
     let mut c = FlitConfig::booksim();
     let base = [
         ("topology", "mesh"),
@@ -22,7 +22,7 @@ fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
     simulate_traffic(&c).unwrap()
 }
 
-fn assert_near(r: &FlitResult, booksim: f64, tol: f64, what: &str) {
+pub(super) fn assert_near(r: &FlitResult, booksim: f64, tol: f64, what: &str) {
     assert!(!r.unstable, "{what}: unstable");
     let d = r.avg_packet_latency / booksim - 1.0;
     assert!(

@@ -4,16 +4,12 @@
 //! BookSim's figures come from its own runs of the same keys (`booksim FILE`), listed in
 //! docs/validation.md; netcoll's are within 2% of each.
 
+use super::tests_credits::mesh8 as booksim_mesh8;
 use super::{simulate_traffic, FlitConfig, FlitResult};
 
 /// The mesh above at `rate` flits per node and cycle, with `extra`.
 fn mesh8(rate: &str, extra: &[(&str, &str)]) -> FlitResult {
-    let mut c = FlitConfig::booksim();
-    let base = [
-        ("topology", "mesh"),
-        ("k", "8"),
-        ("n", "2"),
-        ("routing_function", "dor"),
+    let mut keys = vec![
         ("num_vcs", "4"),
         ("vc_buf_size", "4"),
         ("packet_size", "4"),
@@ -21,22 +17,13 @@ fn mesh8(rate: &str, extra: &[(&str, &str)]) -> FlitResult {
         ("sample_period", "10000"),
         ("injection_rate", rate),
     ];
-    for (k, v) in base.iter().chain(extra) {
-        c.set(k, v).unwrap_or_else(|e| panic!("{k} = {v}: {e}"));
-    }
-    simulate_traffic(&c).unwrap()
+    keys.extend_from_slice(extra);
+    booksim_mesh8(&keys)
 }
 
 /// Latency within 3% of BookSim's.
 fn assert_near(r: &FlitResult, booksim: f64, what: &str) {
-    assert!(!r.unstable, "{what}: unstable");
-    let d = r.avg_packet_latency / booksim - 1.0;
-    assert!(
-        d.abs() <= 0.03,
-        "{what}: {:.2} against BookSim's {booksim} ({:+.1}%)",
-        r.avg_packet_latency,
-        100.0 * d
-    );
+    super::tests_credits::assert_near(r, booksim, 0.03, what);
 }
 
 #[test]
