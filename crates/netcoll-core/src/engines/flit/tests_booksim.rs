@@ -182,8 +182,6 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     for (k, v) in [
         ("input_speedup", "0"),
         ("internal_speedup", "0.5"),
-        ("priority", "age"),
-        ("use_read_write", "1"),
         ("sim_type", "throughput"),
         ("seed", "time"),
     ] {
