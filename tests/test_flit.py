@@ -68,10 +68,10 @@ def test_sim_booksim_json(tmp_path):
 
 def test_unsupported_key_is_one_line_error(tmp_path):
     cfg = tmp_path / "bad.cfg"
-    cfg.write_text("topology = mesh; k = 4; n = 2; use_read_write = 1;")
+    cfg.write_text("topology = mesh; k = 4; n = 2; priority = local_age;")
     proc = run_cli("sim", "--booksim", str(cfg), check=False)
     assert proc.returncode == 2
-    assert "use_read_write = 1 is not supported" in proc.stderr
+    assert "priority = local_age" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     proc = run_cli("sim", "topology=dragonfly", check=False)
     assert proc.returncode == 2 and "topology = dragonfly" in proc.stderr

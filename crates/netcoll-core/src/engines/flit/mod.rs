@@ -82,6 +82,12 @@ mod vc_alloc;
 mod vc_masks;
 #[path = "router/vclass.rs"]
 mod vclass;
+#[path = "router/xbar.rs"]
+mod xbar;
+#[path = "router/xbar_match.rs"]
+mod xbar_match;
+#[path = "router/xbar_state.rs"]
+mod xbar_state;
 
 // routing/
 #[path = "routing/mask_routes.rs"]
@@ -206,6 +212,8 @@ mod tests_multicast;
 #[cfg(test)]
 #[path = "traffic/tests_patterns.rs"]
 mod tests_patterns;
+#[cfg(test)]
+mod tests_speedup;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

@@ -161,6 +161,9 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
         ("wait_for_tail_credit", "1"),
         ("internal_speedup", "1.0"),
         ("input_speedup", "1"),
+        ("input_speedup", "2"),
+        ("internal_speedup", "2.0"),
+        ("hold_switch_for_packet", "1"),
         ("priority", "none"),
         ("watch_out", "-"),
         ("sim_count", "1"),
@@ -177,9 +180,8 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     c.set("vct", "1").unwrap();
     assert_eq!(c.flow_control, super::FlowControl::CutThrough);
     for (k, v) in [
-        ("input_speedup", "2"),
-        ("internal_speedup", "2.0"),
-        ("hold_switch_for_packet", "1"),
+        ("input_speedup", "0"),
+        ("internal_speedup", "0.5"),
         ("sim_type", "through_put"),
         ("seed", "time"),
         ("perm_seed", "time"),

@@ -22,7 +22,7 @@ pub(super) fn mesh8(extra: &[(&str, &str)]) -> FlitResult {
     simulate_traffic(&c).unwrap()
 }
 
-fn assert_near(r: &FlitResult, booksim: f64, tol: f64, what: &str) {
+pub(super) fn assert_near(r: &FlitResult, booksim: f64, tol: f64, what: &str) {
     assert!(!r.unstable, "{what}: unstable");
     let d = r.avg_packet_latency / booksim - 1.0;
     assert!(

@@ -63,8 +63,6 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
         "netcoll's router is BookSim's input-queued router",
     ),
     ("output_delay", "0", "output queueing delay is not modelled"),
-    ("internal_speedup", "1", "the crossbar runs at link speed"),
-    ("output_buffer_size", "-1", "there are no output buffers"),
     ("noq", "0", "next-hop output queueing is not implemented"),
     (
         "spec_check_elig",
@@ -146,21 +144,6 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
         "vc_shuffle_requests",
         "0",
         "VC allocation requests are not shuffled",
-    ),
-    (
-        "hold_switch_for_packet",
-        "0",
-        "the switch is allocated flit by flit",
-    ),
-    (
-        "input_speedup",
-        "1",
-        "each input port has one crossbar input",
-    ),
-    (
-        "output_speedup",
-        "1",
-        "each output port has one crossbar output",
     ),
     (
         "st_prepare_delay",

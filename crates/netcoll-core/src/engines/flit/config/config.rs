@@ -46,6 +46,19 @@ pub struct FlitConfig {
     pub speculative: bool,
     pub vc_allocator: VcAllocator,
     pub sw_allocator: SwAllocator,
+    /// BookSim's crossbar (router/xbar.rs): crossbar inputs per input port (an input's VCs
+    /// interleaved over them, `vc % input_speedup`), crossbar outputs per output port (the
+    /// input ports interleaved, `input % output_speedup`), and switch steps per cycle (a
+    /// fraction accumulates, as BookSim's `_partial_internal_cycles`).
+    pub input_speedup: usize,
+    pub output_speedup: usize,
+    pub internal_speedup: f64,
+    /// Flits a router's output buffer holds before the switch stops granting that output;
+    /// -1: unbounded (BookSim's default). The buffers fill only with a speedup.
+    pub output_buffer_size: i64,
+    /// A switch connection won by a head is held until its tail (or until the input VC
+    /// runs dry or out of credits), BookSim's `hold_switch_for_packet`.
+    pub hold_switch_for_packet: bool,
     /// Latency of a router-to-router channel in cycles. Unset on `topology = torus` with
     /// `use_noc_latency = 1` (BookSim's default), the channels take 2 cycles, as BookSim's
     /// k-ary n-cube gives them (see [`FlitConfig::link_latency`]).
@@ -148,6 +161,11 @@ impl Default for FlitConfig {
             speculative: false,
             vc_allocator: VcAllocator::Islip,
             sw_allocator: SwAllocator::Islip,
+            input_speedup: 1,
+            output_speedup: 1,
+            internal_speedup: 1.0,
+            output_buffer_size: -1,
+            hold_switch_for_packet: false,
             channel_latency: 1,
             use_noc_latency: true,
             channel_latency_set: false,
@@ -259,6 +277,11 @@ pub const KEYS: &[&str] = &[
     "sw_allocator",
     "vc_allocator",
     "alloc_iters",
+    "input_speedup",
+    "output_speedup",
+    "internal_speedup",
+    "output_buffer_size",
+    "hold_switch_for_packet",
     "multicast_dests",
     "multicast_scheme",
     "multicast_packets",
@@ -284,6 +307,12 @@ impl FlitConfig {
         }
     }
 }
+
+/// The largest input or output speedup (crossbar ports per router port).
+pub const MAX_SPEEDUP: usize = 64;
+
+/// The largest internal speedup (switch steps per cycle).
+pub const MAX_INTERNAL_SPEEDUP: f64 = 16.0;
 
 /// The most threads one run may ask for.
 pub const MAX_THREADS: usize = 1024;

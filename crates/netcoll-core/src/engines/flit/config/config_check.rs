@@ -1,7 +1,7 @@
 //! What a configuration must satisfy before a run: value ranges the engine relies on, and a
 //! run length that measures something within `max_cycles`.
 
-use super::config::{FlitConfig, MAX_THREADS};
+use super::config::{FlitConfig, MAX_INTERNAL_SPEEDUP, MAX_SPEEDUP, MAX_THREADS};
 use super::config_enums::{FlowControl, Pattern, SimType};
 use crate::error::Result;
 use crate::spec_err;
@@ -84,7 +84,64 @@ impl FlitConfig {
         if self.deadlock_cycles == 0 {
             return spec_err!("deadlock_cycles must be at least 1");
         }
+        self.check_crossbar()?;
         self.validate_measurement()
+    }
+
+    /// The crossbar's keys (router/xbar.rs): speedups in range, and an internal speedup
+    /// only with the one-cycle pipeline stages its step clock models.
+    fn check_crossbar(&self) -> Result<()> {
+        for (key, x) in [
+            ("input_speedup", self.input_speedup),
+            ("output_speedup", self.output_speedup),
+        ] {
+            if !(1..=MAX_SPEEDUP).contains(&x) {
+                return spec_err!(
+                    "{key} = {x}: use 1 to {MAX_SPEEDUP} (crossbar ports per router port; 1 is \
+                     no speedup)"
+                );
+            }
+        }
+        self.check_internal_speedup()?;
+        self.check_output_buffer_size()?;
+        if self.internal_speedup != 1.0
+            && (self.routing_delay > 1 || self.vc_alloc_delay != 1 || self.sw_alloc_delay != 1)
+        {
+            return spec_err!(
+                "internal_speedup = {} with routing_delay = {}, vc_alloc_delay = {}, \
+                 sw_alloc_delay = {}: a faster switch is modelled with one-cycle stages only \
+                 (routing_delay 0 or 1, vc_alloc_delay = sw_alloc_delay = 1)",
+                self.internal_speedup,
+                self.routing_delay,
+                self.vc_alloc_delay,
+                self.sw_alloc_delay
+            );
+        }
+        Ok(())
+    }
+
+    /// `internal_speedup` from 1 to [`MAX_INTERNAL_SPEEDUP`].
+    pub(super) fn check_internal_speedup(&self) -> Result<()> {
+        let x = self.internal_speedup;
+        if !(1.0..=MAX_INTERNAL_SPEEDUP).contains(&x) {
+            return spec_err!(
+                "internal_speedup = {x}: use 1.0 to {MAX_INTERNAL_SPEEDUP} (switch steps per \
+                 cycle; 1 is no speedup)"
+            );
+        }
+        Ok(())
+    }
+
+    /// `output_buffer_size` -1 (unbounded) or at least 1.
+    pub(super) fn check_output_buffer_size(&self) -> Result<()> {
+        if self.output_buffer_size == 0 || self.output_buffer_size < -1 {
+            return spec_err!(
+                "output_buffer_size = {}: use -1 (unbounded, BookSim's default) or 1 and more \
+                 flits",
+                self.output_buffer_size
+            );
+        }
+        Ok(())
     }
 
     /// The fewest cycles a synthetic-traffic run takes: the warm-up and one measured sample

@@ -3,7 +3,7 @@
 
 use super::alloc_registry::{allocator_value, SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, BooksimOnly};
-use super::config::{FlitConfig, KEYS};
+use super::config::{FlitConfig, KEYS, MAX_SPEEDUP};
 use super::config_enums::{FlowControl, InjectionSpec, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
 use super::pattern_registry::parse_pattern;
@@ -111,6 +111,17 @@ impl FlitConfig {
                 let (name, iters) = allocator_value(key, unquote(v))?;
                 (self.sw_allocator, self.sw_alloc_iters) = (SW_ALLOCATORS.get(name)?, iters);
             }
+            "input_speedup" => self.input_speedup = speedup(key, v)?,
+            "output_speedup" => self.output_speedup = speedup(key, v)?,
+            "internal_speedup" => {
+                self.internal_speedup = num(key, v)?;
+                self.check_internal_speedup()?;
+            }
+            "output_buffer_size" => {
+                self.output_buffer_size = num(key, v)?;
+                self.check_output_buffer_size()?;
+            }
+            "hold_switch_for_packet" => self.hold_switch_for_packet = flag(key, v)?,
             "multicast_dests" => self.multicast_dests = num(key, v)?,
             "multicast_scheme" => {
                 self.multicast_scheme = match unquote(v) {
@@ -167,3 +178,17 @@ impl FlitConfig {
         Ok(c)
     }
 }
+
+/// An input or output speedup: a whole number of crossbar ports per router port, 1 to
+/// [`MAX_SPEEDUP`] (a negative value is told the range too, not a parse error).
+fn speedup(key: &str, v: &str) -> Result<usize> {
+    match num::<i64>(key, v)? {
+        x @ 1..=MAX_SPEEDUP_I64 => Ok(x as usize),
+        _ => spec_err!(
+            "{key} = {v}: use 1 to {MAX_SPEEDUP} (crossbar ports per router port; 1 is no \
+             speedup)"
+        ),
+    }
+}
+
+const MAX_SPEEDUP_I64: i64 = MAX_SPEEDUP as i64;

@@ -20,6 +20,7 @@ use super::va_state::VaState;
 use super::wiring::{down_targets, port_at, ports, wiring};
 pub use super::wiring::{Down, In, Out, PortAt};
 use super::worm_table::Replication;
+use super::xbar_state::Xbar;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Packet {
@@ -131,6 +132,8 @@ pub struct Network<'t> {
     pub va: VaState,
     /// The router stages' path for the common case and its scratch (mask_router.rs).
     pub mr: Box<MaskRouter>,
+    /// BookSim's crossbar with speedups and held connections (xbar.rs); off by default.
+    pub xb: Box<Xbar>,
     /// iSLIP switch allocator: accept pointer per input port; scratch: the VC carrying each
     /// (local input, local output) request and the grants each local input received.
     pub sa_aptr: Vec<u16>,
@@ -297,6 +300,7 @@ impl<'t> Network<'t> {
             req_vc: vec![0; max_ports],
             va,
             mr: Box::default(),
+            xb: Box::new(Xbar::new(cfg, np, max_ports, topo.num_switches())),
             sa_aptr: vec![0; np],
             sa_req_vc: vec![0; max_ports * max_ports],
             sa_grants: vec![0; max_ports],
@@ -366,6 +370,7 @@ impl<'t> Network<'t> {
         net.mr.enabled = net.prio == Priority::None;
         net.set_route_n();
         net.init_tail_credit();
+        net.check_xbar(max_ports)?;
         Ok(net)
     }
 

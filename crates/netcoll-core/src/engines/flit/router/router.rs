@@ -28,9 +28,17 @@ impl Network<'_> {
     /// active set as they drain (`vacate`). (No router becomes active meanwhile: flits
     /// arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
+        if self.xb.on {
+            return self.xbar_routers();
+        }
         if self.mask_router_applies() {
             return self.mask_routers();
         }
+        self.general_routers();
+    }
+
+    /// The general stages of every active router, in index order.
+    pub(super) fn general_routers(&mut self) {
         for w in 0..self.active.len() {
             let mut bits = self.active[w];
             while bits != 0 {
@@ -53,7 +61,12 @@ impl Network<'_> {
 
     fn router(&mut self, r: usize) {
         self.route_and_allocate_vcs(r);
-        self.allocate_switch(r);
+        if self.xb.on {
+            // A speedup or held connections: BookSim's crossbar (xbar.rs).
+            self.xbar_switch(r);
+        } else {
+            self.allocate_switch(r);
+        }
     }
 
     /// Routing computation for the head flit at the front of `ivc` at router `r`. The flit

@@ -1,0 +1,410 @@
+//! BookSim's crossbar (iq_router.cpp) for runs with a speedup or held switch connections:
+//!
+//! * `input_speedup` I: input port `i`'s VCs are interleaved over I crossbar inputs (VC `v`
+//!   on input `i * I + v % I`), so a port may send up to I flits a cycle; each crossbar
+//!   input carries, per output, the request of its VC nearest its offset
+//!   (`_sw_rr_offset`, which starts at `k % I` and moves to `v + I` past a winner);
+//! * `output_speedup` O: output port `o` has O crossbar outputs, input port `i` reaching
+//!   output `o * O + i % O`, so up to O flits a cycle enter one output;
+//! * `internal_speedup` S: the router's stages run `floor`-accumulated S steps a cycle
+//!   (BookSim's `_partial_internal_cycles`), each step one pass of routing, VC allocation,
+//!   switch allocation and traversal, a stage of one cycle ending in the step it starts and
+//!   the next stage starting at the next step; flits reach the output buffer one step after
+//!   their switch allocation (in the same cycle unless it was the cycle's last step), and
+//!   the freed slots' credits of one step travel together;
+//! * output buffers: with O > 1 or S != 1, flits wait in a FIFO per output port, one leaving
+//!   per cycle (`_SendFlits`); `output_buffer_size` stops the switch granting a full
+//!   buffer. With S != 1, an input port sends one credit message (the VCs one step freed)
+//!   a cycle (`_SendCredits`), later ones queueing;
+//! * `hold_switch_for_packet`: a VC that wins the switch for a flit that is not its
+//!   packet's tail keeps the connection (its crossbar input and output) and sends a flit
+//!   every step without allocation, until its tail leaves, its buffer runs dry or its
+//!   output VC has no credit (then it bids again from the next step).
+//!
+//! The allocators run over crossbar ports (xbar_match.rs): `islip` and
+//! `separable_input_first`. Without any of these keys a run never comes here.
+//! One deviation, documented in docs/flit.md: flits entering one output buffer in the same
+//! step (output speedup only) queue in crossbar input order, where BookSim queues them in
+//! the order of its switch allocator's VC list.
+
+use super::channel::{Event, Hop};
+use super::class_types::Priority;
+use super::config::{Pattern, SwAllocator};
+use super::network::{Network, ACTIVE, IDLE};
+use super::router::advance_front;
+use super::wiring::DOWN_EJECT;
+use super::xbar_match::{islip, match_disjoint, separable_input_first};
+use super::xbar_state::{Queued, FREE};
+use crate::error::Result;
+use crate::spec_err;
+
+impl Network<'_> {
+    /// Refuses what the crossbar model cannot run: more than 64 crossbar ports a side, an
+    /// allocator it does not implement, worms. Called once the network is built.
+    pub(super) fn check_xbar(&self, max_ports: usize) -> Result<()> {
+        if !self.xb.on {
+            return Ok(());
+        }
+        let (is, os) = (self.xb.is, self.xb.os);
+        if max_ports * is > 64 || max_ports * os > 64 {
+            return spec_err!(
+                "input_speedup = {is}, output_speedup = {os} on routers of {max_ports} ports: \
+                 at most 64 crossbar inputs and outputs per router; lower the speedup"
+            );
+        }
+        if self.cfg.traffic == Pattern::Multicast {
+            return spec_err!(
+                "traffic = multicast with a speedup or hold_switch_for_packet: replicating \
+                 worms are allocated by the input-first switch without the crossbar model"
+            );
+        }
+        if self.prio != Priority::None {
+            return spec_err!(
+                "priority = {:?} with a speedup or hold_switch_for_packet: the crossbar model \
+                 allocates without packet priorities; use priority = none there",
+                self.prio
+            );
+        }
+        match self.cfg.sw_allocator {
+            SwAllocator::Islip => Ok(()),
+            SwAllocator::SeparableInputFirst if self.cfg.sw_iters() == 1 => Ok(()),
+            #[allow(unreachable_patterns)]
+            _ => spec_err!(
+                "sw_allocator = {:?} with a speedup or hold_switch_for_packet: the crossbar \
+                 model allocates with islip (any alloc_iters) or separable_input_first (one \
+                 iteration)",
+                self.cfg.sw_allocator
+            ),
+        }
+    }
+
+    /// One cycle of the routers on the crossbar path: the cycle's switch steps (the
+    /// routers' clock counts steps when the internal speedup is not 1), then the output
+    /// buffers and credit queues send what leaves this cycle.
+    pub(super) fn xbar_routers(&mut self) {
+        let cycle = self.now;
+        while self.xb.acc_cycle < cycle {
+            // Cycles skipped while the network was idle still advance the accumulator.
+            self.xb.steps_next_cycle();
+        }
+        let steps = self.xb.steps_next_cycle();
+        let several = self.xb.internal != 1.0;
+        for s in 0..steps {
+            self.xb.last_step = s + 1 == steps;
+            if several {
+                self.now = self.xb.step;
+            }
+            self.general_routers();
+            self.now = cycle;
+            if several {
+                self.queue_step_credits();
+            }
+            self.xb.step += 1;
+        }
+        if self.xb.queued {
+            self.send_output_buffers();
+        }
+        if several {
+            self.send_credit_queues();
+        }
+    }
+
+    /// Held connections, then switch allocation over the crossbar ports, at router `r`.
+    #[inline(never)]
+    pub(super) fn xbar_switch(&mut self, r: usize) {
+        let (hin, hout) = (self.xb.held_in[r], self.xb.held_out[r]);
+        if hin != 0 {
+            self.send_held(r, hin);
+        }
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let (is, os, nv) = (self.xb.is, self.xb.os, self.nv);
+        debug_assert!(self.xb.split.len() >= np * nv);
+        let n_out = np * os;
+        let n_in = np * is;
+        let mut any = 0u64;
+        for w in 0..self.wpr {
+            let mut bits = self.va.holding[r * self.wpr + w];
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // Port, VC and crossbar input of local VC `b` by table (no divisions).
+                let (i, v, xi) = self.xb.split[b];
+                let (i, v, xi) = (i as usize, v as usize, xi as usize);
+                let ivc = p0 * nv + b;
+                let x = &self.vcs[ivc];
+                if x.state != ACTIVE || x.len == 0 || !x.ready_by(self.now) {
+                    continue;
+                }
+                let go = x.out_port as usize;
+                if self.credits[go * nv + x.out_vc as usize] == 0 || self.out_full(go) {
+                    continue;
+                }
+                let xo = (go - p0) * os + self.xb.out_lane[i] as usize;
+                if hin >> xi & 1 != 0 || hout >> xo & 1 != 0 {
+                    continue;
+                }
+                let slot = xi * n_out + xo;
+                if self.xb.req[xi] >> xo & 1 != 0 {
+                    // One request per (input, output): the VC nearest the offset.
+                    let off = self.xb.in_off[p0 * is + xi] as usize;
+                    let old = self.xb.req_vc[slot] as usize;
+                    if (v + nv - off) % nv >= (old + nv - off) % nv {
+                        continue;
+                    }
+                }
+                self.xb.req[xi] |= 1 << xo;
+                self.xb.req_vc[slot] = v as u8;
+                any |= 1 << xi;
+            }
+        }
+        if any == 0 {
+            return;
+        }
+        let mut wins = std::mem::take(&mut self.xb.wins);
+        wins.clear();
+        let xb = &mut *self.xb;
+        let (ins, outs) = (p0 * is..(p0 + np) * is, p0 * os..(p0 + np) * os);
+        let req = &xb.req[..n_in];
+        let (in_ptr, out_ptr) = (&mut xb.in_ptr[ins], &mut xb.out_ptr[outs]);
+        let mut record = |i: usize, o: usize| wins.push((i as u8, o as u8));
+        match self.cfg.sw_allocator {
+            // Without conflicts every allocator grants every request.
+            _ if match_disjoint(req, n_in, n_out, in_ptr, out_ptr, &mut record) => {}
+            SwAllocator::SeparableInputFirst => separable_input_first(
+                req,
+                n_in,
+                n_out,
+                in_ptr,
+                out_ptr,
+                &mut xb.by_out,
+                &mut record,
+            ),
+            _ => {
+                let scratch = (&mut xb.by_out, &mut xb.grants);
+                let iters = self.cfg.sw_iters() as usize;
+                islip(
+                    req,
+                    n_in,
+                    n_out,
+                    out_ptr,
+                    in_ptr,
+                    iters,
+                    scratch,
+                    &mut record,
+                )
+            }
+        }
+        while any != 0 {
+            let xi = any.trailing_zeros() as usize;
+            any &= any - 1;
+            self.xb.req[xi] = 0;
+        }
+        for &(xi, xo) in &wins {
+            let (xi, xo) = (xi as usize, xo as usize);
+            let v = self.xb.req_vc[xi * n_out + xo] as usize;
+            self.xb.in_off[p0 * is + xi] = ((v + is) % nv) as u8;
+            let gi = p0 + xi / is;
+            let (tail, left) = self.cross(r, gi, v);
+            if self.xb.hold && !tail && left > 0 {
+                let gxi = p0 * is + xi;
+                self.xb.hold_vc[gxi] = v as u8;
+                self.xb.hold_out[gxi] = xo as u8;
+                self.xb.held_in[r] |= 1 << xi;
+                self.xb.held_out[r] |= 1 << xo;
+            }
+        }
+        self.xb.wins = wins;
+    }
+
+    /// The held connections `hin` (local crossbar inputs) of router `r` send their next
+    /// flit, or are released (buffer dry, tail gone, no credit).
+    fn send_held(&mut self, r: usize, mut hin: u64) {
+        let p0 = self.pstart[r] as usize;
+        let (is, nv) = (self.xb.is, self.nv);
+        while hin != 0 {
+            let xi = hin.trailing_zeros() as usize;
+            hin &= hin - 1;
+            let gxi = p0 * is + xi;
+            let v = self.xb.hold_vc[gxi] as usize;
+            let gi = p0 + xi / is;
+            let x = &self.vcs[gi * nv + v];
+            debug_assert!(x.state == ACTIVE && x.len > 0, "a held VC has flits");
+            let go = x.out_port as usize;
+            let sends = self.credits[go * nv + x.out_vc as usize] > 0 && !self.out_full(go);
+            let keep = sends && {
+                let (tail, left) = self.cross(r, gi, v);
+                !tail && left > 0
+            };
+            if !keep {
+                let xo = self.xb.hold_out[gxi] as usize;
+                self.xb.hold_vc[gxi] = FREE;
+                self.xb.held_in[r] &= !(1 << xi);
+                self.xb.held_out[r] &= !(1 << xo);
+            }
+        }
+    }
+
+    /// Whether the output buffer of global port `go` is full for the switch (BookSim
+    /// counts a flit in it from the step after its traversal).
+    #[inline]
+    fn out_full(&self, go: usize) -> bool {
+        if self.xb.out_cap < 0 || !self.xb.queued {
+            return false;
+        }
+        let q = &self.xb.outq[go];
+        let now = self.xb.step as u32;
+        let recent = q.iter().rev().take_while(|f| f.step + 1 >= now).count();
+        (q.len() - recent) as i64 >= self.xb.out_cap
+    }
+
+    /// The front flit of input VC `v` of global input port `gi` crosses the switch:
+    /// `Network::traverse` when nothing queues, else into its output buffer with its
+    /// credit (now, or with this step's credits). Returns whether it was a tail and the
+    /// flits left in the VC.
+    fn cross(&mut self, r: usize, gi: usize, v: usize) -> (bool, u16) {
+        let ivc = gi * self.nv + v;
+        let tail = self.vcs[ivc].front.tail;
+        if tail {
+            // Its VC gives up its place among the switch candidates.
+            self.set_holding(r, ivc, false);
+        }
+        if !self.xb.queued {
+            // One step a cycle, one flit per output: it leaves as without the crossbar.
+            let left = self.vcs[ivc].len - 1;
+            self.traverse(r, gi, v);
+            return (tail, left);
+        }
+        self.sent.reserve_hop();
+        let depth = self.depth;
+        let x = &mut self.vcs[ivc];
+        let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
+        let left = advance_front(x, &self.ring, ivc * depth, depth);
+        if tail {
+            x.state = IDLE;
+        }
+        let at = self.port_at[gi];
+        let bit = at.bit as usize + v;
+        if left == 0 {
+            self.vacate(r, bit);
+        }
+        if self.xb.internal != 1.0 {
+            if self.xb.cred_step[gi] == 0 {
+                self.xb.cred_touched.push(gi as u32);
+            }
+            self.xb.cred_step[gi] |= 1 << v;
+        } else {
+            self.return_credit(gi, v as u8);
+        }
+        self.enqueue(go, ov, flit);
+        if tail {
+            self.tail_left(go, ov as usize);
+            if left > 0 {
+                self.set_waiting_bit(bit);
+            }
+        }
+        (tail, left)
+    }
+
+    /// `flit` enters the output buffer of global port `go`, holding output VC `ov`
+    /// downstream (its credit is taken now, as BookSim's `SendingFlit`).
+    fn enqueue(&mut self, go: usize, ov: u8, flit: super::channel::Flit) {
+        self.chan_flits[go] += 1;
+        if self.down[go].ivc & DOWN_EJECT == 0 {
+            self.credits[go * self.nv + ov as usize] -= 1;
+        }
+        // Reaches the buffer at the next step: this cycle unless this is its last step,
+        // then the switch's remaining delay.
+        let cd = (self.cfg.st_final_delay as u64).max(1);
+        let next = u64::from(self.xb.last_step);
+        let exit = self.now_cycle() + (self.cfg.sw_alloc_delay as u64 - 1) + next + cd - 1;
+        let q = &mut self.xb.outq[go];
+        if q.is_empty() {
+            self.xb.out_busy.push(go as u32);
+        }
+        q.push_back(Queued {
+            flit,
+            ov,
+            exit: exit as u32,
+            step: self.xb.step as u32,
+        });
+    }
+
+    /// The cycle running (the routers' clock counts steps while they run with an internal
+    /// speedup).
+    fn now_cycle(&self) -> u64 {
+        self.xb.acc_cycle - 1
+    }
+
+    /// The end of a step with an internal speedup: each input port's slots freed in it
+    /// become one credit message in its queue.
+    fn queue_step_credits(&mut self) {
+        let touched = std::mem::take(&mut self.xb.cred_touched);
+        for &gi in &touched {
+            let gi = gi as usize;
+            let mask = std::mem::take(&mut self.xb.cred_step[gi]);
+            if self.xb.credq[gi].is_empty() {
+                self.xb.cred_busy.push(gi as u32);
+            }
+            self.xb.credq[gi].push_back(mask);
+        }
+        self.xb.cred_touched = touched;
+        self.xb.cred_touched.clear();
+    }
+
+    /// The end of a cycle: every input port sends its oldest credit message.
+    fn send_credit_queues(&mut self) {
+        let mut busy = std::mem::take(&mut self.xb.cred_busy);
+        busy.retain(|&gi| {
+            let gi = gi as usize;
+            let mut mask = self.xb.credq[gi].pop_front().unwrap_or(0);
+            while mask != 0 {
+                let v = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+                self.sent.reserve_hop();
+                self.return_credit(gi, v);
+            }
+            !self.xb.credq[gi].is_empty()
+        });
+        self.xb.cred_busy = busy;
+    }
+
+    /// The end of a cycle: every output buffer whose front flit may leave sends it, over
+    /// its link or down its ejection channel (the delays after the switch traversal).
+    fn send_output_buffers(&mut self) {
+        let now = self.now;
+        let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
+        let link = self.hop.flit_link - st;
+        let eject = self.hop.flit_eject - st;
+        let mut busy = std::mem::take(&mut self.xb.out_busy);
+        busy.retain(|&go| {
+            let go = go as usize;
+            let q = &mut self.xb.outq[go];
+            // Exit cycles are kept in 32 bits, compared by their wrapping difference.
+            let due = |f: &Queued| (now as u32).wrapping_sub(f.exit) as i32 >= 0;
+            let Some(f) = q.front().copied().filter(due) else {
+                return true;
+            };
+            q.pop_front();
+            let left = !q.is_empty();
+            let down = self.down[go];
+            if down.ivc & DOWN_EJECT == 0 {
+                let to = Hop {
+                    ivc: down.ivc + f.ov as u32,
+                    bit: down.bit + f.ov as u32,
+                    flit: f.flit,
+                };
+                self.wheel.push_hop(now + link, to);
+                self.flit_hops += 1;
+            } else {
+                let mut flit = f.flit;
+                self.mark_eject_vc(&mut flit, f.ov);
+                let ep = down.ivc & !DOWN_EJECT;
+                self.wheel.push(now + eject, Event::Eject { ep, flit });
+            }
+            self.last_move = now;
+            left
+        });
+        self.xb.out_busy = busy;
+    }
+}

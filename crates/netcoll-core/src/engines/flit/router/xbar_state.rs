@@ -1,0 +1,192 @@
+//! The state of BookSim's crossbar model (xbar.rs): speedups, held switch connections,
+//! output buffers and the per-input credit queues. Plain data, so that the network holds it
+//! without importing the stages.
+
+use std::collections::VecDeque;
+
+use super::channel::Flit;
+use super::config::FlitConfig;
+
+/// No VC holds this crossbar input (`Xbar::hold_vc`).
+pub const FREE: u8 = u8::MAX;
+
+/// A flit in an output buffer: it leaves at the end of cycle `exit` at the earliest
+/// (one flit per output port and cycle, in the order it entered).
+#[derive(Debug, Clone, Copy)]
+pub struct Queued {
+    pub flit: Flit,
+    /// The output VC it holds downstream.
+    pub ov: u8,
+    pub exit: u32,
+    /// The switch step that sent it (for `output_buffer_size`: BookSim counts a flit in
+    /// the buffer from the step after its switch traversal).
+    pub step: u32,
+}
+
+/// The crossbar of every router of a run (see xbar.rs).
+pub struct Xbar {
+    /// Whether the run takes this path (a speedup, or held switch connections).
+    pub on: bool,
+    /// Crossbar inputs per input port and outputs per output port.
+    pub is: usize,
+    pub os: usize,
+    /// Switch steps per cycle, and BookSim's `_partial_internal_cycles` accumulator (the
+    /// steps of a cycle are those that bring it below 1).
+    pub internal: f64,
+    pub partial: f64,
+    /// Cycles the accumulator has been advanced through.
+    pub acc_cycle: u64,
+    /// Switch steps run so far: the routers' clock while `internal != 1` (ready times of
+    /// VCs count steps then).
+    pub step: u64,
+    /// Whether the step running is the last of its cycle.
+    pub last_step: bool,
+    /// Flits pass through output buffers (a speedup lets several reach one output in a
+    /// cycle); else a flit leaves the cycle its switch traversal ends, as without the
+    /// crossbar model.
+    pub queued: bool,
+    pub out_cap: i64,
+    pub hold: bool,
+    /// Per global crossbar input (`port * is + k`): the switch allocator's VC offset
+    /// (BookSim's `_sw_rr_offset`), its input pointer (iSLIP accept / input arbiter).
+    pub in_off: Vec<u8>,
+    pub in_ptr: Vec<u16>,
+    /// Per global crossbar output (`port * os + k`): its grant pointer / output arbiter.
+    pub out_ptr: Vec<u16>,
+    /// Held connections: per global crossbar input the VC holding it (FREE: none) and the
+    /// router-local crossbar output it holds; per router, the held local crossbar inputs
+    /// and outputs as masks.
+    pub hold_vc: Vec<u8>,
+    pub hold_out: Vec<u8>,
+    pub held_in: Vec<u64>,
+    pub held_out: Vec<u64>,
+    /// Output buffers per global output port, and the ports whose buffer holds flits.
+    pub outq: Vec<VecDeque<Queued>>,
+    pub out_busy: Vec<u32>,
+    /// Credits per global input port: this step's freed VCs (a mask), the ports touched this
+    /// step, and the queue of BookSim's credit objects (one leaves per cycle) when the
+    /// switch runs several steps a cycle; the ports whose queue is not empty.
+    pub cred_step: Vec<u64>,
+    pub cred_touched: Vec<u32>,
+    pub credq: Vec<VecDeque<u64>>,
+    pub cred_busy: Vec<u32>,
+    /// Switch allocation scratch: per local crossbar input the requested local outputs, and
+    /// the VC carrying each (input, output) request.
+    pub req: [u64; 64],
+    pub req_vc: Vec<u8>,
+    /// Per router-local VC `port * num_vcs + vc`: its port, VC and local crossbar input
+    /// (`port * is + vc % is`); per local input port `i`, its crossbar output lane
+    /// `i % os` (tables: the switch allocation divides nothing).
+    pub split: Vec<(u8, u8, u8)>,
+    pub out_lane: Vec<u8>,
+    /// The allocators' scratch (zero between calls) and the matches of a router.
+    pub by_out: [u64; 64],
+    pub grants: [u64; 64],
+    pub wins: Vec<(u8, u8)>,
+}
+
+impl Default for Xbar {
+    fn default() -> Xbar {
+        Xbar {
+            on: false,
+            is: 1,
+            os: 1,
+            internal: 1.0,
+            partial: 0.0,
+            acc_cycle: 0,
+            step: 0,
+            last_step: true,
+            queued: false,
+            out_cap: -1,
+            hold: false,
+            in_off: Vec::new(),
+            in_ptr: Vec::new(),
+            out_ptr: Vec::new(),
+            hold_vc: Vec::new(),
+            hold_out: Vec::new(),
+            held_in: Vec::new(),
+            held_out: Vec::new(),
+            outq: Vec::new(),
+            out_busy: Vec::new(),
+            cred_step: Vec::new(),
+            cred_touched: Vec::new(),
+            credq: Vec::new(),
+            cred_busy: Vec::new(),
+            req: [0; 64],
+            req_vc: Vec::new(),
+            split: Vec::new(),
+            out_lane: Vec::new(),
+            by_out: [0; 64],
+            grants: [0; 64],
+            wins: Vec::with_capacity(64),
+        }
+    }
+}
+
+impl Xbar {
+    /// The crossbar of a network of `ports` global ports and routers of at most
+    /// `max_ports` ports, `routers` routers; off (the default) without a speedup or held
+    /// connections.
+    pub fn new(cfg: &FlitConfig, ports: usize, max_ports: usize, routers: usize) -> Xbar {
+        let (is, os, nv) = (cfg.input_speedup, cfg.output_speedup, cfg.num_vcs);
+        let on = is > 1 || os > 1 || cfg.internal_speedup != 1.0 || cfg.hold_switch_for_packet;
+        if !on {
+            return Xbar::default();
+        }
+        let queued = os > 1 || cfg.internal_speedup != 1.0;
+        let several_steps = cfg.internal_speedup != 1.0;
+        Xbar {
+            on,
+            is,
+            os,
+            internal: cfg.internal_speedup,
+            queued,
+            out_cap: cfg.output_buffer_size,
+            hold: cfg.hold_switch_for_packet,
+            in_off: (0..ports * is).map(|x| (x % is) as u8).collect(),
+            in_ptr: vec![0; ports * is],
+            out_ptr: vec![0; ports * os],
+            hold_vc: vec![FREE; ports * is],
+            hold_out: vec![0; ports * is],
+            held_in: vec![0; routers],
+            held_out: vec![0; routers],
+            outq: if queued {
+                (0..ports).map(|_| VecDeque::new()).collect()
+            } else {
+                Vec::new()
+            },
+            cred_step: if several_steps {
+                vec![0; ports]
+            } else {
+                Vec::new()
+            },
+            credq: if several_steps {
+                (0..ports).map(|_| VecDeque::new()).collect()
+            } else {
+                Vec::new()
+            },
+            req_vc: vec![0; (max_ports * is) * (max_ports * os)],
+            split: (0..max_ports * nv)
+                .map(|b| {
+                    let (i, v) = (b / nv, b % nv);
+                    (i as u8, v as u8, (i * is + v % is) as u8)
+                })
+                .collect(),
+            out_lane: (0..max_ports).map(|i| (i % os) as u8).collect(),
+            ..Xbar::default()
+        }
+    }
+
+    /// Switch steps in the next cycle: BookSim's `Router::Evaluate` adds the internal
+    /// speedup to the accumulator and runs a step while it is at least 1.
+    pub fn steps_next_cycle(&mut self) -> u32 {
+        self.partial += self.internal;
+        let mut n = 0;
+        while self.partial >= 1.0 {
+            self.partial -= 1.0;
+            n += 1;
+        }
+        self.acc_cycle += 1;
+        n
+    }
+}
