@@ -81,10 +81,16 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         .count() as u64;
     let channels = 2 * topo.num_links() as u64;
     let per_channel = match kind {
-        RoutingKind::Dor | RoutingKind::Nca => vcs as u64,
+        RoutingKind::Dor | RoutingKind::Nca | RoutingKind::DorNoExpress | RoutingKind::DestTag => {
+            vcs as u64
+        }
+        // Every order's walk.
+        RoutingKind::XyYx | RoutingKind::AdaptiveXyYx | RoutingKind::XyYxNoExpress => {
+            2 * vcs as u64
+        }
         RoutingKind::Shortest | RoutingKind::UpDown => 8 + vcs as u64,
         // Both legs, to every router and from every router.
-        RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal => {
+        RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal | RoutingKind::Romm => {
             let all = topo.num_switches() as u64;
             return (dests + all)
                 .saturating_mul(channels)
@@ -230,7 +236,7 @@ impl VcMap {
 /// thread count). Flat arrays, not hash sets: the walks visit about (endpoint switches x
 /// channels) states, 10^8 and more on networks of 10,000 switches.
 fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, u32)> {
-    if routing.is_adaptive() {
+    if routing.two_legs() {
         return super::valiant::adaptive_dependencies(topo, routing, vc_of);
     }
     let switches: Vec<usize> = {
@@ -239,9 +245,15 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     };
     let parts = rayon::current_num_threads().clamp(1, switches.len().max(1));
     let chunk = switches.len().div_ceil(parts).max(1);
+    // A routing of several variants (xy_yx's orders) may take any: the union of their walks.
+    let variants = routing.variants();
     let mut edges: Vec<(u32, u32)> = switches
         .par_chunks(chunk)
-        .map(|dests| walk_to(topo, routing, vc_of, &switches, dests, 0, false).0)
+        .flat_map(|dests| {
+            (0..variants)
+                .into_par_iter()
+                .map(|v| walk_to(topo, routing, vc_of, &switches, dests, v, false).0)
+        })
         .reduce(Vec::new, |mut a, b| {
             a.extend(b);
             a

@@ -13,7 +13,8 @@
 //!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
 //!   classes (vclass), the allocator registry (alloc_registry).
 //! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
-//!   the routing-function registry (routing_registry).
+//!   its random and credit-read grid routings (grid_random: xy_yx, romm, valiant), the
+//!   routing-function registry (routing_registry).
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
@@ -78,6 +79,8 @@ mod vc_masks;
 mod vclass;
 
 // routing/
+#[path = "routing/grid_random.rs"]
+mod grid_random;
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
 #[path = "routing/routing_registry.rs"]

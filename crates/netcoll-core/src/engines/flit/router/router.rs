@@ -97,7 +97,11 @@ impl Network<'_> {
     /// packet's step VC class.
     #[inline(never)]
     fn route_step_classes(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) {
-        let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
+        let (port, class, state) = if self.grid.routes() {
+            self.grid_step(r, dst_sw, f)
+        } else {
+            self.route_step(r, dst_sw, f.rstate())
+        };
         self.vcs[ivc].out_port = self.pstart[r] + port;
         let vclass = if self.step_classes > 1 {
             self.packets[f.pkt as usize].vclass
@@ -128,6 +132,21 @@ impl Network<'_> {
                 .expect("not at the destination");
             (step.via.port, step.vc_class, step.state)
         }
+    }
+
+    /// [`Network::route_step`] of BookSim's random and credit-read grid routings
+    /// (grid_random.rs), which read the packet's id and the router's credits.
+    #[inline(never)]
+    fn grid_step(&mut self, r: usize, dst_sw: usize, f: Flit) -> (u32, u8, u8) {
+        let credits = PortCredits {
+            credits: &self.credits,
+            pstart: &self.pstart,
+            nv: self.nv,
+            depth: self.depth as u32,
+        };
+        let at = (r, dst_sw, f.pkt);
+        self.grid
+            .step(self.topo, &self.routing, &credits, at, f.rstate())
     }
 
     /// Routers per row of `route_table` when the table alone routes (no step VC classes,
@@ -234,6 +253,25 @@ impl Network<'_> {
             self.mark_eject_vc(&mut flit, ov);
             push_reserved(&mut self.sent.ejects, (down.ivc & !DOWN_EJECT, flit));
         }
+    }
+}
+
+/// The credits of a router's output ports, as BookSim's `GetUsedCredit` counts them: the
+/// flits sent on the port's VCs whose credits have not come back.
+struct PortCredits<'a> {
+    credits: &'a [u16],
+    pstart: &'a [u32],
+    nv: usize,
+    depth: u32,
+}
+
+impl super::grid_random::UsedCredits for PortCredits<'_> {
+    fn used_credits(&self, r: usize, port: u32) -> u32 {
+        let g = (self.pstart[r] + port) as usize * self.nv;
+        self.credits[g..g + self.nv]
+            .iter()
+            .map(|&c| self.depth.saturating_sub(c as u32))
+            .sum()
     }
 }
 
