@@ -81,6 +81,14 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         .count() as u64;
     let channels = 2 * topo.num_links() as u64;
     let per_channel = match kind {
+        // Every (router, input port, VC) a head may wait in, per destination.
+        RoutingKind::MinAdapt | RoutingKind::PlanarAdapt => {
+            let ports = (0..topo.num_switches()).map(|s| topo.num_ports(s)).max();
+            let states = topo.num_switches() * ports.unwrap_or(1) * 2;
+            return dests
+                .saturating_mul(states as u64)
+                .saturating_mul(vcs as u64 * vcs as u64);
+        }
         RoutingKind::Dor | RoutingKind::Nca | RoutingKind::DorNoExpress | RoutingKind::DestTag => {
             vcs as u64
         }
@@ -138,7 +146,31 @@ pub fn check_deadlock(
     let what = format!("the dependency check of {}", topo.name());
     crate::guard::check(&what, n * n * per_pair)?;
     let vc_of = VcMap::new(vcs, routing.vc_classes(), rule);
-    let edges = dependencies(topo, routing, &vc_of);
+    let edges = match routing.route_sets() {
+        Some(sets) if (vcs as usize) < sets.min_vcs() => {
+            return spec_err!(
+                "{} routing on {} needs --vcs {} or more (BookSim's VC ranges)",
+                routing.kind().name(),
+                topo.name(),
+                sets.min_vcs()
+            )
+        }
+        Some(sets) => super::route_sets::dependencies(topo, sets, vcs),
+        None => dependencies(topo, routing, &vc_of),
+    };
+    // Duato: a routing with escape VCs is deadlock-free when the escape VCs' own
+    // dependencies (a packet in one never leaves them, route_sets.rs) are acyclic.
+    let escape = routing.route_sets().map_or(0, |s| s.escape_vcs());
+    let graph: Vec<(u32, u32)> = if escape == 0 {
+        edges.clone()
+    } else {
+        let on = |v: u32| escape >> (v % vcs) & 1 == 1;
+        edges
+            .iter()
+            .copied()
+            .filter(|&(a, b)| on(a) && on(b))
+            .collect()
+    };
     let nodes = channels * vcs as usize;
     let used = {
         let mut on = vec![false; nodes];
@@ -148,7 +180,7 @@ pub fn check_deadlock(
         }
         on.iter().filter(|&&x| x).count()
     };
-    let cycle = find_cycle(nodes, &edges)
+    let cycle = find_cycle(nodes, &graph)
         .into_iter()
         .map(|v| {
             let (ch, vc) = (v / vcs, v % vcs);

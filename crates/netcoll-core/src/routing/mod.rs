@@ -13,6 +13,7 @@ mod grid_legs;
 pub mod grid_orders;
 mod grid_route;
 mod minimal;
+pub mod route_sets;
 mod shortest;
 mod updown;
 mod valiant;
@@ -59,6 +60,10 @@ pub enum RoutingKind {
     XyYxNoExpress,
     /// BookSim's `dest_tag` on a fly (one crossbar: the destination's port).
     DestTag,
+    /// BookSim's `min_adapt` (mesh, torus) and `planar_adapt` (mesh): route sets, the pick
+    /// left to VC allocation (route_sets.rs).
+    MinAdapt,
+    PlanarAdapt,
 }
 
 impl RoutingKind {
@@ -80,9 +85,11 @@ impl RoutingKind {
             "dor_no_express" => Ok(RoutingKind::DorNoExpress),
             "xy_yx_no_express" => Ok(RoutingKind::XyYxNoExpress),
             "dest_tag" => Ok(RoutingKind::DestTag),
+            "min_adapt" => Ok(RoutingKind::MinAdapt),
+            "planar_adapt" => Ok(RoutingKind::PlanarAdapt),
             _ => spec_err!(
                 "unknown routing '{name}': use dor, shortest (min), updown, nca, valiant, ugal, \
-                 ugal-g, xy_yx, adaptive_xy_yx, romm (mesh), dor_no_express, xy_yx_no_express \
+                 ugal-g, xy_yx, adaptive_xy_yx, romm, min_adapt, planar_adapt (mesh), dor_no_express, xy_yx_no_express \
                  (cmesh) or dest_tag (fly)"
             ),
         }
@@ -102,6 +109,8 @@ impl RoutingKind {
             RoutingKind::DorNoExpress => "dor_no_express",
             RoutingKind::XyYxNoExpress => "xy_yx_no_express",
             RoutingKind::DestTag => "dest_tag",
+            RoutingKind::MinAdapt => "min_adapt",
+            RoutingKind::PlanarAdapt => "planar_adapt",
         }
     }
 }
@@ -141,6 +150,9 @@ enum Imp {
     Cmesh(cmesh::CmeshRoute),
     /// ROMM and Valiant on a mesh or torus (the leg is the phase).
     Legs(grid_legs::GridLegs),
+    /// Route sets (min_adapt, planar_adapt); a route walked alone takes dimension order,
+    /// the escape path.
+    Sets(route_sets::RouteSets, dor::Dor),
 }
 
 /// The next hop and the packet state after it.
@@ -214,6 +226,14 @@ impl Routing {
                     topo.name()
                 )
             }
+            (RoutingKind::MinAdapt | RoutingKind::PlanarAdapt, _) => {
+                let set = if kind == RoutingKind::MinAdapt {
+                    route_sets::SetKind::MinAdapt
+                } else {
+                    route_sets::SetKind::PlanarAdapt
+                };
+                Imp::Sets(route_sets::RouteSets::new(topo, set)?, dor::Dor::new(topo)?)
+            }
             (RoutingKind::Romm, _) => unreachable!("GridLegs::new refuses romm off a mesh"),
             (RoutingKind::Dor, _) => Imp::Dor(dor::Dor::new(topo)?),
             (RoutingKind::Shortest, None) => Imp::Shortest(shortest::Shortest::new(topo)),
@@ -226,7 +246,12 @@ impl Routing {
     pub fn by_structure(&self) -> bool {
         matches!(
             self.imp,
-            Imp::Family(_) | Imp::Adaptive(_) | Imp::Orders(_) | Imp::Cmesh(_) | Imp::Legs(_)
+            Imp::Family(_)
+                | Imp::Adaptive(_)
+                | Imp::Orders(_)
+                | Imp::Cmesh(_)
+                | Imp::Legs(_)
+                | Imp::Sets(..)
         )
     }
 
@@ -234,7 +259,18 @@ impl Routing {
     /// is not destination-based: engines that route hop by hop from (switch, destination,
     /// state) alone cannot run it, and `next` gives its minimal choice.
     pub fn is_adaptive(&self) -> bool {
-        matches!(self.imp, Imp::Adaptive(_) | Imp::Legs(_) | Imp::Orders(_)) || self.variants() > 1
+        matches!(
+            self.imp,
+            Imp::Adaptive(_) | Imp::Legs(_) | Imp::Orders(_) | Imp::Sets(..)
+        ) || self.variants() > 1
+    }
+
+    /// The route sets of min_adapt and planar_adapt, when this is one of them.
+    pub fn route_sets(&self) -> Option<&route_sets::RouteSets> {
+        match &self.imp {
+            Imp::Sets(s, _) => Some(s),
+            _ => None,
+        }
     }
 
     /// Whether routes go through an intermediate router (two legs: Valiant, ROMM).
@@ -319,6 +355,7 @@ impl Routing {
                 step
             }
             Imp::Orders(o) => o.next(topo, at, dest, leg),
+            Imp::Sets(_, d) => d.next(topo, at, dest, state),
             Imp::Cmesh(c) => c.next(topo, at, dest, leg),
             Imp::Legs(l) => l.next(topo, at, dest, state, leg),
         })
@@ -328,7 +365,7 @@ impl Routing {
     /// packets on the same channel with the same key continue identically.
     pub fn state_key(&self, state: u8) -> u8 {
         match &self.imp {
-            Imp::Dor(_) | Imp::Legs(_) => state & 1,
+            Imp::Dor(_) | Imp::Legs(_) | Imp::Sets(..) => state & 1,
             // The order is the leg the walk was started on: the channel decides the rest.
             Imp::Orders(_) | Imp::Cmesh(_) => 0,
             _ => state,

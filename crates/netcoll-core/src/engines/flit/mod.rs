@@ -14,6 +14,7 @@
 //!   classes (vclass), the allocator registry (alloc_registry).
 //! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
 //!   its random and credit-read grid routings (grid_random: xy_yx, romm, valiant), the
+//!   route sets of min_adapt and planar_adapt as VC masks (route_set_masks), the
 //!   routing-function registry (routing_registry).
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
@@ -83,6 +84,8 @@ mod vclass;
 mod grid_random;
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
+#[path = "routing/route_set_masks.rs"]
+mod route_set_masks;
 #[path = "routing/routing_registry.rs"]
 pub mod routing_registry;
 #[path = "routing/torus.rs"]

@@ -7,6 +7,7 @@ use super::channel::{Flit, HopDelays, Sent, Wheel};
 use super::config::FlitConfig;
 use super::grid_random::GridRandom;
 use super::partition::{Crew, Partition, Workers};
+use super::route_set_masks::RouteSetMasks;
 use super::stats::Window;
 use super::torus::TorusDor;
 use crate::error::Result;
@@ -142,6 +143,8 @@ pub struct Network<'t> {
     pub torus: TorusDor,
     /// BookSim's per-packet random and credit-read routings on grids (grid_random.rs).
     pub grid: GridRandom,
+    /// The route sets of min_adapt and planar_adapt, as VC masks (route_set_masks.rs).
+    pub sets: RouteSetMasks,
     /// DOR on a mesh or hypercube depends only on (router, destination router): the step
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
@@ -209,7 +212,8 @@ impl<'t> Network<'t> {
         let cfg = &cfg;
         let routing = Routing::new(topo, cfg.routing, None)?;
         let grid = GridRandom::new(topo, cfg);
-        if routing.is_adaptive() && !grid.routes() {
+        let sets = RouteSetMasks::new(topo, cfg, &routing)?;
+        if routing.is_adaptive() && !grid.routes() && !sets.routes() {
             return spec_err!(
                 "{} routing on {} chooses among paths per packet, which the flit engine runs \
                  on meshes, tori and cmeshes only: use min (minimal) or dor",
@@ -315,6 +319,7 @@ impl<'t> Network<'t> {
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
             torus: TorusDor::new(topo, cfg),
             grid,
+            sets,
             mesh_dims: match topo.family() {
                 crate::topology::Family::Mesh { dims }
                     if route_table.is_empty()

@@ -94,6 +94,7 @@ impl Network<'_> {
             && self.cfg.vc_allocator == VcAllocator::Islip
             && self.cfg.sw_allocator == SwAllocator::Islip
             && self.rep.table.visits() == 0
+            && !self.sets.routes()
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
             && self.port_router.len() < MAX_SENT_PORTS
     }

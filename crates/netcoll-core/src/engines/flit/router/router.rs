@@ -71,6 +71,10 @@ impl Network<'_> {
         let dst_sw = self.ep_switch[dst] as usize;
         let v = if r == dst_sw {
             let port = self.ep_port[dst];
+            if self.sets.routes() {
+                let local = (port - self.pstart[r]) as usize;
+                self.sets.eject(ivc, local, self.nv);
+            }
             let v = &mut self.vcs[ivc];
             v.out_port = port;
             v.class = u8::MAX; // ejection: any VC
@@ -97,7 +101,9 @@ impl Network<'_> {
     /// packet's step VC class.
     #[inline(never)]
     fn route_step_classes(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) {
-        let (port, class, state) = if self.grid.routes() {
+        let (port, class, state) = if self.sets.routes() {
+            self.route_set(ivc, r, dst_sw, f)
+        } else if self.grid.routes() {
             self.grid_step(r, dst_sw, f)
         } else {
             self.route_step(r, dst_sw, f.rstate())
@@ -147,6 +153,21 @@ impl Network<'_> {
         let at = (r, dst_sw, f.pkt);
         self.grid
             .step(self.topo, &self.routing, &credits, at, f.rstate())
+    }
+
+    /// Routes a head by its route set (route_set_masks.rs): its VC mask for VC
+    /// allocation, which fixes the port; meanwhile the first choice's port, any class.
+    #[inline(never)]
+    fn route_set(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) -> (u32, u8, u8) {
+        let gi = ivc / self.nv;
+        let injected = matches!(self.in_from[gi], super::wiring::In::Ni(_));
+        let w = crate::routing::route_sets::Waiting {
+            in_port: (!injected).then_some(gi as u32 - self.pstart[r]),
+            in_vc: (ivc % self.nv) as u8,
+            state: f.rstate(),
+        };
+        let (port, state) = self.sets.route(&self.routing, ivc, (r, dst_sw), w, self.nv);
+        (port, u8::MAX, state)
     }
 
     /// Routers per row of `route_table` when the table alone routes (no step VC classes,

@@ -32,6 +32,9 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("adaptive_xy_yx", RoutingKind::AdaptiveXyYx),
         ("romm", RoutingKind::Romm),
         ("valiant", RoutingKind::Valiant),
+        // Route sets: the pick left to VC allocation (route_set_masks.rs).
+        ("min_adapt", RoutingKind::MinAdapt),
+        ("planar_adapt", RoutingKind::PlanarAdapt),
         // BookSim's cmesh routings without its express links, and the fly's.
         ("dor_no_express", RoutingKind::DorNoExpress),
         ("xy_yx_no_express", RoutingKind::XyYxNoExpress),
