@@ -364,7 +364,7 @@ pub(super) fn walk_to(
 }
 
 /// A cycle of the directed graph, or empty. Iterative DFS with an explicit path stack.
-fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Vec<u32> {
+pub(crate) fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Vec<u32> {
     let mut start = vec![0usize; nodes + 1];
     for &(a, _) in edges {
         start[a as usize + 1] += 1;

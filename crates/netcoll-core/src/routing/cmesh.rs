@@ -107,3 +107,49 @@ impl CmeshRoute {
         first.expect("only called away from the destination")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::routing::{Routing, RoutingKind};
+    use crate::topology::Topology;
+
+    /// Every route of every variant reaches its destination within `limit` hops.
+    fn all_routes_arrive(spec: &str, kind: RoutingKind, limit: usize) {
+        let t = Topology::from_spec(spec).unwrap();
+        let r = Routing::new(&t, kind, None).unwrap();
+        let n = t.num_switches();
+        for v in 0..r.variants() {
+            for (a, b) in (0..n).flat_map(|a| (0..n).map(move |b| (a, b))) {
+                let (mut at, mut hops) = (a, 0);
+                while let Some(s) = r.next_variant(&t, at, b, v) {
+                    at = s.via.switch as usize;
+                    hops += 1;
+                    assert!(hops <= limit, "{spec} {kind:?} {a} -> {b} loops");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cmesh_routes_arrive_and_express_links_shorten_them() {
+        for kind in [
+            RoutingKind::Dor,
+            RoutingKind::DorNoExpress,
+            RoutingKind::XyYx,
+            RoutingKind::XyYxNoExpress,
+        ] {
+            all_routes_arrive("cmesh:k=4", kind, 6);
+        }
+        all_routes_arrive("cmesh:k=8", RoutingKind::Dor, 14);
+        all_routes_arrive("cmesh:k=2", RoutingKind::Dor, 2);
+        // (0,0) -> (3,0): dor takes the bottom edge's express link to (2,0), then +x.
+        let t = Topology::from_spec("cmesh:k=4").unwrap();
+        let r = Routing::new(&t, RoutingKind::Dor, None).unwrap();
+        assert_eq!(r.route(&t, 0, 3).len(), 2);
+        let plain = Routing::new(&t, RoutingKind::DorNoExpress, None).unwrap();
+        assert_eq!(plain.route(&t, 0, 3).len(), 3);
+        // xy_yx's express rule loops beyond k = 4: refused.
+        let big = Topology::from_spec("cmesh:k=8").unwrap();
+        assert!(Routing::new(&big, RoutingKind::XyYx, None).is_err());
+    }
+}

@@ -6,7 +6,7 @@
 //! up*/down*). That lets the channel-dependency check walk each (channel, state) once per
 //! destination, and lets the flit engine route with table look-ups.
 
-mod cdg;
+pub(crate) mod cdg;
 mod cmesh;
 mod dor;
 mod grid_legs;

@@ -318,3 +318,45 @@ pub(super) fn dependencies(topo: &Topology, sets: &RouteSets, vcs: u32) -> Vec<(
     edges.dedup();
     edges
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::{check_deadlock, Routing, RoutingKind, VcRule};
+
+    #[test]
+    fn min_adapt_needs_its_escape_vc_and_planar_adapt_is_acyclic() {
+        let t = Topology::from_spec("mesh:6x6").unwrap();
+        let r = Routing::new(&t, RoutingKind::MinAdapt, None).unwrap();
+        let sets = r.route_sets().unwrap();
+        // The whole graph has cycles among the adaptive VCs; the escape VC's has none.
+        let edges = dependencies(&t, sets, 3);
+        let nodes = 2 * t.num_links() * 3;
+        assert!(!crate::routing::cdg::find_cycle(nodes, &edges).is_empty());
+        let rep = check_deadlock(&t, &r, 3, VcRule::Auto).unwrap();
+        assert!(rep.deadlock_free && rep.dependencies == edges.len());
+        let p = Routing::new(&t, RoutingKind::PlanarAdapt, None).unwrap();
+        assert!(check_deadlock(&t, &p, 3, VcRule::Auto).unwrap().deadlock_free);
+        let torus = Topology::from_spec("torus:6x6").unwrap();
+        let m = Routing::new(&torus, RoutingKind::MinAdapt, None).unwrap();
+        assert!(check_deadlock(&torus, &m, 4, VcRule::Auto).unwrap().deadlock_free);
+    }
+
+    #[test]
+    fn min_adapt_offers_the_escape_port_and_every_productive_one() {
+        let t = Topology::from_spec("mesh:4x4").unwrap();
+        let sets = RouteSets::new(&t, SetKind::MinAdapt).unwrap();
+        let mut out = [Choice { port: 0, lo: 0, hi: 0 }; 8];
+        let w = Waiting { in_port: None, in_vc: 0, state: 0 };
+        // (0,0) -> (2,3): escape +x on VC 0; adaptive +x and +y on VCs 1..3.
+        let (n, _) = sets.choices(0, 2 + 3 * 4, w, 4, &mut || false, &mut out);
+        assert_eq!(&out[..n], &[
+            Choice { port: 0, lo: 0, hi: 0 },
+            Choice { port: 0, lo: 1, hi: 3 },
+            Choice { port: 2, lo: 1, hi: 3 },
+        ]);
+        // In the escape VC only the escape path is offered.
+        let esc = Waiting { in_port: Some(1), in_vc: 0, state: 0 };
+        assert_eq!(sets.choices(1, 2 + 3 * 4, esc, 4, &mut || false, &mut out).0, 1);
+    }
+}

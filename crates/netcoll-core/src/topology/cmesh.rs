@@ -63,3 +63,38 @@ pub fn build(k: usize) -> Result<Topology> {
         vec![k, k],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::topology::{LinkClass, Peer, Topology};
+
+    /// BookSim's `CMesh::NodeToRouter` and `NodeToPort` for c = 4 (its cmesh.cpp).
+    fn booksim_node(k: usize, node: usize) -> (usize, usize) {
+        let router = (node / (2 * k)) / 2 * k + (node % (2 * k)) / 2;
+        let port = 2 * ((node / (2 * k)) & 1) + (node & 1);
+        (router, port)
+    }
+
+    #[test]
+    fn nodes_sit_where_booksim_puts_them_and_edges_have_express_links() {
+        let k = 4;
+        let t = Topology::from_spec("cmesh:k=4").unwrap();
+        assert_eq!((t.num_switches(), t.num_endpoints()), (16, 64));
+        for node in 0..64 {
+            let at = t.endpoints()[node];
+            assert_eq!((at.switch as usize, at.port as usize), booksim_node(k, node));
+        }
+        // 24 mesh links and 4 express links per edge pair set: 2 per edge, 4 edges.
+        let express = (0..t.num_links() as u32)
+            .filter(|&l| t.link_class(l) == LinkClass::Global)
+            .count();
+        assert_eq!((t.num_links(), express), (24 + 8, 8));
+        // Router (0, 1)'s -x port leads to router (0, 3)'s -x port.
+        let Peer::Switch { switch, port, .. } = t.peer(4, 5) else {
+            panic!("an express link")
+        };
+        assert_eq!((switch, port), (12, 5));
+        assert!(Topology::from_spec("cmesh:k=3").is_err());
+        assert!(Topology::from_spec("cmesh:k=4,c=2").is_err());
+    }
+}

@@ -185,6 +185,8 @@ mod tests_mask_router;
 #[path = "traffic/tests_multicast.rs"]
 mod tests_multicast;
 #[cfg(test)]
+mod tests_routings;
+#[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;
 #[cfg(test)]

@@ -69,7 +69,10 @@ impl Network<'_> {
         }
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
-        let v = if r == dst_sw {
+        let detour = r == dst_sw && self.grid.per_packet() && self.grid_detour(ivc, r, f);
+        let v = if detour {
+            &mut self.vcs[ivc]
+        } else if r == dst_sw {
             let port = self.ep_port[dst];
             if self.sets.routes() {
                 let local = (port - self.pstart[r]) as usize;
@@ -105,6 +108,7 @@ impl Network<'_> {
             self.route_set(ivc, r, dst_sw, f)
         } else if self.grid.routes() {
             self.grid_step(r, dst_sw, f)
+                .expect("a head away from its destination moves on")
         } else {
             self.route_step(r, dst_sw, f.rstate())
         };
@@ -143,7 +147,7 @@ impl Network<'_> {
     /// [`Network::route_step`] of BookSim's random and credit-read grid routings
     /// (grid_random.rs), which read the packet's id and the router's credits.
     #[inline(never)]
-    fn grid_step(&mut self, r: usize, dst_sw: usize, f: Flit) -> (u32, u8, u8) {
+    fn grid_step(&mut self, r: usize, dst_sw: usize, f: Flit) -> Option<(u32, u8, u8)> {
         let credits = PortCredits {
             credits: &self.credits,
             pstart: &self.pstart,
@@ -153,6 +157,19 @@ impl Network<'_> {
         let at = (r, dst_sw, f.pkt);
         self.grid
             .step(self.topo, &self.routing, &credits, at, f.rstate())
+    }
+
+    /// A head at its destination router under a two-phase routing: routed on towards its
+    /// intermediate when that is still ahead (as BookSim routes it), else left to eject.
+    #[inline(never)]
+    fn grid_detour(&mut self, ivc: usize, r: usize, f: Flit) -> bool {
+        let Some((port, class, state)) = self.grid_step(r, r, f) else {
+            return false;
+        };
+        self.vcs[ivc].out_port = self.pstart[r] + port;
+        self.vcs[ivc].class = self.hop_class(0, class);
+        self.vcs[ivc].front.set_rstate(state);
+        true
     }
 
     /// Routes a head by its route set (route_set_masks.rs): its VC mask for VC

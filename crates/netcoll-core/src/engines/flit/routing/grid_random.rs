@@ -102,7 +102,10 @@ impl GridRandom {
     }
 
     /// Local output port, VC class and routing state after the hop of packet `pkt`'s head
-    /// at router `r` bound for router `dst` (not `r`), in routing state `state`.
+    /// at router `r` bound for router `dst`, in routing state `state`; None when it leaves
+    /// here (at `dst` with no intermediate still ahead: BookSim's two-phase routings route
+    /// a packet in phase 0 on through its destination, and a packet to its own router
+    /// through an intermediate).
     pub fn step(
         &mut self,
         topo: &Topology,
@@ -110,9 +113,10 @@ impl GridRandom {
         credits: &impl UsedCredits,
         at: (usize, usize, u32),
         state: u8,
-    ) -> (u32, u8, u8) {
+    ) -> Option<(u32, u8, u8)> {
         let (r, dst, pkt) = at;
         match self.kind.expect("routes() was checked") {
+            Kind::Orders { .. } if r == dst => None,
             Kind::Orders { adaptive } => {
                 let order = if state & 2 != 0 {
                     state & 1
@@ -122,7 +126,7 @@ impl GridRandom {
                 let step = routing
                     .next_variant(topo, r, dst, order)
                     .expect("not at the destination");
-                (step.via.port, order, 2 | order)
+                Some((step.via.port, order, 2 | order))
             }
             Kind::Legs { romm } => self.leg_step(r, dst, pkt, state, romm),
         }
@@ -158,7 +162,14 @@ impl GridRandom {
     }
 
     /// One hop of romm or valiant.
-    fn leg_step(&mut self, r: usize, dst: usize, pkt: u32, state: u8, romm: bool) -> (u32, u8, u8) {
+    fn leg_step(
+        &mut self,
+        r: usize,
+        dst: usize,
+        pkt: u32,
+        state: u8,
+        romm: bool,
+    ) -> Option<(u32, u8, u8)> {
         let torus = self.torus.routes();
         let fresh = if torus { state == 0 } else { state & 0x40 == 0 };
         if fresh {
@@ -187,14 +198,17 @@ impl GridRandom {
         } else {
             dst
         };
-        if torus {
+        if target == r {
+            return None;
+        }
+        Some(if torus {
             let (port, ring, s) = self.torus.step(r, target, dor);
             (port, 2 * ring + phase, s | phase << 7)
         } else {
             let dims: Vec<usize> = self.dims.iter().map(|&k| k as usize).collect();
             let (port, _) = mesh_dor_port(&dims, r, target, false);
             (port as u32, phase, 0x40 | phase << 7)
-        }
+        })
     }
 
     /// BookSim's `rand_min_intr_mesh`: in each dimension a coordinate drawn uniformly
