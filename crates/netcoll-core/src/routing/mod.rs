@@ -265,6 +265,14 @@ impl Routing {
         ) || self.variants() > 1
     }
 
+    /// Keeps every choice of a route-set routing (min_adapt, planar_adapt) instead of
+    /// BookSim's one per priority (route_sets.rs); no change for other routings.
+    pub fn keep_all_choices(&mut self) {
+        if let Imp::Sets(s, _) = &mut self.imp {
+            s.keep = route_sets::Choices::All;
+        }
+    }
+
     /// The route sets of min_adapt and planar_adapt, when this is one of them.
     pub fn route_sets(&self) -> Option<&route_sets::RouteSets> {
         match &self.imp {

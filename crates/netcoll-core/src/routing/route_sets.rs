@@ -16,6 +16,15 @@
 //!   dimension `i` on VCs `2m..`, or productively in dimension `i+1` on VCs `0..m`
 //!   (increasing in `i`) or `m..2m` (decreasing); never straight back where it came from.
 //!
+//! **BookSim's OutputSet keeps one choice per priority.** Its route set is a `std::set`
+//! ordered by priority alone, so of several choices of equal priority only the first added
+//! stays: `min_adapt` on a mesh keeps the escape choice and the first productive
+//! dimension's adaptive VCs (the dimension-order port: no adaptivity is left), on a torus
+//! the first unfinished dimension's VC 3 and the escape choice, and `planar_adapt` (all
+//! its choices of priority 0) only the productive port in its plane on VCs `2m..`. That is
+//! what BookSim runs, and the default here (`Choices::Booksim`); `Choices::All` keeps every
+//! choice, the algorithms as published.
+//!
 //! The choices depend on the input port and VC a packet waits in, so the dependency check
 //! explores (router, input port, VC, state) per destination (`dependencies`), and for
 //! `min_adapt` checks Duato's condition on the escape VCs.
@@ -36,11 +45,23 @@ pub enum SetKind {
     PlanarAdapt,
 }
 
+/// Which of a routing function's choices a route set keeps (see the module header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Choices {
+    /// One per priority, the first added (BookSim's `OutputSet`).
+    #[default]
+    Booksim,
+    /// Every choice.
+    All,
+}
+
 /// A route-set routing bound to a mesh or torus.
 pub struct RouteSets {
     pub kind: SetKind,
     dims: Vec<usize>,
     wrap: bool,
+    pub keep: Choices,
 }
 
 /// Where a head waits: its input port (None: the injection port), its VC and state.
@@ -64,7 +85,12 @@ impl RouteSets {
                 return crate::spec_err!("{what}, not {}: use dor or shortest", topo.name());
             }
         };
-        Ok(RouteSets { kind, dims, wrap })
+        Ok(RouteSets {
+            kind,
+            dims,
+            wrap,
+            keep: Choices::Booksim,
+        })
     }
 
     /// VCs the routing needs: min_adapt 2 on a mesh (escape and one adaptive), 4 on a
@@ -99,10 +125,26 @@ impl RouteSets {
         tie: &mut impl FnMut() -> bool,
         out: &mut [Choice; 8],
     ) -> (usize, u8) {
+        let booksim = self.keep == Choices::Booksim;
         match (self.kind, self.wrap) {
-            (SetKind::MinAdapt, false) => (self.min_adapt_mesh(at, dest, w, nv, out), 0),
-            (SetKind::MinAdapt, true) => self.min_adapt_torus(at, dest, w, nv, tie, out),
-            (SetKind::PlanarAdapt, _) => (self.planar_adapt(at, dest, w, nv, out), 0),
+            (SetKind::MinAdapt, false) => {
+                // Escape (priority 0) first, then the adaptive ones (priority 1).
+                let n = self.min_adapt_mesh(at, dest, w, nv, out);
+                (if booksim { n.min(2) } else { n }, 0)
+            }
+            (SetKind::MinAdapt, true) => {
+                // The adaptive ones (priority 1) first, the escape (priority 0) last.
+                let (n, ph) = self.min_adapt_torus(at, dest, w, nv, tie, out);
+                if booksim && n > 2 {
+                    out[1] = out[n - 1];
+                    return (2, ph);
+                }
+                (n, ph)
+            }
+            (SetKind::PlanarAdapt, _) => {
+                let n = self.planar_adapt(at, dest, w, nv, out);
+                (if booksim { 1 } else { n }, 0)
+            }
         }
     }
 
@@ -327,36 +369,103 @@ mod tests {
     #[test]
     fn min_adapt_needs_its_escape_vc_and_planar_adapt_is_acyclic() {
         let t = Topology::from_spec("mesh:6x6").unwrap();
-        let r = Routing::new(&t, RoutingKind::MinAdapt, None).unwrap();
-        let sets = r.route_sets().unwrap();
-        // The whole graph has cycles among the adaptive VCs; the escape VC's has none.
-        let edges = dependencies(&t, sets, 3);
+        let mut r = Routing::new(&t, RoutingKind::MinAdapt, None).unwrap();
+        // BookSim's sets keep the dimension-order port only: no cycle at all.
         let nodes = 2 * t.num_links() * 3;
+        let edges = dependencies(&t, r.route_sets().unwrap(), 3);
+        assert!(crate::routing::cdg::find_cycle(nodes, &edges).is_empty());
+        // Every choice: cycles among the adaptive VCs, none among the escape VC's.
+        r.keep_all_choices();
+        let edges = dependencies(&t, r.route_sets().unwrap(), 3);
         assert!(!crate::routing::cdg::find_cycle(nodes, &edges).is_empty());
         let rep = check_deadlock(&t, &r, 3, VcRule::Auto).unwrap();
         assert!(rep.deadlock_free && rep.dependencies == edges.len());
-        let p = Routing::new(&t, RoutingKind::PlanarAdapt, None).unwrap();
-        assert!(check_deadlock(&t, &p, 3, VcRule::Auto).unwrap().deadlock_free);
+        let mut p = Routing::new(&t, RoutingKind::PlanarAdapt, None).unwrap();
+        assert!(
+            check_deadlock(&t, &p, 3, VcRule::Auto)
+                .unwrap()
+                .deadlock_free
+        );
+        p.keep_all_choices();
+        assert!(
+            check_deadlock(&t, &p, 3, VcRule::Auto)
+                .unwrap()
+                .deadlock_free
+        );
         let torus = Topology::from_spec("torus:6x6").unwrap();
-        let m = Routing::new(&torus, RoutingKind::MinAdapt, None).unwrap();
-        assert!(check_deadlock(&torus, &m, 4, VcRule::Auto).unwrap().deadlock_free);
+        let mut m = Routing::new(&torus, RoutingKind::MinAdapt, None).unwrap();
+        assert!(
+            check_deadlock(&torus, &m, 4, VcRule::Auto)
+                .unwrap()
+                .deadlock_free
+        );
+        m.keep_all_choices();
+        assert!(
+            check_deadlock(&torus, &m, 4, VcRule::Auto)
+                .unwrap()
+                .deadlock_free
+        );
     }
 
     #[test]
     fn min_adapt_offers_the_escape_port_and_every_productive_one() {
         let t = Topology::from_spec("mesh:4x4").unwrap();
-        let sets = RouteSets::new(&t, SetKind::MinAdapt).unwrap();
-        let mut out = [Choice { port: 0, lo: 0, hi: 0 }; 8];
-        let w = Waiting { in_port: None, in_vc: 0, state: 0 };
+        let mut sets = RouteSets::new(&t, SetKind::MinAdapt).unwrap();
+        sets.keep = Choices::All;
+        let mut out = [Choice {
+            port: 0,
+            lo: 0,
+            hi: 0,
+        }; 8];
+        let w = Waiting {
+            in_port: None,
+            in_vc: 0,
+            state: 0,
+        };
         // (0,0) -> (2,3): escape +x on VC 0; adaptive +x and +y on VCs 1..3.
         let (n, _) = sets.choices(0, 2 + 3 * 4, w, 4, &mut || false, &mut out);
-        assert_eq!(&out[..n], &[
-            Choice { port: 0, lo: 0, hi: 0 },
-            Choice { port: 0, lo: 1, hi: 3 },
-            Choice { port: 2, lo: 1, hi: 3 },
-        ]);
+        assert_eq!(
+            &out[..n],
+            &[
+                Choice {
+                    port: 0,
+                    lo: 0,
+                    hi: 0
+                },
+                Choice {
+                    port: 0,
+                    lo: 1,
+                    hi: 3
+                },
+                Choice {
+                    port: 2,
+                    lo: 1,
+                    hi: 3
+                },
+            ]
+        );
         // In the escape VC only the escape path is offered.
-        let esc = Waiting { in_port: Some(1), in_vc: 0, state: 0 };
-        assert_eq!(sets.choices(1, 2 + 3 * 4, esc, 4, &mut || false, &mut out).0, 1);
+        let esc = Waiting {
+            in_port: Some(1),
+            in_vc: 0,
+            state: 0,
+        };
+        assert_eq!(
+            sets.choices(1, 2 + 3 * 4, esc, 4, &mut || false, &mut out)
+                .0,
+            1
+        );
+        // BookSim's OutputSet keeps the escape choice and the first adaptive one only.
+        sets.keep = Choices::Booksim;
+        let (n, _) = sets.choices(0, 2 + 3 * 4, w, 4, &mut || false, &mut out);
+        assert_eq!(n, 2);
+        assert_eq!(
+            out[1],
+            Choice {
+                port: 0,
+                lo: 1,
+                hi: 3
+            }
+        );
     }
 }

@@ -82,7 +82,10 @@ mod tests {
         assert_eq!((t.num_switches(), t.num_endpoints()), (16, 64));
         for node in 0..64 {
             let at = t.endpoints()[node];
-            assert_eq!((at.switch as usize, at.port as usize), booksim_node(k, node));
+            assert_eq!(
+                (at.switch as usize, at.port as usize),
+                booksim_node(k, node)
+            );
         }
         // 24 mesh links and 4 express links per edge pair set: 2 per edge, 4 edges.
         let express = (0..t.num_links() as u32)

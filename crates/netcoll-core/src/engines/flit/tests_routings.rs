@@ -67,7 +67,11 @@ fn cmesh_express_routings_run_and_use_their_vc_halves() {
         kv.extend([("routing_function", routing), ("traffic", "uniform")]);
         let r = simulate_traffic(&booksim(&kv)).unwrap();
         assert!(!r.unstable && r.deadlock.is_none(), "{routing}");
-        assert!((r.accepted_rate - 0.1).abs() < 0.01, "{routing}: {}", r.accepted_rate);
+        assert!(
+            (r.accepted_rate - 0.1).abs() < 0.01,
+            "{routing}: {}",
+            r.accepted_rate
+        );
     }
     // Express links shorten the long trips: dor's hops are fewer than dor_no_express's.
     let hops = |routing| {
@@ -100,7 +104,11 @@ fn singleconfig_saturates_and_is_unstable_as_in_booksim() {
     let r = simulate_traffic(&c).unwrap();
     assert!(r.unstable, "BookSim reports singleconfig unstable");
     // BookSim accepts 0.626 packets per node per cycle in its one sample period.
-    assert!((r.accepted_rate - 0.626).abs() < 0.05 * 0.626, "{}", r.accepted_rate);
+    assert!(
+        (r.accepted_rate - 0.626).abs() < 0.05 * 0.626,
+        "{}",
+        r.accepted_rate
+    );
 }
 
 /// An 8x8 mesh (or torus) under uniform traffic with `routing` and `vcs` VCs.
@@ -120,11 +128,21 @@ fn grid(topology: &str, routing: &str, vcs: &str, rate: &str) -> super::sim::Fli
 #[test]
 fn minimal_routings_take_minimal_paths_and_valiant_twice_as_far() {
     let dor = grid("mesh", "dim_order", "6", "0.1").avg_hops;
-    for routing in ["xy_yx", "adaptive_xy_yx", "romm", "min_adapt", "planar_adapt"] {
+    for routing in [
+        "xy_yx",
+        "adaptive_xy_yx",
+        "romm",
+        "min_adapt",
+        "planar_adapt",
+    ] {
         let r = grid("mesh", routing, "6", "0.1");
         assert!(!r.unstable && r.deadlock.is_none(), "{routing}");
         // Every packet takes a minimal path: the mean hop count is DOR's (same traffic).
-        assert!((r.avg_hops - dor).abs() < 0.05, "{routing}: {} hops", r.avg_hops);
+        assert!(
+            (r.avg_hops - dor).abs() < 0.05,
+            "{routing}: {} hops",
+            r.avg_hops
+        );
     }
     // Valiant: two minimal trips (about 2 x 16/3 router hops on 8x8, plus the ejection).
     let v = grid("mesh", "valiant", "6", "0.05").avg_hops;

@@ -23,6 +23,9 @@ pub struct FlitConfig {
     /// Concentration (endpoints per router) of `topology = flatfly` and `cmesh` (and of a
     /// mesh or torus, netcoll's `,c=C`); 0 = not given.
     pub c: usize,
+    /// The choices a route-set routing (min_adapt, planar_adapt) keeps: BookSim's one per
+    /// priority (its OutputSet, the default) or all (crate::routing::route_sets).
+    pub route_set: crate::routing::route_sets::Choices,
     /// BookSim's cmesh geometry keys `x`, `y` (routers per side) and `xr`, `yr` (nodes per
     /// router per side), at BookSim's defaults 8, 8, 1, 1 until set.
     pub cmesh_xy: [usize; 4],
@@ -114,6 +117,7 @@ impl Default for FlitConfig {
             n: 2,
             c: 0,
             cmesh_xy: [8, 8, 1, 1],
+            route_set: Default::default(),
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
             dateline: true,
@@ -184,6 +188,7 @@ pub const KEYS: &[&str] = &[
     "yr",
     "netcoll_topology",
     "routing_function",
+    "route_set",
     "dateline",
     "torus_routing",
     "num_vcs",

@@ -30,6 +30,14 @@ impl FlitConfig {
                 self.routing_set = true;
                 self.routing = ROUTING_FUNCTIONS.get(unquote(v))?;
             }
+            "route_set" => {
+                use crate::routing::route_sets::Choices;
+                self.route_set = match unquote(v) {
+                    "booksim" => Choices::Booksim,
+                    "all" => Choices::All,
+                    o => return spec_err!("route_set = {o}: use booksim or all"),
+                }
+            }
             "dateline" => self.dateline = flag(key, v)?,
             "torus_routing" => {
                 self.torus_routing = match unquote(v) {

@@ -210,7 +210,10 @@ impl<'t> Network<'t> {
         let mut cfg = cfg.clone();
         cfg.channel_latency = cfg.link_latency();
         let cfg = &cfg;
-        let routing = Routing::new(topo, cfg.routing, None)?;
+        let mut routing = Routing::new(topo, cfg.routing, None)?;
+        if cfg.route_set == crate::routing::route_sets::Choices::All {
+            routing.keep_all_choices();
+        }
         let grid = GridRandom::new(topo, cfg);
         let sets = RouteSetMasks::new(topo, cfg, &routing)?;
         if routing.is_adaptive() && !grid.routes() && !sets.routes() {
