@@ -97,8 +97,9 @@ fn check_all_pairs_work(name: &str, switches: u128, sources: u128, links: u128) 
 pub fn metrics(topo: &Topology) -> Result<Metrics> {
     use super::network_metrics as nm;
     let mut m = match topo.family() {
-        Family::Mesh { dims } => grid_closed_form(dims, false),
-        Family::Torus { dims } => grid_closed_form(dims, true),
+        // The closed forms count one node per router (`,c=C` is measured).
+        Family::Mesh { dims } if topo.concentration() == 1 => grid_closed_form(dims, false),
+        Family::Torus { dims } if topo.concentration() == 1 => grid_closed_form(dims, true),
         Family::Hypercube { dim } => hypercube_closed_form(*dim),
         Family::Ibt(p) => ibt_by_species(topo, p),
         Family::FatTree(p) => from_figures(nm::fattree_closed_form(p)),
