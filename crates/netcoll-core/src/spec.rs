@@ -180,7 +180,7 @@ fn parse_grid(rest: &str, spec: &str, wrap: bool) -> Result<TopologySpec> {
         }
         Ok(())
     })?;
-    if c < 1 || c > MAX_CONCENTRATION {
+    if !(1..=MAX_CONCENTRATION).contains(&c) {
         return spec_err!(
             "c = {c} in '{spec}' is out of range: a router takes 1 to {MAX_CONCENTRATION} nodes"
         );

@@ -230,7 +230,7 @@ impl GridRandom {
         self.draws[r].set(c.wrapping_add(1));
         let h = splitmix64(self.key ^ ((r as u64) << 32 | c as u64));
         // Lemire's multiply-shift: uniform enough for n far below 2^32.
-        ((h >> 32) * n as u64 >> 32) as u32
+        (((h >> 32) * n as u64) >> 32) as u32
     }
 }
 
