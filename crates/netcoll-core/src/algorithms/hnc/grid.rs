@@ -21,7 +21,8 @@ pub struct Net {
 impl Net {
     /// The geometry of `topo`, or a one-line reason it has none HNC can use.
     pub fn of(topo: &Topology) -> Result<(Vec<usize>, bool)> {
-        if topo.num_endpoints() != topo.num_switches() {
+        let grid = matches!(topo.family(), Family::Mesh { .. } | Family::Torus { .. });
+        if grid && topo.num_endpoints() != topo.num_switches() {
             return spec_err!(
                 "hierarchical network coding places one node per router, and {} has {} a \
                  router: drop its ,c=",

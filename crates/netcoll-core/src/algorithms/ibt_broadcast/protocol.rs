@@ -59,7 +59,8 @@ pub struct Grid {
 
 impl Grid {
     pub fn of(topo: &Topology) -> Result<Grid> {
-        if topo.num_endpoints() != topo.num_switches() {
+        let grid = matches!(topo.family(), Family::Mesh { .. } | Family::Torus { .. });
+        if grid && topo.num_endpoints() != topo.num_switches() {
             return spec_err!(
                 "the iBT broadcasts place one node per router, and {} has {} a router: drop \
                  its ,c=",
