@@ -173,8 +173,8 @@ impl Routing {
                 Ok(Imp::Adaptive(Adaptive { base, choice }))
             }
             _ => spec_err!(
-                "{} routing needs a dragonfly, flatfly or hyperx network, not {}: use shortest \
-                 or updown",
+                "{} routing needs a dragonfly, flatfly or hyperx network (valiant also a mesh or \
+                 torus), not {}: use shortest or updown",
                 kind.name(),
                 topo.name()
             ),
