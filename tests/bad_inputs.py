@@ -928,4 +928,19 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     # issue 30: run takes every collective the verifier proves; the barrier is named
     (("run", "barrier", "--np", "2", "--bytes", "8"), "run does not execute a barrier"),
     ((*RUN_ALLTOALL_64, "--bytes", "64M"), "--bytes 67108864 on 64 ranks needs about 825 GB"),
+    # issue 32: traffic classes, request/reply VC ranges, priorities
+    (
+        ("sim", "classes=2", "injection_rate={0.1,0.2,0.3}"),
+        "injection_rate has 3 values but classes = 2",
+    ),
+    (
+        ("sim", "use_read_write=1", "num_vcs=4"),
+        "read_request_begin_vc = 0, read_request_end_vc = 5: with use_read_write = 1",
+    ),
+    (
+        ("sim", "use_read_write=1", "num_vcs=16", "write_reply_begin_vc=9", "write_reply_end_vc=8"),
+        "write_reply_begin_vc = 9, write_reply_end_vc = 8",
+    ),
+    (("sim", "priority=other"), "priority = other: use none, class, age"),
+    (("sim", "priority=local_age"), "priority = local_age is not implemented"),
 ]

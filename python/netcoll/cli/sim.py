@@ -71,6 +71,15 @@ def summary_text(r: dict) -> str:
         f"max = {r['channel_utilisation']['max']:.6g}",
         f"Total run time {r['cycles']} cycles ({r['sample_periods']} sample periods)",
     ]
+    for c in r.get("classes", []):
+        lines += [
+            f"====== Traffic class {c['class']} ======",
+            f"Packet latency average = {c['avg_packet_latency']:.6g} "
+            f"({c['packets_measured']} samples)",
+            f"Network latency average = {c['avg_network_latency']:.6g}",
+            f"Accepted flit rate average = {c['accepted_rate']:.6g}",
+            f"Hops average = {c['avg_hops']:.6g}",
+        ]
     if "wall_seconds" in r:
         lines.append(
             f"Simulated on {r['threads']} thread(s) in {r['wall_seconds']:.3g} s "
@@ -151,6 +160,7 @@ def sim(cfg_file, overrides, threads, as_json, channels):
 def _print_keys(ctx: click.Context) -> None:
     """`sim --keys`: every network key and its default, one a line."""
     defaults = _core.flit_defaults()
+    classes = defaults.get("tc", {})
     for key in _core.flit_keys():
-        click.echo(f"{key} = {defaults.get(key, '')}")
+        click.echo(f"{key} = {defaults.get(key, classes.get(key, ''))}")
     ctx.exit(0)

@@ -7,7 +7,7 @@
 //! The files are grouped by concern into folders; each file stays one module of this one
 //! (declared below with `#[path]`, so a module's name does not depend on its folder):
 //! - config/: BookSim's config grammar (cfgfile), the keys and their values (config*,
-//!   booksim_keys), the schedule runner's parameters (params), the memory estimate
+//!   booksim_keys, class_types), the schedule runner's parameters (params), the memory estimate
 //!   (footprint), and the name registries (registry: `Registry`, `nearest`).
 //! - router/: the router stages (router, mask_router and mask_state for the bit-mask fast
 //!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
@@ -19,10 +19,11 @@
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, dest_draw, geometric, gen_wheel), the
-//!   pattern registry (pattern_registry), NIs (ni), multicast (multicast, mcload,
+//!   pattern registry (pattern_registry), NIs (ni), traffic classes, request/reply and
+//!   priorities (classes, class_ni, class_queues), multicast (multicast, mcload,
 //!   replicate), worms (worms, worm_table).
 //! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
-//!   result), deadlock reports (deadlock), per-step latency (steplat).
+//!   result, class_figures), deadlock reports (deadlock), per-step latency (steplat).
 //! - threads/: the parallel cycle (par, crew).
 //! - schedule/: the schedule executor (schedule, exec/).
 //!
@@ -34,6 +35,8 @@
 mod booksim_keys;
 #[path = "config/cfgfile.rs"]
 pub mod cfgfile;
+#[path = "config/class_types.rs"]
+pub mod class_types;
 #[path = "config/config.rs"]
 pub mod config;
 #[path = "config/config_check.rs"]
@@ -104,6 +107,12 @@ mod partition;
 mod wiring;
 
 // traffic/
+#[path = "traffic/class_ni.rs"]
+mod class_ni;
+#[path = "traffic/class_queues.rs"]
+mod class_queues;
+#[path = "traffic/classes.rs"]
+pub mod classes;
 #[path = "traffic/dest_draw.rs"]
 mod dest_draw;
 #[path = "traffic/gen_wheel.rs"]
@@ -128,6 +137,8 @@ mod worm_table;
 mod worms;
 
 // measure/
+#[path = "measure/class_figures.rs"]
+mod class_figures;
 #[path = "measure/deadlock.rs"]
 pub mod deadlock;
 #[path = "measure/result.rs"]
@@ -176,6 +187,9 @@ mod steplat_tests;
 mod tests;
 #[cfg(test)]
 mod tests_booksim;
+#[cfg(test)]
+#[path = "traffic/tests_classes.rs"]
+mod tests_classes;
 #[cfg(test)]
 mod tests_credits;
 #[cfg(test)]

@@ -179,9 +179,7 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
     for (k, v) in [
         ("input_speedup", "2"),
         ("internal_speedup", "2.0"),
-        ("priority", "age"),
         ("hold_switch_for_packet", "1"),
-        ("use_read_write", "1"),
         ("sim_type", "throughput"),
         ("seed", "time"),
     ] {

@@ -3,8 +3,8 @@
 //!
 //! * *output only*: it changes what BookSim prints or writes (watch files, power files,
 //!   activity traces), never the simulated network; accepted and ignored;
-//! * *inert here*: it only matters for a feature that is off (the read/write VC ranges
-//!   without `use_read_write`, the burst parameters without `injection_process = on_off`,
+//! * *inert here*: it only matters for a feature that is off (the request/reply subnets
+//!   with one physical network, the burst parameters without `injection_process = on_off`,
 //!   the concentration geometry of cmesh/flatfly); accepted and ignored;
 //! * *default only*: netcoll implements BookSim's default behaviour; the key is accepted at
 //!   that value and refused at any other, with one line naming the key and why.
@@ -36,24 +36,11 @@ const OUTPUT_ONLY: &[&str] = &[
 
 /// Keys that only matter for a feature that is off (its switch is a default-only key).
 const INERT: &[&str] = &[
-    // use_read_write = 0: every packet is of one type, so these never apply.
-    "write_fraction",
-    "read_request_begin_vc",
-    "read_request_end_vc",
-    "write_request_begin_vc",
-    "write_request_end_vc",
-    "read_reply_begin_vc",
-    "read_reply_end_vc",
-    "write_reply_begin_vc",
-    "write_reply_end_vc",
+    // One physical network: the request/reply kinds' subnets are all subnet 0.
     "read_request_subnet",
     "read_reply_subnet",
     "write_request_subnet",
     "write_reply_subnet",
-    "read_request_size",
-    "write_request_size",
-    "read_reply_size",
-    "write_reply_size",
     // injection_process = bernoulli: the on/off process's parameters.
     "burst_alpha",
     "burst_beta",
@@ -149,12 +136,12 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
     (
         "vc_prioritize_empty",
         "0",
-        "VC allocation has no priorities (BookSim's default)",
+        "VC allocation does not favour empty VCs (BookSim's default)",
     ),
     (
         "vc_priority_donation",
         "0",
-        "VC allocation has no priorities (BookSim's default)",
+        "a VC's priority is its front flit's (BookSim's default)",
     ),
     (
         "vc_shuffle_requests",
@@ -182,18 +169,9 @@ const DEFAULT_ONLY: &[(&str, &str, &str)] = &[
         "switch traversal is st_final_delay",
     ),
     ("arb_type", "round_robin", "the arbiters are round-robin"),
-    ("classes", "1", "traffic has one class"),
-    ("class_priority", "0", "traffic has one class"),
     ("packet_size_rate", "1", "packets have one size"),
     ("injection_process", "bernoulli", "injection is Bernoulli"),
-    ("priority", "none", "packets have no priorities"),
     ("batch_count", "1", "a batch run sends one batch"),
-    (
-        "max_outstanding_requests",
-        "0",
-        "requests are not limited (no request/reply traffic)",
-    ),
-    ("use_read_write", "0", "traffic has no request/reply pairs"),
     ("measure_stats", "1", "the one traffic class is measured"),
     (
         "include_queuing",

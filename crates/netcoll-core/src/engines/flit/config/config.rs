@@ -5,6 +5,7 @@
 //! values the engine cannot run.
 
 use super::booksim_keys::booksim_only_keys;
+use super::class_types::{TrafficClasses, CLASS_KEYS};
 pub use super::config_enums::{
     FlowControl, McScheme, Pattern, SimType, SwAllocator, TorusRouting, VcAllocator,
 };
@@ -107,6 +108,8 @@ pub struct FlitConfig {
     /// `par::AUTO_MIN_ROUTERS` routers, one otherwise. The figures are the same for every
     /// thread count.
     pub threads: usize,
+    /// Traffic classes, request/reply traffic and priorities (classes.rs).
+    pub tc: TrafficClasses,
 }
 
 impl Default for FlitConfig {
@@ -167,13 +170,18 @@ impl Default for FlitConfig {
             multicast_scheme: McScheme::Tree,
             multicast_packets: 1,
             threads: 0,
+            tc: TrafficClasses::default(),
         }
     }
 }
 
 /// Every key [`FlitConfig::set`] accepts: netcoll's ([`KEYS`]) and BookSim's own.
 pub fn all_keys() -> Vec<&'static str> {
-    KEYS.iter().copied().chain(booksim_only_keys()).collect()
+    KEYS.iter()
+        .copied()
+        .chain(CLASS_KEYS.iter().copied())
+        .chain(booksim_only_keys())
+        .collect()
 }
 
 /// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.

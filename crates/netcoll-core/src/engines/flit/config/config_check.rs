@@ -9,6 +9,7 @@ use crate::spec_err;
 impl FlitConfig {
     /// Checks ranges that the engine relies on.
     pub fn validate(&self) -> Result<()> {
+        self.validate_classes()?;
         if self.num_vcs == 0 || self.num_vcs > 64 {
             return spec_err!("num_vcs = {}: use 1 to 64", self.num_vcs);
         }

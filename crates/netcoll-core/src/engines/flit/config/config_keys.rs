@@ -2,7 +2,7 @@
 //! spellings; BookSim-only keys go to booksim_keys.rs).
 
 use super::alloc_registry::{SW_ALLOCATORS, VC_ALLOCATORS};
-use super::booksim_keys::{booksim_only, booksim_only_keys, BooksimOnly};
+use super::booksim_keys::{booksim_only, BooksimOnly};
 use super::config::{FlitConfig, KEYS};
 use super::config_enums::{FlowControl, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
@@ -16,6 +16,9 @@ impl FlitConfig {
     /// Sets one key from its text value as written in a BookSim configuration file.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let v = value.trim();
+        if self.set_class_key(key, v)? {
+            return Ok(());
+        }
         match key {
             "topology" => self.topology = unquote(v).to_string(),
             "k" => self.k = num(key, v)?,
@@ -137,7 +140,8 @@ impl FlitConfig {
                 BooksimOnly::Accepted => {}
                 BooksimOnly::Means(k, v) => self.set(k, v)?,
                 BooksimOnly::Unknown => {
-                    let hint = match nearest(key, KEYS.iter().copied().chain(booksim_only_keys())) {
+                    let known = super::config::all_keys();
+                    let hint = match nearest(key, known.iter().copied()) {
                         Some(near) => format!("did you mean {near}? "),
                         None => String::new(),
                     };

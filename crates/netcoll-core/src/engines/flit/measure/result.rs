@@ -51,6 +51,9 @@ pub struct FlitResult {
     /// `traffic = multicast`: multicast latency (creation to the last copy's arrival) and
     /// counts; None for unicast traffic.
     pub multicast: Option<MulticastResult>,
+    /// Multi-class runs (`classes > 1` or `use_read_write = 1`): BookSim's figures per
+    /// traffic class; the figures above are over all classes. Empty otherwise.
+    pub classes: Vec<super::class_figures::ClassFigures>,
     /// Threads the run used (`threads`, par.rs): the figures do not depend on it.
     pub threads: usize,
 }

@@ -25,7 +25,7 @@ use super::stats::Window;
 use super::traffic::Traffic;
 use crate::error::Result;
 use crate::topology::Topology;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Why a stretch of cycles ended early.
@@ -56,6 +56,9 @@ pub struct Sim<'t> {
     /// and the nodes due this cycle, by node (the order the shared random stream is drawn in).
     gen: GenWheel,
     due: Vec<u32>,
+    /// Multi-class runs (class_ni.rs): every class's traffic (`traffic` is class 0's);
+    /// generation slots are `node * classes + class`.
+    classes: Vec<Traffic>,
 }
 
 impl<'t> Sim<'t> {
@@ -82,7 +85,19 @@ impl<'t> Sim<'t> {
         } else {
             None
         };
-        let threads = net.threads_for(cfg.threads);
+        let multi = cfg.multi_class();
+        let classes = if multi {
+            net.init_classes()?;
+            super::classes::class_traffic(cfg, topo)?
+        } else {
+            Vec::new()
+        };
+        // Class queues and priorities are kept by the master's NIs and packet table.
+        let threads = if multi || cfg.tc.priority != super::classes::Priority::None {
+            1
+        } else {
+            net.threads_for(cfg.threads)
+        };
         net.partition(threads)?;
         // Batch quotas count packets queued at the NI: `m` per multicast sent as unicasts.
         let per = match &mc {
@@ -104,15 +119,20 @@ impl<'t> Sim<'t> {
             measure_start: 0,
             mc,
             mc_counting: cfg.sim_type == SimType::Batch,
-            gen: GenWheel::new(topo.num_endpoints()),
+            gen: GenWheel::new(topo.num_endpoints() * cfg.tc.classes),
             due: Vec::new(),
+            classes,
         };
-        for ep in 0..topo.num_endpoints() {
-            let at = match sim.traffic.gap(&mut sim.rng) {
+        for slot in 0..topo.num_endpoints() * cfg.tc.classes {
+            let traffic = match sim.classes.len() {
+                0 => &sim.traffic,
+                n => &sim.classes[slot % n],
+            };
+            let at = match traffic.gap(&mut sim.rng) {
                 Some(g) if sim.quota > 0 => g - 1,
                 _ => u64::MAX,
             };
-            sim.gen.schedule(ep, at);
+            sim.gen.schedule(slot, at);
         }
         Ok(sim)
     }
@@ -122,8 +142,13 @@ impl<'t> Sim<'t> {
         let now = self.net.now;
         let mut due = std::mem::take(&mut self.due);
         self.gen.take_due(now, &mut due);
-        for &ep in &due {
-            let ep = ep as usize;
+        for &slot in &due {
+            let slot = slot as usize;
+            if !self.classes.is_empty() {
+                self.generate_class(slot);
+                continue;
+            }
+            let ep = slot;
             if let Some(mc) = self.mc.as_mut() {
                 let counted = self.mc_counting || self.net.measuring;
                 mc.start_random(&mut self.net, ep, &mut self.rng, counted);
@@ -140,6 +165,37 @@ impl<'t> Sim<'t> {
             self.gen.schedule(ep, at);
         }
         self.due = due;
+    }
+
+    /// Generation slot `slot` of a multi-class run is due: its node creates a packet of
+    /// its class (a read or write request under `use_read_write`, `write_fraction` the
+    /// chance of a write), unless a batch run's node is at `max_outstanding_requests`,
+    /// which retries the next cycle.
+    fn generate_class(&mut self, slot: usize) {
+        let n = self.classes.len();
+        let (ep, c) = (slot / n, slot % n);
+        let now = self.net.now;
+        let tc = &self.net.cfg.tc;
+        let cs = self.net.cls.as_ref().expect("a multi-class run");
+        let limit = tc.max_outstanding_requests;
+        let batch = self.quota != u64::MAX;
+        if batch && limit > 0 && cs.outstanding[ep] >= limit {
+            return self.gen.schedule(slot, now + 1);
+        }
+        let kind = if !tc.use_read_write {
+            super::classes::KIND_ANY
+        } else if self.rng.random::<f64>() < tc.write_fraction {
+            super::classes::WRITE_REQUEST
+        } else {
+            super::classes::READ_REQUEST
+        };
+        let dst = self.classes[c].dest(ep, &mut self.rng);
+        self.net.create_class_packet(ep, dst, c, kind);
+        let at = match self.classes[c].gap(&mut self.rng) {
+            Some(g) if !batch || self.net.nis[ep].generated < self.quota => now + g,
+            _ => u64::MAX,
+        };
+        self.gen.schedule(slot, at);
     }
 
     /// Runs up to `cycles` cycles, or until `done` holds; stops early on deadlock or at the
@@ -238,22 +294,8 @@ impl<'t> Sim<'t> {
         }
     }
 
-    /// BookSim's latency estimate: arrived packets plus every flit still in flight (or
-    /// queued), counted at its age.
-    fn latency_estimate(&self) -> f64 {
-        let n = &self.net;
-        let w = &n.period.packet;
-        let live = n.live_flits as u128 * n.now as u128 - n.live_ctime_sum;
-        let count = w.count() + n.live_flits;
-        if count == 0 {
-            0.0
-        } else {
-            (w.sum() + live) as f64 / count as f64
-        }
-    }
-
     fn too_slow(&self) -> Option<String> {
-        let est = self.latency_estimate();
+        let est = self.net.latency_estimate();
         let thres = self.net.cfg.latency_thres;
         (thres >= 0.0 && est > thres).then(|| {
             format!(
@@ -266,10 +308,10 @@ impl<'t> Sim<'t> {
     /// BookSim 2's `TrafficManager::_SingleSim` for one traffic class.
     fn latency_mode(mut self) -> FlitResult {
         let c = self.net.cfg.clone();
-        let nodes = self.net.nis.len() as f64;
         self.net.warming = true;
         let (mut converged, mut phases, mut clear_last) = (0, 0u32, false);
-        let (mut prev_lat, mut prev_acc) = (0.0f64, 0.0f64);
+        // Per class (one pair for a single-class run): BookSim tests every class.
+        let mut prev: Vec<(f64, f64)> = Vec::new();
         while phases < c.max_samples && (self.net.warming || converged < 3) {
             // Statistics accumulate: cleared every other warm-up period and once when
             // measurement starts, never during measurement.
@@ -283,10 +325,14 @@ impl<'t> Sim<'t> {
                 return self.finish(Some(stop), cycles, None, phases);
             }
             let since = (self.net.now - self.net.period.start).max(1) as f64;
-            let lat = self.net.period.packet.mean();
-            let acc = self.net.period.accepted_flits as f64 / since / nodes;
-            let (lat_change, acc_change) = (rel_change(lat, prev_lat), rel_change(acc, prev_acc));
-            (prev_lat, prev_acc) = (lat, acc);
+            let points = self.net.period_points(since);
+            prev.resize(points.len(), (0.0, 0.0));
+            let (mut lat_change, mut acc_change) = (0.0f64, 0.0f64);
+            for (&(lat, acc), p) in points.iter().zip(prev.iter_mut()) {
+                lat_change = lat_change.max(rel_change(lat, p.0));
+                acc_change = acc_change.max(rel_change(acc, p.1));
+                *p = (lat, acc);
+            }
             if let Some(why) = self.too_slow() {
                 let cycles = self.net.now - self.net.period.start;
                 return self.finish(None, cycles, Some(why), phases + 1);
@@ -321,7 +367,7 @@ impl<'t> Sim<'t> {
         }
         // Drain the measured packets, checking the latency every 1000 cycles as BookSim.
         let measured_cycles = self.net.now - self.net.period.start;
-        let accepted = self.net.period.accepted_flits;
+        let accepted = self.net.period.accepted_counts();
         self.net.sync_counters();
         let chan = self.net.chan_flits.clone();
         self.net.measuring = false;
@@ -332,7 +378,7 @@ impl<'t> Sim<'t> {
             if drained || why.is_some() {
                 // The rates are the measurement window's, as BookSim's: flits ejected while
                 // draining must not be divided by the window's cycles.
-                self.net.period.accepted_flits = accepted;
+                self.net.period.set_accepted_counts(&accepted);
                 self.net.sync_counters();
                 self.net.chan_flits = chan;
                 return self.finish(stop, measured_cycles, why, phases);
@@ -366,12 +412,17 @@ impl<'t> Sim<'t> {
             &n.measured
         };
         FlitResult {
-            offered_rate: n.cfg.packet_rate() * n.cfg.packet_size as f64,
+            offered_rate: if n.cfg.multi_class() {
+                n.cfg.offered_flits()
+            } else {
+                n.cfg.packet_rate() * n.cfg.packet_size as f64
+            },
             sample_periods: phases,
             unstable: unstable.is_some() || deadlock.is_some(),
             unstable_reason: unstable,
             deadlock,
             multicast: self.mc.as_ref().map(Multicast::result),
+            classes: n.class_figures(w, measured_cycles),
             ..n.figures(w, measured_cycles)
         }
     }
@@ -401,11 +452,7 @@ impl Network<'_> {
             avg_packet_latency: w.packet.mean(),
             avg_network_latency: w.network.mean(),
             avg_flit_latency: w.flit.mean(),
-            avg_hops: if w.packets == 0 {
-                0.0
-            } else {
-                w.hops as f64 / w.packets as f64
-            },
+            avg_hops: w.mean_hops(),
             packet_latency: w.packet.summary(),
             network_latency: w.network.summary(),
             flit_latency: w.flit.summary(),
@@ -428,6 +475,7 @@ impl Network<'_> {
             },
             deadlock: None,
             multicast: None,
+            classes: Vec::new(),
             threads: self.threads(),
         }
     }

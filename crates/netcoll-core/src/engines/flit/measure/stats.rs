@@ -97,6 +97,8 @@ pub struct Window {
     /// Flits accepted at destinations in the window (all packets).
     pub accepted_flits: u64,
     pub start: u64,
+    /// Multi-class runs: the same figures per traffic class (class_ni.rs), else empty.
+    pub per_class: Vec<Window>,
 }
 
 impl Window {
@@ -109,7 +111,57 @@ impl Window {
         self.packets += 1;
     }
 
+    /// Mean hops per packet (0 without packets).
+    pub fn mean_hops(&self) -> f64 {
+        if self.packets == 0 {
+            0.0
+        } else {
+            self.hops as f64 / self.packets as f64
+        }
+    }
+
+    /// A flit of class `cl` arrived with flit latency `flat` (counted in its class too).
+    #[inline]
+    pub fn flit_arrived(&mut self, cl: usize, flat: u64) {
+        self.flit.add(flat);
+        if let Some(w) = self.per_class.get_mut(cl) {
+            w.flit.add(flat);
+        }
+    }
+
+    /// A flit of class `cl` was accepted at its destination.
+    #[inline]
+    pub fn accept(&mut self, cl: usize) {
+        self.accepted_flits += 1;
+        if let Some(w) = self.per_class.get_mut(cl) {
+            w.accepted_flits += 1;
+        }
+    }
+
+    /// [`Window::packet_arrived`] for a packet of class `cl`, in its class too.
+    #[inline]
+    pub fn class_packet_arrived(&mut self, cl: usize, latency: u64, network: u64, hops: u64) {
+        self.packet_arrived(latency, network, hops);
+        if let Some(w) = self.per_class.get_mut(cl) {
+            w.packet_arrived(latency, network, hops);
+        }
+    }
+
+    /// The accepted flits, overall and per class (kept over a drain, `sim.rs`).
+    pub fn accepted_counts(&self) -> Vec<u64> {
+        let per = self.per_class.iter().map(|w| w.accepted_flits);
+        std::iter::once(self.accepted_flits).chain(per).collect()
+    }
+
+    pub fn set_accepted_counts(&mut self, counts: &[u64]) {
+        self.accepted_flits = counts[0];
+        for (w, &c) in self.per_class.iter_mut().zip(&counts[1..]) {
+            w.accepted_flits = c;
+        }
+    }
+
     pub fn clear(&mut self, now: u64) {
+        self.per_class.iter_mut().for_each(|w| w.clear(now));
         self.packet.clear();
         self.network.clear();
         self.flit.clear();

@@ -4,6 +4,7 @@
 //! per cycle once the run has warmed up.
 
 use super::channel::{Flit, HopDelays, Sent, Wheel};
+use super::class_types::Priority;
 use super::config::FlitConfig;
 use super::grid_random::GridRandom;
 use super::partition::{Crew, Partition, Workers};
@@ -40,6 +41,13 @@ pub struct Packet {
     pub worm: u32,
     /// The packet queued behind this one at its source NI (NONE: the last), see [`Ni`].
     pub next: u32,
+    /// Traffic class, and kind under `use_read_write` (classes.rs: `KIND_ANY`, requests,
+    /// replies).
+    pub cl: u8,
+    pub kind: u8,
+    /// The priority its flits carry when it depends on the packet alone (`priority =
+    /// class`, `age`, `sequence`; see `Network::vc_pri`), else 0.
+    pub pri: i64,
 }
 
 /// A network interface: an unbounded source queue and the sending side of the injection
@@ -200,6 +208,11 @@ pub struct Network<'t> {
     pub workers: Option<Workers<Network<'t>>>,
     /// While a stretch of cycles runs on threads (crew.rs): what they share.
     pub crew: Option<std::sync::Arc<Crew>>,
+    /// Multi-class runs (`classes > 1` or `use_read_write`): the NIs' class queues and the
+    /// per-class counts (class_ni.rs); None otherwise.
+    pub cls: Option<Box<super::class_queues::ClassNis>>,
+    /// BookSim's `priority` (classes.rs); `None` keeps every flit at priority 0.
+    pub prio: Priority,
 }
 
 impl<'t> Network<'t> {
@@ -377,7 +390,11 @@ impl<'t> Network<'t> {
             part: None,
             workers: None,
             crew: None,
+            cls: None,
+            prio: cfg.tc.priority,
         };
+        // The mask router's switch allocator has no priorities (class_ni.rs's `vc_pri`).
+        net.mr.enabled = net.prio == Priority::None;
         net.set_route_n();
         net.init_tail_credit();
         Ok(net)
@@ -395,34 +412,19 @@ impl<'t> Network<'t> {
 
     /// [`Network::create_tagged`] on step VC class `vclass` (see `vclass.rs`).
     pub fn create_in_class(&mut self, src: usize, dst: usize, size: u16, tag: u32, vclass: u8) {
-        let now = self.now;
         let p = Packet {
             src: src as u32,
             dst: dst as u32,
-            ctime: now,
-            itime: 0,
+            ctime: self.now,
             size,
             measured: self.measuring,
             vclass,
             tag,
             worm: NONE,
             next: NONE,
+            ..Packet::default()
         };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.packets[id as usize] = p;
-                id
-            }
-            None => {
-                self.packets.push(p);
-                (self.packets.len() - 1) as u32
-            }
-        };
-        if self.measuring {
-            self.measured_outstanding += 1;
-        }
-        self.live_flits += size as u64;
-        self.live_ctime_sum += size as u128 * now as u128;
+        let id = self.add_packet(p);
         let ni = &mut self.nis[src];
         if ni.tail == NONE {
             ni.head = id;
@@ -434,6 +436,29 @@ impl<'t> Network<'t> {
         }
         ni.tail = id;
         ni.generated += 1;
+    }
+
+    /// Stores a new packet (created now, not yet queued) and counts it as live (and as
+    /// measured when it is); its slot in the packet table.
+    pub(super) fn add_packet(&mut self, p: Packet) -> u32 {
+        let (size, now) = (p.size, p.ctime);
+        let measured = p.measured;
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.packets[id as usize] = p;
+                id
+            }
+            None => {
+                self.packets.push(p);
+                (self.packets.len() - 1) as u32
+            }
+        };
+        if measured {
+            self.measured_outstanding += 1;
+        }
+        self.live_flits += size as u64;
+        self.live_ctime_sum += size as u128 * now as u128;
+        id
     }
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.

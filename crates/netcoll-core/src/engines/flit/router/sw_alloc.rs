@@ -5,14 +5,17 @@
 //!
 //! * `islip` (BookSim 2's default `sw_allocator`): iSLIP over ports with one iteration. An
 //!   input port requests every output port one of its eligible VCs wants; per (input,
-//!   output) pair the request carries the VC nearest the port's VC round-robin offset
-//!   (BookSim's `_sw_rr_offset`). Each output grants the requesting input nearest its grant
+//!   output) pair the request carries the VC of the highest priority (`Network::vc_pri`,
+//!   `priority`), ties going to the VC nearest the port's VC round-robin offset
+//!   (BookSim's `_sw_rr_offset` and `Supersedes`). Each output grants the requesting input nearest its grant
 //!   pointer, each input accepts the grant nearest its accept pointer; on an accepted grant
 //!   both pointers move past the match and the input's VC offset past the winning VC.
 //! * `separable_input_first` (netcoll's earlier allocator): each input port puts forward one
-//!   eligible VC (round-robin), each output port grants one requesting input (round-robin).
+//!   eligible VC (the highest priority, ties round-robin), each output port grants one
+//!   requesting input (round-robin).
 
 use super::allocator::{next, rotate_pick, round_robin};
+use super::class_types::Priority;
 use super::config::SwAllocator;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
@@ -79,6 +82,13 @@ impl Network<'_> {
                         want |= 1 << o;
                         self.sa_req_vc[i * mp + o] = v as u8;
                         self.out_req[o] |= 1 << i;
+                    } else if self.prio != Priority::None {
+                        // BookSim's `Supersedes`: a higher priority takes the request over
+                        // (ties stay with the VC nearest the offset, visited first).
+                        let held = base + self.sa_req_vc[i * mp + o] as usize;
+                        if self.vc_pri(ivc) > self.vc_pri(held) {
+                            self.sa_req_vc[i * mp + o] = v as u8;
+                        }
                     }
                 }
             }
@@ -127,13 +137,25 @@ impl Network<'_> {
                 continue;
             }
             let base = gi * nv;
-            let pick = round_robin(self.in_rr[gi] as usize, nv, |v| {
+            let eligible = |v: usize| {
                 let ivc = base + v;
                 if self.vcs[ivc].state == REPL {
                     return self.replicating_ready(ivc);
                 }
                 self.sa_eligible(ivc)
-            });
+            };
+            let mut pick = round_robin(self.in_rr[gi] as usize, nv, eligible);
+            if let (Some(first), true) = (pick, self.prio != Priority::None) {
+                // The highest priority goes forward, ties to the VC nearest the offset.
+                let mut best = (first, self.vc_pri(base + first));
+                for k in 1..nv {
+                    let v = (first + k) % nv;
+                    if eligible(v) && self.vc_pri(base + v) > best.1 {
+                        best = (v, self.vc_pri(base + v));
+                    }
+                }
+                pick = Some(best.0);
+            }
             if let Some(v) = pick {
                 self.req_vc[i] = v as u8;
                 let mut want = if self.vcs[base + v].state == REPL {

@@ -83,6 +83,12 @@ pub fn run_schedule(
             topo.name()
         );
     }
+    if cfg.multi_class() {
+        return crate::spec_err!(
+            "classes, use_read_write, priority = sequence and max_outstanding_requests shape \
+             synthetic traffic (netcoll sim); a schedule's packets are one class"
+        );
+    }
     let mut cfg = cfg.clone();
     cfg.injection_rate = 0.0;
     let mut net = Network::new(topo, &cfg)?;

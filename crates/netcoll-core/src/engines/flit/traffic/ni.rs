@@ -18,6 +18,9 @@ impl Network<'_> {
 
     /// One NI's cycle; returns whether it still has work.
     fn ni_step(&mut self, ep: usize) -> bool {
+        if self.cls.is_some() {
+            return self.class_ni_step(ep);
+        }
         let nv = self.nv;
         if self.nis[ep].cur == NONE && !self.start_packet(ep) {
             return self.nis[ep].head != NONE;
@@ -50,14 +53,14 @@ impl Network<'_> {
     /// Where the credits of NI `ep`'s VC `vc` are in `credits` (after the routers' output
     /// VCs, numbered as the wheel numbers credits).
     #[inline]
-    fn ni_credit(&self, ep: usize, vc: usize) -> usize {
+    pub(super) fn ni_credit(&self, ep: usize, vc: usize) -> usize {
         self.wheel.ni_base() as usize + ep * self.nv + vc
     }
 
     /// A flit leaves NI `ep` on its VC `vc` (the cycle's end puts it in the wheel, and
     /// counts as a move for the deadlock watch, `end_sends`).
     #[inline]
-    fn inject_flit(&mut self, ep: usize, vc: u8, flit: Flit) {
+    pub(super) fn inject_flit(&mut self, ep: usize, vc: u8, flit: Flit) {
         self.sent.injected.push(Arrival {
             port: self.ep_port[ep],
             vc: vc as u32,
@@ -125,6 +128,8 @@ impl Network<'_> {
         let p = self.packets[flit.pkt as usize];
         self.live_flits -= 1;
         self.live_ctime_sum -= p.ctime as u128;
+        let cl = p.cl as usize;
+        self.class_flit_arrived(cl, p.ctime);
         // Flit latency as BookSim's: from leaving the NI to arrival.
         let flat = flit.age(self.now);
         let lat = self.now - p.ctime;
@@ -132,14 +137,14 @@ impl Network<'_> {
         let in_period =
             self.warming || p.measured || self.cfg.sim_type != super::config::SimType::Latency;
         if in_period {
-            self.period.flit.add(flat);
+            self.period.flit_arrived(cl, flat);
         }
-        self.period.accepted_flits += 1;
+        self.period.accept(cl);
         if self.measuring {
-            self.measured.accepted_flits += 1;
+            self.measured.accept(cl);
         }
         if p.measured {
-            self.measured.flit.add(flat);
+            self.measured.flit_arrived(cl, flat);
         }
         if !flit.tail {
             return;
@@ -158,12 +163,15 @@ impl Network<'_> {
             self.arrival_lat.push((lat, net));
         }
         if in_period {
-            self.period.packet_arrived(lat, net, hops);
+            self.period.class_packet_arrived(cl, lat, net, hops);
         }
         if p.measured {
-            self.measured.packet_arrived(lat, net, hops);
+            self.measured.class_packet_arrived(cl, lat, net, hops);
             self.measured_outstanding -= 1;
         }
         self.free.push(flit.pkt);
+        if self.cls.is_some() {
+            self.class_packet_arrived(&p, ep as usize);
+        }
     }
 }
