@@ -1,7 +1,8 @@
 //! Spec strings: the one-line names of networks that the CLI, the Python API and files use.
 //!
 //! ```text
-//! mesh:8x8            torus:8x8x8          hypercube:6
+//! mesh:8x8            torus:8x8x8          hypercube:6       mesh:4x4,c=4 (4 nodes a router)
+//! cmesh:k=4 (BookSim's concentrated mesh)                     fly:k=10,n=1 (k-ary n-fly)
 //! ibt:64x64:b=8,24
 //! irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3
 //! file:path/to/net.json
@@ -16,13 +17,24 @@ pub use crate::params::{
 };
 use crate::spec_err;
 
-const FAMILIES: &str =
-    "mesh, torus, hypercube, ibt, irregular, fattree, dragonfly, flatfly, hyperx, file";
+const FAMILIES: &str = "mesh, torus, cmesh, fly, hypercube, ibt, irregular, fattree, dragonfly, \
+     flatfly, hyperx, file";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TopologySpec {
-    Mesh(Vec<usize>),
-    Torus(Vec<usize>),
+    /// Radices, and the concentration (endpoints per router, 1 unless `,c=C`).
+    Mesh(Vec<usize>, usize),
+    Torus(Vec<usize>, usize),
+    /// BookSim's concentrated mesh: `k x k` routers of 4 nodes each, express links on the
+    /// edges (cmesh.rs).
+    Cmesh {
+        k: usize,
+    },
+    /// BookSim's k-ary n-fly (fly.rs; n = 1: one k x k crossbar).
+    Fly {
+        k: usize,
+        n: usize,
+    },
     Hypercube(usize),
     Ibt(IbtParams),
     Irregular(IrregularParams),
@@ -44,8 +56,10 @@ impl TopologySpec {
             );
         };
         match family.to_ascii_lowercase().as_str() {
-            "mesh" => Ok(TopologySpec::Mesh(parse_dims(rest, spec)?)),
-            "torus" => Ok(TopologySpec::Torus(parse_dims(rest, spec)?)),
+            "mesh" => parse_grid(rest, spec, false),
+            "torus" => parse_grid(rest, spec, true),
+            "cmesh" => parse_cmesh(rest, spec),
+            "fly" => parse_fly(rest, spec),
             "hypercube" => parse_hypercube(rest, spec),
             "ibt" => parse_ibt(rest, spec),
             "irregular" => parse_irregular(rest, spec),
@@ -64,8 +78,12 @@ impl TopologySpec {
     /// The canonical spec string (what `parse` of it gives back).
     pub fn canonical(&self) -> String {
         match self {
-            TopologySpec::Mesh(d) => format!("mesh:{}", join(d, "x")),
-            TopologySpec::Torus(d) => format!("torus:{}", join(d, "x")),
+            TopologySpec::Mesh(d, c) => format!("mesh:{}{}", join(d, "x"), optional("c", *c, 1)),
+            TopologySpec::Torus(d, c) => {
+                format!("torus:{}{}", join(d, "x"), optional("c", *c, 1))
+            }
+            TopologySpec::Cmesh { k } => format!("cmesh:k={k}"),
+            TopologySpec::Fly { k, n } => format!("fly:k={k},n={n}"),
             TopologySpec::Hypercube(n) => format!("hypercube:{n}"),
             TopologySpec::Ibt(p) => format!("ibt:{}:b={}", join(&p.dims, "x"), join(&p.b, ",")),
             TopologySpec::Irregular(p) => format!(
@@ -148,6 +166,93 @@ pub fn parse_dims(text: &str, spec: &str) -> Result<Vec<usize>> {
     }
     check_size(dims.iter().try_fold(1usize, |a, &k| a.checked_mul(k)), spec)?;
     Ok(dims)
+}
+
+/// `8x8[,c=4]`: a mesh's or torus's radices and its concentration (endpoints per router).
+fn parse_grid(rest: &str, spec: &str, wrap: bool) -> Result<TopologySpec> {
+    let (dims, options) = rest.split_once(',').unwrap_or((rest, ""));
+    let dims = parse_dims(dims, spec)?;
+    let mut c = 1;
+    parse_key_values(options, spec, |key, v| {
+        match key {
+            "c" => c = parse_uint(v, key, spec)?,
+            _ => return spec_err!("unknown key '{key}' in '{spec}': a mesh or torus takes c"),
+        }
+        Ok(())
+    })?;
+    if !(1..=MAX_CONCENTRATION).contains(&c) {
+        return spec_err!(
+            "c = {c} in '{spec}' is out of range: a router takes 1 to {MAX_CONCENTRATION} nodes"
+        );
+    }
+    check_size(dims.iter().try_fold(c, |a, &k| a.checked_mul(k)), spec)?;
+    Ok(if wrap {
+        TopologySpec::Torus(dims, c)
+    } else {
+        TopologySpec::Mesh(dims, c)
+    })
+}
+
+/// The most endpoints a mesh or torus router takes (`,c=C`).
+pub const MAX_CONCENTRATION: usize = 256;
+
+/// `k=4[,n=2][,c=4]`: BookSim's cmesh, whose code is written for n = 2 and c = 4 only.
+fn parse_cmesh(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let (mut k, mut n, mut c) = (None, 2, 4);
+    parse_key_values(rest, spec, |key, v| {
+        match key {
+            "k" => k = Some(parse_uint(v, key, spec)?),
+            "n" => n = parse_uint(v, key, spec)?,
+            "c" => c = parse_uint(v, key, spec)?,
+            _ => return spec_err!("unknown key '{key}' in '{spec}': cmesh takes k (n=2, c=4)"),
+        }
+        Ok(())
+    })?;
+    let Some(k) = k else {
+        return spec_err!("'{spec}' must give k, e.g. cmesh:k=4");
+    };
+    if n != 2 || c != 4 {
+        return spec_err!(
+            "cmesh '{spec}': n = {n}, c = {c}; BookSim's cmesh is built for n = 2 and c = 4 only \
+             (for other concentrations use mesh:KxK,c=C)"
+        );
+    }
+    if k < 2 || k % 2 != 0 {
+        return spec_err!(
+            "cmesh '{spec}': k = {k}; the express links pair edge routers half an edge apart, so \
+             k must be even and >= 2"
+        );
+    }
+    check_size(k.checked_mul(k), spec)?;
+    Ok(TopologySpec::Cmesh { k })
+}
+
+/// `k=10,n=1`: BookSim's k-ary n-fly.
+fn parse_fly(rest: &str, spec: &str) -> Result<TopologySpec> {
+    let (mut k, mut n) = (None, None);
+    parse_key_values(rest, spec, |key, v| {
+        match key {
+            "k" => k = Some(parse_uint(v, key, spec)?),
+            "n" => n = Some(parse_uint(v, key, spec)?),
+            _ => return spec_err!("unknown key '{key}' in '{spec}': fly takes k and n"),
+        }
+        Ok(())
+    })?;
+    let (Some(k), Some(n)) = (k, n) else {
+        return spec_err!("'{spec}' must give k and n, e.g. fly:k=10,n=1");
+    };
+    if k < 2 || n < 1 {
+        return spec_err!("fly '{spec}': the rule is k >= 2 ports per switch and n >= 1 stages");
+    }
+    if n > 1 {
+        return spec_err!(
+            "fly '{spec}': n = {n} stages; netcoll builds the one-stage fly (n = 1, one k x k \
+             crossbar): a multistage butterfly injects at stage 0 and ejects at stage n-1, and \
+             netcoll's endpoints attach at one port"
+        );
+    }
+    check_size(Some(k), spec)?;
+    Ok(TopologySpec::Fly { k, n })
 }
 
 fn check_size(n: Option<usize>, spec: &str) -> Result<usize> {

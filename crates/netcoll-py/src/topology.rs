@@ -262,8 +262,9 @@ fn route_of_spec(
     let found = guarded(py, move || {
         let parsed = TopologySpec::parse(&spec)?;
         let (dims, wrap) = match &parsed {
-            TopologySpec::Mesh(d) => (d.clone(), false),
-            TopologySpec::Torus(d) => (d.clone(), true),
+            // The closed-form route is by router = endpoint: one node per router.
+            TopologySpec::Mesh(d, 1) => (d.clone(), false),
+            TopologySpec::Torus(d, 1) => (d.clone(), true),
             _ => return Ok(None),
         };
         let kind = RoutingKind::parse(&routing)?;

@@ -81,10 +81,24 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         .count() as u64;
     let channels = 2 * topo.num_links() as u64;
     let per_channel = match kind {
-        RoutingKind::Dor | RoutingKind::Nca => vcs as u64,
+        // Every (router, input port, VC) a head may wait in, per destination.
+        RoutingKind::MinAdapt | RoutingKind::PlanarAdapt => {
+            let ports = (0..topo.num_switches()).map(|s| topo.num_ports(s)).max();
+            let states = topo.num_switches() * ports.unwrap_or(1) * 2;
+            return dests
+                .saturating_mul(states as u64)
+                .saturating_mul(vcs as u64 * vcs as u64);
+        }
+        RoutingKind::Dor | RoutingKind::Nca | RoutingKind::DorNoExpress | RoutingKind::DestTag => {
+            vcs as u64
+        }
+        // Every order's walk.
+        RoutingKind::XyYx | RoutingKind::AdaptiveXyYx | RoutingKind::XyYxNoExpress => {
+            2 * vcs as u64
+        }
         RoutingKind::Shortest | RoutingKind::UpDown => 8 + vcs as u64,
         // Both legs, to every router and from every router.
-        RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal => {
+        RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal | RoutingKind::Romm => {
             let all = topo.num_switches() as u64;
             return (dests + all)
                 .saturating_mul(channels)
@@ -132,7 +146,31 @@ pub fn check_deadlock(
     let what = format!("the dependency check of {}", topo.name());
     crate::guard::check(&what, n * n * per_pair)?;
     let vc_of = VcMap::new(vcs, routing.vc_classes(), rule);
-    let edges = dependencies(topo, routing, &vc_of);
+    let edges = match routing.route_sets() {
+        Some(sets) if (vcs as usize) < sets.min_vcs() => {
+            return spec_err!(
+                "{} routing on {} needs --vcs {} or more (BookSim's VC ranges)",
+                routing.kind().name(),
+                topo.name(),
+                sets.min_vcs()
+            )
+        }
+        Some(sets) => super::route_sets::dependencies(topo, sets, vcs),
+        None => dependencies(topo, routing, &vc_of),
+    };
+    // Duato: a routing with escape VCs is deadlock-free when the escape VCs' own
+    // dependencies (a packet in one never leaves them, route_sets.rs) are acyclic.
+    let escape = routing.route_sets().map_or(0, |s| s.escape_vcs());
+    let graph: Vec<(u32, u32)> = if escape == 0 {
+        edges.clone()
+    } else {
+        let on = |v: u32| escape >> (v % vcs) & 1 == 1;
+        edges
+            .iter()
+            .copied()
+            .filter(|&(a, b)| on(a) && on(b))
+            .collect()
+    };
     let nodes = channels * vcs as usize;
     let used = {
         let mut on = vec![false; nodes];
@@ -142,7 +180,7 @@ pub fn check_deadlock(
         }
         on.iter().filter(|&&x| x).count()
     };
-    let cycle = find_cycle(nodes, &edges)
+    let cycle = find_cycle(nodes, &graph)
         .into_iter()
         .map(|v| {
             let (ch, vc) = (v / vcs, v % vcs);
@@ -230,7 +268,7 @@ impl VcMap {
 /// thread count). Flat arrays, not hash sets: the walks visit about (endpoint switches x
 /// channels) states, 10^8 and more on networks of 10,000 switches.
 fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, u32)> {
-    if routing.is_adaptive() {
+    if routing.two_legs() {
         return super::valiant::adaptive_dependencies(topo, routing, vc_of);
     }
     let switches: Vec<usize> = {
@@ -239,9 +277,15 @@ fn dependencies(topo: &Topology, routing: &Routing, vc_of: &VcMap) -> Vec<(u32, 
     };
     let parts = rayon::current_num_threads().clamp(1, switches.len().max(1));
     let chunk = switches.len().div_ceil(parts).max(1);
+    // A routing of several variants (xy_yx's orders) may take any: the union of their walks.
+    let variants = routing.variants();
     let mut edges: Vec<(u32, u32)> = switches
         .par_chunks(chunk)
-        .map(|dests| walk_to(topo, routing, vc_of, &switches, dests, 0, false).0)
+        .flat_map(|dests| {
+            (0..variants)
+                .into_par_iter()
+                .map(|v| walk_to(topo, routing, vc_of, &switches, dests, v, false).0)
+        })
         .reduce(Vec::new, |mut a, b| {
             a.extend(b);
             a
@@ -320,7 +364,7 @@ pub(super) fn walk_to(
 }
 
 /// A cycle of the directed graph, or empty. Iterative DFS with an explicit path stack.
-fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Vec<u32> {
+pub(crate) fn find_cycle(nodes: usize, edges: &[(u32, u32)]) -> Vec<u32> {
     let mut start = vec![0usize; nodes + 1];
     for &(a, _) in edges {
         start[a as usize + 1] += 1;

@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::spec_err;
 
 /// The route from endpoint `src` to `dst` on the grid `dims`, hop by hop; None when `kind`
-/// has no closed form here (up*/down*).
+/// has no closed form here (only dimension order and minimal routing have one).
 pub fn grid_route(
     dims: &[usize],
     wrap: bool,
@@ -29,7 +29,7 @@ pub fn grid_route(
             n - 1
         );
     }
-    if kind == RoutingKind::UpDown {
+    if !matches!(kind, RoutingKind::Dor | RoutingKind::Shortest) {
         return Ok(None);
     }
     let grid = Grid { dims, wrap, n };

@@ -6,10 +6,14 @@
 //! up*/down*). That lets the channel-dependency check walk each (channel, state) once per
 //! destination, and lets the flit engine route with table look-ups.
 
-mod cdg;
+pub(crate) mod cdg;
+mod cmesh;
 mod dor;
+mod grid_legs;
+pub mod grid_orders;
 mod grid_route;
 mod minimal;
+pub mod route_sets;
 mod shortest;
 mod updown;
 mod valiant;
@@ -23,7 +27,7 @@ use valiant::{Adaptive, Choice};
 
 use crate::error::Result;
 use crate::spec_err;
-use crate::topology::{Neighbour, Topology};
+use crate::topology::{Family, Neighbour, Topology};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -43,6 +47,23 @@ pub enum RoutingKind {
     Ugal,
     /// UGAL-G: the same choice by the queues along both paths.
     UgalGlobal,
+    /// BookSim's `xy_yx` (mesh, cmesh): XY or YX chosen at random at the source, one VC
+    /// class each (grid_orders.rs, cmesh.rs).
+    XyYx,
+    /// BookSim's `adaptive_xy_yx` (mesh): XY or YX by the source router's credits.
+    AdaptiveXyYx,
+    /// BookSim's `romm` (mesh): two phases of DOR through a random router of the minimal
+    /// box (grid_legs.rs).
+    Romm,
+    /// BookSim's cmesh `dor_no_express` and `xy_yx_no_express` (cmesh.rs).
+    DorNoExpress,
+    XyYxNoExpress,
+    /// BookSim's `dest_tag` on a fly (one crossbar: the destination's port).
+    DestTag,
+    /// BookSim's `min_adapt` (mesh, torus) and `planar_adapt` (mesh): route sets, the pick
+    /// left to VC allocation (route_sets.rs).
+    MinAdapt,
+    PlanarAdapt,
 }
 
 impl RoutingKind {
@@ -58,9 +79,18 @@ impl RoutingKind {
             "ugal-g" | "ugal_g" => Ok(RoutingKind::UgalGlobal),
             // BookSim's flatfly names for its minimal routings.
             "ran_min" | "xyyx" | "dim_order" => Ok(RoutingKind::Shortest),
+            "xy_yx" => Ok(RoutingKind::XyYx),
+            "adaptive_xy_yx" => Ok(RoutingKind::AdaptiveXyYx),
+            "romm" => Ok(RoutingKind::Romm),
+            "dor_no_express" => Ok(RoutingKind::DorNoExpress),
+            "xy_yx_no_express" => Ok(RoutingKind::XyYxNoExpress),
+            "dest_tag" => Ok(RoutingKind::DestTag),
+            "min_adapt" => Ok(RoutingKind::MinAdapt),
+            "planar_adapt" => Ok(RoutingKind::PlanarAdapt),
             _ => spec_err!(
-                "unknown routing '{name}': use dor, shortest (min), updown, nca, valiant, ugal \
-                 or ugal-g"
+                "unknown routing '{name}': use dor, shortest (min), updown, nca, valiant, ugal, \
+                 ugal-g, xy_yx, adaptive_xy_yx, romm, min_adapt, planar_adapt (mesh), dor_no_express, xy_yx_no_express \
+                 (cmesh) or dest_tag (fly)"
             ),
         }
     }
@@ -73,6 +103,14 @@ impl RoutingKind {
             RoutingKind::Valiant => "valiant",
             RoutingKind::Ugal => "ugal",
             RoutingKind::UgalGlobal => "ugal-g",
+            RoutingKind::XyYx => "xy_yx",
+            RoutingKind::AdaptiveXyYx => "adaptive_xy_yx",
+            RoutingKind::Romm => "romm",
+            RoutingKind::DorNoExpress => "dor_no_express",
+            RoutingKind::XyYxNoExpress => "xy_yx_no_express",
+            RoutingKind::DestTag => "dest_tag",
+            RoutingKind::MinAdapt => "min_adapt",
+            RoutingKind::PlanarAdapt => "planar_adapt",
         }
     }
 }
@@ -106,6 +144,15 @@ enum Imp {
     /// A family's own minimal routing (fat-tree NCA, dragonfly l-g-l, HyperX dimension order).
     Family(FamilyMin),
     Adaptive(Adaptive),
+    /// XY or YX on a mesh (the variant is the order).
+    Orders(grid_orders::MeshOrders),
+    /// BookSim's cmesh routings.
+    Cmesh(cmesh::CmeshRoute),
+    /// ROMM and Valiant on a mesh or torus (the leg is the phase).
+    Legs(grid_legs::GridLegs),
+    /// Route sets (min_adapt, planar_adapt); a route walked alone takes dimension order,
+    /// the escape path.
+    Sets(route_sets::RouteSets, dor::Dor),
 }
 
 /// The next hop and the packet state after it.
@@ -126,12 +173,26 @@ impl Routing {
                 Ok(Imp::Adaptive(Adaptive { base, choice }))
             }
             _ => spec_err!(
-                "{} routing needs a dragonfly, flatfly or hyperx network, not {}: use shortest \
-                 or updown",
+                "{} routing needs a dragonfly, flatfly or hyperx network (valiant also a mesh or \
+                 torus), not {}: use shortest or updown",
                 kind.name(),
                 topo.name()
             ),
         };
+        if let Some(c) = cmesh::CmeshRoute::new(topo, kind)? {
+            return Ok(Routing {
+                kind,
+                imp: Imp::Cmesh(c),
+            });
+        }
+        if matches!(kind, RoutingKind::Valiant | RoutingKind::Romm) {
+            if let Some(legs) = grid_legs::GridLegs::new(topo, kind)? {
+                return Ok(Routing {
+                    kind,
+                    imp: Imp::Legs(legs),
+                });
+            }
+        }
         let imp = match (kind, family) {
             // On the network families, minimal routing is the family's own.
             (RoutingKind::Shortest, Some(f)) => Imp::Family(f),
@@ -146,6 +207,34 @@ impl Routing {
             (RoutingKind::Valiant, _) => adaptive(Choice::Valiant)?,
             (RoutingKind::Ugal, _) => adaptive(Choice::UgalLocal)?,
             (RoutingKind::UgalGlobal, _) => adaptive(Choice::UgalGlobal)?,
+            (RoutingKind::XyYx | RoutingKind::AdaptiveXyYx, _) => {
+                Imp::Orders(grid_orders::MeshOrders::new(topo, kind.name())?)
+            }
+            (RoutingKind::DorNoExpress | RoutingKind::XyYxNoExpress, _) => {
+                return spec_err!(
+                    "{} routing is BookSim's for a cmesh, not {}: use dor or xy_yx",
+                    kind.name(),
+                    topo.name()
+                )
+            }
+            (RoutingKind::DestTag, _) if matches!(topo.family(), Family::Fly { .. }) => {
+                Imp::Shortest(shortest::Shortest::new(topo))
+            }
+            (RoutingKind::DestTag, _) => {
+                return spec_err!(
+                    "dest_tag routing is BookSim's for a fly, not {}: use dor or shortest",
+                    topo.name()
+                )
+            }
+            (RoutingKind::MinAdapt | RoutingKind::PlanarAdapt, _) => {
+                let set = if kind == RoutingKind::MinAdapt {
+                    route_sets::SetKind::MinAdapt
+                } else {
+                    route_sets::SetKind::PlanarAdapt
+                };
+                Imp::Sets(route_sets::RouteSets::new(topo, set)?, dor::Dor::new(topo)?)
+            }
+            (RoutingKind::Romm, _) => unreachable!("GridLegs::new refuses romm off a mesh"),
             (RoutingKind::Dor, _) => Imp::Dor(dor::Dor::new(topo)?),
             (RoutingKind::Shortest, None) => Imp::Shortest(shortest::Shortest::new(topo)),
             (RoutingKind::UpDown, _) => Imp::UpDown(UpDown::new(topo, root.unwrap_or(0))?),
@@ -155,14 +244,56 @@ impl Routing {
 
     /// Does the routing follow the network's structure (no per-destination tables)?
     pub fn by_structure(&self) -> bool {
-        matches!(self.imp, Imp::Family(_) | Imp::Adaptive(_))
+        matches!(
+            self.imp,
+            Imp::Family(_)
+                | Imp::Adaptive(_)
+                | Imp::Orders(_)
+                | Imp::Cmesh(_)
+                | Imp::Legs(_)
+                | Imp::Sets(..)
+        )
     }
 
     /// Does the routing choose among several paths per packet (Valiant, UGAL)? Such a routing
     /// is not destination-based: engines that route hop by hop from (switch, destination,
     /// state) alone cannot run it, and `next` gives its minimal choice.
     pub fn is_adaptive(&self) -> bool {
-        matches!(self.imp, Imp::Adaptive(_))
+        matches!(
+            self.imp,
+            Imp::Adaptive(_) | Imp::Legs(_) | Imp::Orders(_) | Imp::Sets(..)
+        ) || self.variants() > 1
+    }
+
+    /// Keeps every choice of a route-set routing (min_adapt, planar_adapt) instead of
+    /// BookSim's one per priority (route_sets.rs); no change for other routings.
+    pub fn keep_all_choices(&mut self) {
+        if let Imp::Sets(s, _) = &mut self.imp {
+            s.keep = route_sets::Choices::All;
+        }
+    }
+
+    /// The route sets of min_adapt and planar_adapt, when this is one of them.
+    pub fn route_sets(&self) -> Option<&route_sets::RouteSets> {
+        match &self.imp {
+            Imp::Sets(s, _) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether routes go through an intermediate router (two legs: Valiant, ROMM).
+    pub(crate) fn two_legs(&self) -> bool {
+        matches!(self.imp, Imp::Adaptive(_) | Imp::Legs(_))
+    }
+
+    /// Routes that keep one of several variants from source to destination (xy_yx: the
+    /// order); 1 for the others.
+    pub fn variants(&self) -> u8 {
+        match &self.imp {
+            Imp::Orders(_) => 2,
+            Imp::Cmesh(c) => c.variants(),
+            _ => 1,
+        }
     }
 
     pub fn kind(&self) -> RoutingKind {
@@ -175,6 +306,9 @@ impl Routing {
             Imp::Dor(d) => d.vc_classes(),
             Imp::Family(f) => f.vc_classes(),
             Imp::Adaptive(a) => a.vc_classes(),
+            Imp::Orders(_) => 2,
+            Imp::Cmesh(c) => c.vc_classes(),
+            Imp::Legs(l) => l.vc_classes(),
             _ => 1,
         }
     }
@@ -191,6 +325,18 @@ impl Routing {
     /// the destination.
     pub fn next(&self, topo: &Topology, at: usize, dest: usize, state: u8) -> Option<Step> {
         self.next_leg(topo, at, dest, state, 0)
+    }
+
+    /// The next hop of variant `variant` of a routing with several (xy_yx's orders, 0 XY
+    /// and 1 YX; see [`Routing::variants`]); None at the destination.
+    pub fn next_variant(
+        &self,
+        topo: &Topology,
+        at: usize,
+        dest: usize,
+        variant: u8,
+    ) -> Option<Step> {
+        self.next_leg(topo, at, dest, 0, variant)
     }
 
     /// The next hop on leg `leg` of a two-leg (Valiant) route: the minimal routing's, with
@@ -216,6 +362,10 @@ impl Routing {
                 step.vc_class += leg * a.base.vc_classes();
                 step
             }
+            Imp::Orders(o) => o.next(topo, at, dest, leg),
+            Imp::Sets(_, d) => d.next(topo, at, dest, state),
+            Imp::Cmesh(c) => c.next(topo, at, dest, leg),
+            Imp::Legs(l) => l.next(topo, at, dest, state, leg),
         })
     }
 
@@ -223,7 +373,9 @@ impl Routing {
     /// packets on the same channel with the same key continue identically.
     pub fn state_key(&self, state: u8) -> u8 {
         match &self.imp {
-            Imp::Dor(_) => state & 1,
+            Imp::Dor(_) | Imp::Legs(_) | Imp::Sets(..) => state & 1,
+            // The order is the leg the walk was started on: the channel decides the rest.
+            Imp::Orders(_) | Imp::Cmesh(_) => 0,
             _ => state,
         }
     }
@@ -237,6 +389,7 @@ impl Routing {
     ) -> impl Iterator<Item = (Hop, u8)> + 'a {
         let via = match &self.imp {
             Imp::Adaptive(a) => a.intermediate(topo, src, dest),
+            Imp::Legs(l) => Some(l.intermediate(src, dest)),
             _ => None,
         };
         match via {

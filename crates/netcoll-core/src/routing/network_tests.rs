@@ -104,7 +104,8 @@ fn dependency_check_covers_the_network_routings() {
 fn adaptive_routings_are_refused_where_they_do_not_apply() {
     for (s, kind) in [
         ("fattree:k=4,levels=2", RoutingKind::Ugal),
-        ("mesh:4x4", RoutingKind::Valiant),
+        // Valiant runs on meshes and tori too (BookSim's valiant_mesh, valiant_torus).
+        ("hypercube:4", RoutingKind::Valiant),
         ("dragonfly:p=2,a=4,h=2", RoutingKind::Nca),
     ] {
         let e = Routing::new(&topo(s), kind, None)

@@ -1,27 +1,34 @@
 //! k-ary n-meshes and tori, any number of dimensions, any radix >= 2.
 //!
 //! Ports follow BookSim's convention: port `2i` goes to +1 in dimension `i`, port `2i+1` to -1,
-//! and the endpoint sits on the last port. A radix-2 torus has two parallel links per pair, as
-//! in BookSim.
+//! and the endpoints sit on the last ports. A radix-2 torus has two parallel links per pair, as
+//! in BookSim. With concentration `c` (`mesh:4x4,c=4`) every router takes `c` endpoints, on
+//! ports `2n..2n+c`; endpoint `e` is on router `e / c` (BookSim's k-ary n-cube has one node
+//! per router; its cmesh, cmesh.rs, numbers its nodes otherwise).
 
 use super::{Family, PortRef, Topology, TopologyBuilder};
 use crate::error::Result;
 use crate::spec::TopologySpec;
 
-pub fn build(dims: &[usize], wrap: bool) -> Result<Topology> {
-    let mut b = grid_builder(dims, 0)?;
+pub fn build(dims: &[usize], c: usize, wrap: bool) -> Result<Topology> {
+    let n: usize = dims.iter().product();
+    let mut b = TopologyBuilder::new(std::iter::repeat_n(2 * dims.len() + c, n))?;
     add_grid_links(&mut b, dims, wrap)?;
-    attach_endpoints(&mut b, 2 * dims.len())?;
+    for x in 0..n {
+        for i in 0..c {
+            b.endpoint(port(x, 2 * dims.len() + i))?;
+        }
+    }
     let (spec, family) = if wrap {
         (
-            TopologySpec::Torus(dims.to_vec()),
+            TopologySpec::Torus(dims.to_vec(), c),
             Family::Torus {
                 dims: dims.to_vec(),
             },
         )
     } else {
         (
-            TopologySpec::Mesh(dims.to_vec()),
+            TopologySpec::Mesh(dims.to_vec(), c),
             Family::Mesh {
                 dims: dims.to_vec(),
             },

@@ -60,8 +60,9 @@ fn u128_as_number<S: serde::Serializer>(v: &u128, s: S) -> std::result::Result<S
 /// Metrics of a spec, from a closed form where the family has one, else by building it.
 pub fn metrics_of_spec(spec: &TopologySpec) -> Result<Metrics> {
     let mut m = match spec {
-        TopologySpec::Mesh(d) => grid_closed_form(d, false),
-        TopologySpec::Torus(d) => grid_closed_form(d, true),
+        // The closed forms count one node per router; a concentrated grid is measured.
+        TopologySpec::Mesh(d, 1) => grid_closed_form(d, false),
+        TopologySpec::Torus(d, 1) => grid_closed_form(d, true),
         TopologySpec::Hypercube(n) => hypercube_closed_form(*n),
         TopologySpec::Irregular(p) => {
             // From the spec, before building: BFS from at most min(switches, nodes) switches
@@ -96,8 +97,9 @@ fn check_all_pairs_work(name: &str, switches: u128, sources: u128, links: u128) 
 pub fn metrics(topo: &Topology) -> Result<Metrics> {
     use super::network_metrics as nm;
     let mut m = match topo.family() {
-        Family::Mesh { dims } => grid_closed_form(dims, false),
-        Family::Torus { dims } => grid_closed_form(dims, true),
+        // The closed forms count one node per router (`,c=C` is measured).
+        Family::Mesh { dims } if topo.concentration() == 1 => grid_closed_form(dims, false),
+        Family::Torus { dims } if topo.concentration() == 1 => grid_closed_form(dims, true),
         Family::Hypercube { dim } => hypercube_closed_form(*dim),
         Family::Ibt(p) => ibt_by_species(topo, p),
         Family::FatTree(p) => from_figures(nm::fattree_closed_form(p)),

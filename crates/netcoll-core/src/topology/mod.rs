@@ -7,16 +7,19 @@
 
 mod bfs;
 mod build;
+mod cmesh;
 pub mod dragonfly;
 mod fattree;
 pub mod file;
 mod flatfly;
+mod fly;
 mod hypercube;
 mod hyperx;
 pub use hyperx::dim_port as hyperx_port;
 mod ibt;
 mod irregular;
 mod mesh_torus;
+pub use cmesh::{CMESH_C, CMESH_PX};
 pub mod metrics;
 mod network_metrics;
 
@@ -33,16 +36,33 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Family {
-    Mesh { dims: Vec<usize> },
-    Torus { dims: Vec<usize> },
-    Hypercube { dim: usize },
+    Mesh {
+        dims: Vec<usize>,
+    },
+    Torus {
+        dims: Vec<usize>,
+    },
+    /// BookSim's concentrated mesh, `k x k` routers of 4 nodes (cmesh.rs).
+    Cmesh {
+        k: usize,
+    },
+    /// BookSim's k-ary n-fly (fly.rs).
+    Fly {
+        k: usize,
+        n: usize,
+    },
+    Hypercube {
+        dim: usize,
+    },
     Ibt(IbtParams),
     Irregular(IrregularParams),
     FatTree(FatTreeParams),
     Dragonfly(DragonflyParams),
     Flatfly(HammingParams),
     HyperX(HammingParams),
-    File { path: String },
+    File {
+        path: String,
+    },
 }
 
 /// What a link is for, as real machines and BookSim's latency keys distinguish them: links
@@ -155,8 +175,10 @@ impl Topology {
 
     fn build_parsed(spec: &TopologySpec) -> Result<Topology> {
         match spec {
-            TopologySpec::Mesh(dims) => mesh_torus::build(dims, false),
-            TopologySpec::Torus(dims) => mesh_torus::build(dims, true),
+            TopologySpec::Mesh(dims, c) => mesh_torus::build(dims, *c, false),
+            TopologySpec::Torus(dims, c) => mesh_torus::build(dims, *c, true),
+            TopologySpec::Cmesh { k } => cmesh::build(*k),
+            TopologySpec::Fly { k, n } => fly::build(*k, *n),
             TopologySpec::Hypercube(dim) => hypercube::build(*dim),
             TopologySpec::Ibt(p) => ibt::build(p),
             TopologySpec::Irregular(p) => irregular::build(p),
@@ -218,6 +240,11 @@ impl Topology {
         }
         count
     }
+    /// Endpoints per switch of a family that gives every switch the same number (mesh and
+    /// torus with `,c=C`, cmesh, flatfly): the endpoints over the switches.
+    pub fn concentration(&self) -> usize {
+        self.num_endpoints() / self.num_switches()
+    }
     /// Radices of a coordinate family (mesh, torus, iBT, hypercube as 2x2x...); empty otherwise.
     pub fn shape(&self) -> &[usize] {
         &self.shape
@@ -242,8 +269,10 @@ impl Topology {
     /// The spec of a family built from one (None for files).
     pub fn family_spec(&self) -> Option<TopologySpec> {
         Some(match &self.family {
-            Family::Mesh { dims } => TopologySpec::Mesh(dims.clone()),
-            Family::Torus { dims } => TopologySpec::Torus(dims.clone()),
+            Family::Mesh { dims } => TopologySpec::Mesh(dims.clone(), self.concentration()),
+            Family::Torus { dims } => TopologySpec::Torus(dims.clone(), self.concentration()),
+            Family::Cmesh { k } => TopologySpec::Cmesh { k: *k },
+            Family::Fly { k, n } => TopologySpec::Fly { k: *k, n: *n },
             Family::Hypercube { dim } => TopologySpec::Hypercube(*dim),
             Family::Ibt(p) => TopologySpec::Ibt(p.clone()),
             Family::Irregular(p) => TopologySpec::Irregular(p.clone()),

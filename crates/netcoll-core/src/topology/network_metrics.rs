@@ -64,7 +64,7 @@ pub fn network_extras(topo: &Topology) -> Extras {
 pub fn grid_extras(degree_max: u32, links: u64, spec: &TopologySpec) -> Extras {
     Extras {
         radix: match spec {
-            TopologySpec::Mesh(d) | TopologySpec::Torus(d) => 2 * d.len() as u32 + 1,
+            TopologySpec::Mesh(d, c) | TopologySpec::Torus(d, c) => (2 * d.len() + c) as u32,
             _ => degree_max + 1,
         },
         bisection_links: bisection(Some(spec)),
@@ -75,10 +75,10 @@ pub fn grid_extras(degree_max: u32, links: u64, spec: &TopologySpec) -> Extras {
 fn bisection(spec: Option<&TopologySpec>) -> Option<u64> {
     let halves = |s: u64| (s / 2) * s.div_ceil(2);
     Some(match spec? {
-        TopologySpec::Mesh(d) | TopologySpec::Torus(d) => {
+        TopologySpec::Mesh(d, _) | TopologySpec::Torus(d, _) => {
             let n: u64 = d.iter().map(|&k| k as u64).product();
             let k = *d.iter().max()? as u64;
-            let wrap = matches!(spec?, TopologySpec::Torus(_)) && k > 2;
+            let wrap = matches!(spec?, TopologySpec::Torus(..)) && k > 2;
             n / k * if wrap { 2 } else { 1 }
         }
         TopologySpec::Hypercube(dim) => 1u64 << (dim - 1),

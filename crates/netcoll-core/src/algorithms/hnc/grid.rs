@@ -21,6 +21,15 @@ pub struct Net {
 impl Net {
     /// The geometry of `topo`, or a one-line reason it has none HNC can use.
     pub fn of(topo: &Topology) -> Result<(Vec<usize>, bool)> {
+        let grid = matches!(topo.family(), Family::Mesh { .. } | Family::Torus { .. });
+        if grid && topo.num_endpoints() != topo.num_switches() {
+            return spec_err!(
+                "hierarchical network coding places one node per router, and {} has {} a \
+                 router: drop its ,c=",
+                topo.name(),
+                topo.concentration()
+            );
+        }
         match topo.family() {
             Family::Mesh { dims } => Ok((dims.clone(), false)),
             Family::Torus { dims } => Ok((dims.clone(), true)),

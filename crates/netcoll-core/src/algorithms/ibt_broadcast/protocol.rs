@@ -59,6 +59,15 @@ pub struct Grid {
 
 impl Grid {
     pub fn of(topo: &Topology) -> Result<Grid> {
+        let grid = matches!(topo.family(), Family::Mesh { .. } | Family::Torus { .. });
+        if grid && topo.num_endpoints() != topo.num_switches() {
+            return spec_err!(
+                "the iBT broadcasts place one node per router, and {} has {} a router: drop \
+                 its ,c=",
+                topo.name(),
+                topo.concentration()
+            );
+        }
         match topo.family() {
             Family::Torus { dims } => Ok(Grid {
                 dims: dims.clone(),

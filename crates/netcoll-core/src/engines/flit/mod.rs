@@ -13,7 +13,9 @@
 //!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
 //!   classes (vclass), the allocator registry (alloc_registry).
 //! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
-//!   the routing-function registry (routing_registry).
+//!   its random and credit-read grid routings (grid_random: xy_yx, romm, valiant), the
+//!   route sets of min_adapt and planar_adapt as VC masks (route_set_masks), the
+//!   routing-function registry (routing_registry).
 //! - network/: the network state (network), channels and their latencies (channel, wiring),
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, patterns, randperm with knuth_rng,
@@ -90,8 +92,12 @@ mod xbar_match;
 mod xbar_state;
 
 // routing/
+#[path = "routing/grid_random.rs"]
+mod grid_random;
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
+#[path = "routing/route_set_masks.rs"]
+mod route_set_masks;
 #[path = "routing/routing_registry.rs"]
 pub mod routing_registry;
 #[path = "routing/torus.rs"]
@@ -214,6 +220,8 @@ mod tests_multicast;
 mod tests_patterns;
 #[cfg(test)]
 mod tests_speedup;
+#[cfg(test)]
+mod tests_routings;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

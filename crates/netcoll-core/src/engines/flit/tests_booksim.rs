@@ -212,13 +212,9 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
             "{keys:?}"
         );
     }
-    for (k, v) in [
-        ("routing_function", "ugal"),
-        ("routing_function", "valiant"),
-    ] {
-        let e = FlitConfig::booksim().set(k, v).unwrap_err().to_string();
-        assert!(e.contains(v), "{e}");
-    }
+    // valiant is BookSim's on meshes and tori (grid_random.rs); ugal is not in it yet.
+    let e = FlitConfig::booksim().set("routing_function", "ugal");
+    assert!(e.unwrap_err().to_string().contains("ugal"));
     assert!(all_keys().contains(&"wait_for_tail_credit"));
 }
 

@@ -41,11 +41,7 @@ const INERT: &[&str] = &[
     "read_reply_subnet",
     "write_request_subnet",
     "write_reply_subnet",
-    // Concentrated meshes and flattened butterflies (refused topologies) and the
-    // single-router `topology = single`.
-    "x",
-    "y",
-    "yr",
+    // The single-router `topology = single`.
     "in_ports",
     "out_ports",
     // Link failures (link_failures = 0).

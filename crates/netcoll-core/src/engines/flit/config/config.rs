@@ -22,9 +22,15 @@ pub struct FlitConfig {
     pub topology: String,
     pub k: usize,
     pub n: usize,
-    /// Concentration (endpoints per router) of `topology = flatfly`; 0 = not given (BookSim
-    /// has no default for it either).
+    /// Concentration (endpoints per router) of `topology = flatfly` and `cmesh` (and of a
+    /// mesh or torus, netcoll's `,c=C`); 0 = not given.
     pub c: usize,
+    /// The choices a route-set routing (min_adapt, planar_adapt) keeps: BookSim's one per
+    /// priority (its OutputSet, the default) or all (crate::routing::route_sets).
+    pub route_set: crate::routing::route_sets::Choices,
+    /// BookSim's cmesh geometry keys `x`, `y` (routers per side) and `xr`, `yr` (nodes per
+    /// router per side), at BookSim's defaults 8, 8, 1, 1 until set.
+    pub cmesh_xy: [usize; 4],
     pub netcoll_topology: String,
     pub routing: RoutingKind,
     /// Use the dateline VC classes of DOR on a torus (off: any VC, which may deadlock).
@@ -145,6 +151,8 @@ impl Default for FlitConfig {
             k: 8,
             n: 2,
             c: 0,
+            cmesh_xy: [8, 8, 1, 1],
+            route_set: Default::default(),
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
             dateline: true,
@@ -228,8 +236,13 @@ pub const KEYS: &[&str] = &[
     "k",
     "n",
     "c",
+    "x",
+    "y",
+    "xr",
+    "yr",
     "netcoll_topology",
     "routing_function",
+    "route_set",
     "dateline",
     "torus_routing",
     "num_vcs",
@@ -334,14 +347,6 @@ impl FlitConfig {
             );
         }
         let spec = match self.topology.as_str() {
-            "mesh" | "torus" if self.c > 1 => {
-                return spec_err!(
-                    "c = {}: concentration applies to topology = flatfly here; netcoll's {} has \
-                     one node per router",
-                    self.c,
-                    self.topology
-                )
-            }
             "mesh" | "torus" => {
                 if self.k < 2 || self.n < 1 {
                     return spec_err!("k = {}, n = {}: need k >= 2 and n >= 1", self.k, self.n);
@@ -359,8 +364,15 @@ impl FlitConfig {
                     );
                 }
                 let dims = vec![self.k.to_string(); self.n].join("x");
-                format!("{}:{dims}", self.topology)
+                // BookSim's k-ary n-cube has one node per router; c > 1 is netcoll's
+                // concentrated mesh or torus (`mesh:8x8,c=4`).
+                match self.c {
+                    0 | 1 => format!("{}:{dims}", self.topology),
+                    c => format!("{}:{dims},c={c}", self.topology),
+                }
             }
+            "cmesh" => self.cmesh_spec()?,
+            "fly" => format!("fly:k={},n={}", self.k, self.n),
             // BookSim's network families: fattree (k, n), flatfly (k, n, c), dragonflynew (k
             // = p, with a = 2p routers per group and h = p global links, n = 1).
             "fattree" => format!("fattree:k={},levels={}", self.k, self.n),
@@ -382,13 +394,43 @@ impl FlitConfig {
             }
             o => {
                 return spec_err!(
-                    "topology = {o} is not supported: use mesh, torus, fattree, flatfly, \
-                     dragonflynew, anynet (with network_file), or netcoll with \
+                    "topology = {o} is not supported: use mesh, torus, cmesh, fly, fattree, \
+                     flatfly, dragonflynew, anynet (with network_file), or netcoll with \
                      netcoll_topology = SPEC"
                 )
             }
         };
         Topology::from_spec(&spec)
+    }
+
+    /// `topology = cmesh`'s spec, after BookSim's own checks of its keys (its cmesh.cpp
+    /// asserts them): n = 2, c = 4 = xr * yr, x = y, xr = yr; and x = k, since BookSim
+    /// builds k x k routers whatever x says (a key that changed nothing would be ignored).
+    fn cmesh_spec(&self) -> Result<String> {
+        let [x, y, xr, yr] = self.cmesh_xy;
+        let c = if self.c == 0 { 1 } else { self.c };
+        if self.n != 2 || c != 4 {
+            return spec_err!(
+                "topology = cmesh: n = {}, c = {c}; BookSim's cmesh is built for n = 2 and c = 4 \
+                 (for other concentrations use topology = netcoll, netcoll_topology = \
+                 mesh:KxK,c=C)",
+                self.n
+            );
+        }
+        if x != y || xr != yr || xr * yr != c {
+            return spec_err!(
+                "topology = cmesh: x = {x}, y = {y}, xr = {xr}, yr = {yr}; BookSim's cmesh needs \
+                 x = y, xr = yr and xr * yr = c (4: xr = yr = 2)"
+            );
+        }
+        if x != self.k {
+            return spec_err!(
+                "topology = cmesh: x = {x} but k = {}; BookSim builds k x k routers and reads x \
+                 for nothing else: set x = y = k",
+                self.k
+            );
+        }
+        Ok(format!("cmesh:k={}", self.k))
     }
 
     /// BookSim's defaults for the keys whose netcoll default differs (a configuration read
@@ -405,9 +447,12 @@ impl FlitConfig {
     }
 
     /// Router-to-router channel latency: `channel_latency` when set; else BookSim's k-ary
-    /// n-cube rule (`use_noc_latency`: 2 cycles on a torus, 1 on a mesh).
+    /// n-cube rule (`use_noc_latency`: 2 cycles on a torus, 1 on a mesh) and its cmesh rule
+    /// (2 cycles, a router's block being 2 nodes wide; BookSim's express links take k, which
+    /// this one latency does not give them: the `*_no_express` routings never take them).
     pub fn link_latency(&self) -> u32 {
-        if !self.channel_latency_set && self.use_noc_latency && self.topology == "torus" {
+        let noc_2 = matches!(self.topology.as_str(), "torus" | "cmesh");
+        if !self.channel_latency_set && self.use_noc_latency && noc_2 {
             2
         } else {
             self.channel_latency

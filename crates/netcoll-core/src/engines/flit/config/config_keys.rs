@@ -24,10 +24,26 @@ impl FlitConfig {
             "k" => self.k = num(key, v)?,
             "n" => self.n = num(key, v)?,
             "c" => self.c = num(key, v)?,
+            "x" | "y" | "xr" | "yr" => {
+                let at = ["x", "y", "xr", "yr"].iter().position(|&k| k == key);
+                self.cmesh_xy[at.expect("one of the four")] = num(key, v)?;
+                if key == "xr" {
+                    // The digit patterns read BookSim's `xr` too (traffic.cpp).
+                    self.xr = num(key, v)?;
+                }
+            }
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
                 self.routing_set = true;
                 self.routing = ROUTING_FUNCTIONS.get(unquote(v))?;
+            }
+            "route_set" => {
+                use crate::routing::route_sets::Choices;
+                self.route_set = match unquote(v) {
+                    "booksim" => Choices::Booksim,
+                    "all" => Choices::All,
+                    o => return spec_err!("route_set = {o}: use booksim or all"),
+                }
             }
             "dateline" => self.dateline = flag(key, v)?,
             "torus_routing" => {
@@ -68,7 +84,6 @@ impl FlitConfig {
             "burst_alpha" => self.burst_alpha = num(key, v)?,
             "burst_beta" => self.burst_beta = num(key, v)?,
             "burst_r1" => self.burst_r1 = num(key, v)?,
-            "xr" => self.xr = num(key, v)?,
             "packet_size" => self.packet_size = num(key, v)?,
             "injection_rate" => self.injection_rate = num(key, v)?,
             "injection_rate_uses_flits" => self.injection_rate_uses_flits = flag(key, v)?,

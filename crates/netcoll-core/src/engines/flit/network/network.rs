@@ -6,7 +6,9 @@
 use super::channel::{Flit, HopDelays, Sent, Wheel};
 use super::class_types::Priority;
 use super::config::FlitConfig;
+use super::grid_random::GridRandom;
 use super::partition::{Crew, Partition, Workers};
+use super::route_set_masks::RouteSetMasks;
 use super::stats::Window;
 use super::torus::TorusDor;
 use crate::error::Result;
@@ -150,6 +152,10 @@ pub struct Network<'t> {
     pub prefetch: bool,
     /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
     pub torus: TorusDor,
+    /// BookSim's per-packet random and credit-read routings on grids (grid_random.rs).
+    pub grid: GridRandom,
+    /// The route sets of min_adapt and planar_adapt, as VC masks (route_set_masks.rs).
+    pub sets: RouteSetMasks,
     /// DOR on a mesh or hypercube depends only on (router, destination router): the step
     /// for every pair, `port | class << 16 | state << 24`, row per router (empty when the
     /// routing carries state or the network has more than `ROUTE_TABLE_MAX` routers).
@@ -220,14 +226,37 @@ impl<'t> Network<'t> {
         let mut cfg = cfg.clone();
         cfg.channel_latency = cfg.link_latency();
         let cfg = &cfg;
-        let routing = Routing::new(topo, cfg.routing, None)?;
+        let mut routing = Routing::new(topo, cfg.routing, None)?;
+        if cfg.route_set == crate::routing::route_sets::Choices::All {
+            routing.keep_all_choices();
+        }
+        let grid = GridRandom::new(topo, cfg);
+        let sets = RouteSetMasks::new(topo, cfg, &routing)?;
+        if routing.is_adaptive() && !grid.routes() && !sets.routes() {
+            return spec_err!(
+                "{} routing on {} chooses among paths per packet, which the flit engine runs \
+                 on meshes, tori and cmeshes only: use min (minimal) or dor",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
-        let classes = if cfg.dateline {
+        // The dateline key switches the torus DOR's classes; the classes of the routings
+        // that split the VCs by order or phase are their own (BookSim's).
+        let classes = if cfg.dateline || grid.routes() {
             routing.vc_classes() as usize
         } else {
             1
         };
+        if nv < classes && grid.routes() {
+            return spec_err!(
+                "{} routing on {} needs num_vcs >= {classes}: its VC classes (order, phase, \
+                 ring) each need a VC",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
         if nv < classes {
             return spec_err!(
                 "{} routing on {} needs num_vcs >= {classes} for its dateline VC classes \
@@ -309,6 +338,8 @@ impl<'t> Network<'t> {
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
             torus: TorusDor::new(topo, cfg),
+            grid,
+            sets,
             mesh_dims: match topo.family() {
                 crate::topology::Family::Mesh { dims }
                     if route_table.is_empty()
@@ -469,11 +500,12 @@ const ROUTE_TABLE_MAX: usize = 1024;
 fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32> {
     use crate::topology::Family;
     let n = topo.num_switches();
-    let stateless = cfg.routing == crate::routing::RoutingKind::Dor
-        && matches!(
-            topo.family(),
-            Family::Mesh { .. } | Family::Hypercube { .. }
-        );
+    use crate::routing::RoutingKind;
+    let stateless = match topo.family() {
+        Family::Mesh { .. } | Family::Hypercube { .. } => cfg.routing == RoutingKind::Dor,
+        Family::Cmesh { .. } => matches!(cfg.routing, RoutingKind::Dor | RoutingKind::DorNoExpress),
+        _ => false,
+    };
     if cfg.topology == "anynet" && cfg.routing == crate::routing::RoutingKind::Shortest {
         return super::anynet::route_table(topo);
     }

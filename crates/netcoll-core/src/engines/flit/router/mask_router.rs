@@ -99,6 +99,7 @@ impl Network<'_> {
             && self.cfg.sw_iters() == 1
             && !self.va.book.general
             && self.rep.table.visits() == 0
+            && !self.sets.routes()
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
             && self.port_router.len() < MAX_SENT_PORTS
     }

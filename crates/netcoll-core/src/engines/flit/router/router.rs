@@ -82,8 +82,15 @@ impl Network<'_> {
         }
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
-        let v = if r == dst_sw {
+        let detour = r == dst_sw && self.grid.per_packet() && self.grid_detour(ivc, r, f);
+        let v = if detour {
+            &mut self.vcs[ivc]
+        } else if r == dst_sw {
             let port = self.ep_port[dst];
+            if self.sets.routes() {
+                let local = (port - self.pstart[r]) as usize;
+                self.sets.eject(ivc, local, self.nv);
+            }
             let v = &mut self.vcs[ivc];
             v.out_port = port;
             v.class = u8::MAX; // ejection: any VC
@@ -110,7 +117,14 @@ impl Network<'_> {
     /// packet's step VC class.
     #[inline(never)]
     fn route_step_classes(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) {
-        let (port, class, state) = self.route_step(r, dst_sw, f.rstate());
+        let (port, class, state) = if self.sets.routes() {
+            self.route_set(ivc, r, dst_sw, f)
+        } else if self.grid.routes() {
+            self.grid_step(r, dst_sw, f)
+                .expect("a head away from its destination moves on")
+        } else {
+            self.route_step(r, dst_sw, f.rstate())
+        };
         self.vcs[ivc].out_port = self.pstart[r] + port;
         let vclass = if self.step_classes > 1 {
             self.packets[f.pkt as usize].vclass
@@ -141,6 +155,49 @@ impl Network<'_> {
                 .expect("not at the destination");
             (step.via.port, step.vc_class, step.state)
         }
+    }
+
+    /// [`Network::route_step`] of BookSim's random and credit-read grid routings
+    /// (grid_random.rs), which read the packet's id and the router's credits.
+    #[inline(never)]
+    fn grid_step(&mut self, r: usize, dst_sw: usize, f: Flit) -> Option<(u32, u8, u8)> {
+        let credits = PortCredits {
+            credits: &self.credits,
+            pstart: &self.pstart,
+            nv: self.nv,
+            depth: self.depth as u32,
+        };
+        let at = (r, dst_sw, f.pkt);
+        self.grid
+            .step(self.topo, &self.routing, &credits, at, f.rstate())
+    }
+
+    /// A head at its destination router under a two-phase routing: routed on towards its
+    /// intermediate when that is still ahead (as BookSim routes it), else left to eject.
+    #[inline(never)]
+    fn grid_detour(&mut self, ivc: usize, r: usize, f: Flit) -> bool {
+        let Some((port, class, state)) = self.grid_step(r, r, f) else {
+            return false;
+        };
+        self.vcs[ivc].out_port = self.pstart[r] + port;
+        self.vcs[ivc].class = self.hop_class(0, class);
+        self.vcs[ivc].front.set_rstate(state);
+        true
+    }
+
+    /// Routes a head by its route set (route_set_masks.rs): its VC mask for VC
+    /// allocation, which fixes the port; meanwhile the first choice's port, any class.
+    #[inline(never)]
+    fn route_set(&mut self, ivc: usize, r: usize, dst_sw: usize, f: Flit) -> (u32, u8, u8) {
+        let gi = ivc / self.nv;
+        let injected = matches!(self.in_from[gi], super::wiring::In::Ni(_));
+        let w = crate::routing::route_sets::Waiting {
+            in_port: (!injected).then_some(gi as u32 - self.pstart[r]),
+            in_vc: (ivc % self.nv) as u8,
+            state: f.rstate(),
+        };
+        let (port, state) = self.sets.route(&self.routing, ivc, (r, dst_sw), w, self.nv);
+        (port, u8::MAX, state)
     }
 
     /// Routers per row of `route_table` when the table alone routes (no step VC classes,
@@ -247,6 +304,25 @@ impl Network<'_> {
             self.mark_eject_vc(&mut flit, ov);
             push_reserved(&mut self.sent.ejects, (down.ivc & !DOWN_EJECT, flit));
         }
+    }
+}
+
+/// The credits of a router's output ports, as BookSim's `GetUsedCredit` counts them: the
+/// flits sent on the port's VCs whose credits have not come back.
+struct PortCredits<'a> {
+    credits: &'a [u16],
+    pstart: &'a [u32],
+    nv: usize,
+    depth: u32,
+}
+
+impl super::grid_random::UsedCredits for PortCredits<'_> {
+    fn used_credits(&self, r: usize, port: u32) -> u32 {
+        let g = (self.pstart[r] + port) as usize * self.nv;
+        self.credits[g..g + self.nv]
+            .iter()
+            .map(|&c| self.depth.saturating_sub(c as u32))
+            .sum()
     }
 }
 

@@ -143,6 +143,9 @@ impl Network<'_> {
     /// [`free_candidates`] of input VC `ivc` of the router whose first port is `p0`.
     #[inline(always)]
     fn candidates(&self, ivc: usize, p0: usize) -> u64 {
+        if self.sets.routes() {
+            return self.sets.candidates(ivc, &self.va.out_free[p0..], self.nv);
+        }
         let vct = self
             .is_vct()
             .then_some((&self.packets[..], &self.credits[..]));
@@ -170,6 +173,8 @@ impl Network<'_> {
         self.va.out_free[p0 + op as usize] &= !(1 << ov);
         let ready = self.now + self.va.delay;
         let v = &mut self.vcs[ivc];
+        // A route set's port is the granted VC's (the same port otherwise).
+        v.out_port = (p0 + op as usize) as u32;
         v.out_vc = ov;
         v.state = ACTIVE;
         v.set_ready(ready);

@@ -25,5 +25,19 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("ran_min", RoutingKind::Shortest),
         ("nca", RoutingKind::Nca),
         ("anca", RoutingKind::Nca),
+        // BookSim's mesh, torus and cmesh routings that choose per packet (grid_random.rs):
+        // the order at the source (xy_yx, by credits: adaptive_xy_yx), an intermediate
+        // (romm: in the minimal box, valiant: anywhere).
+        ("xy_yx", RoutingKind::XyYx),
+        ("adaptive_xy_yx", RoutingKind::AdaptiveXyYx),
+        ("romm", RoutingKind::Romm),
+        ("valiant", RoutingKind::Valiant),
+        // Route sets: the pick left to VC allocation (route_set_masks.rs).
+        ("min_adapt", RoutingKind::MinAdapt),
+        ("planar_adapt", RoutingKind::PlanarAdapt),
+        // BookSim's cmesh routings without its express links, and the fly's.
+        ("dor_no_express", RoutingKind::DorNoExpress),
+        ("xy_yx_no_express", RoutingKind::XyYxNoExpress),
+        ("dest_tag", RoutingKind::DestTag),
     ],
 };

@@ -41,12 +41,20 @@ pub struct TorusDor {
 
 impl TorusDor {
     pub fn new(topo: &Topology, cfg: &FlitConfig) -> TorusDor {
-        let Family::Torus { dims } = topo.family() else {
-            return TorusDor::default();
-        };
         if cfg.routing != RoutingKind::Dor {
             return TorusDor::default();
         }
+        let mut dor = TorusDor::booksim_for(topo, cfg.seed);
+        dor.booksim = cfg.torus_routing == TorusRouting::Booksim;
+        dor
+    }
+
+    /// BookSim's torus DOR on torus `topo` with the tie draws of `seed`, for a routing that
+    /// turns on it in phases (valiant, grid_random.rs); empty when `topo` is no torus.
+    pub fn booksim_for(topo: &Topology, seed: u64) -> TorusDor {
+        let Family::Torus { dims } = topo.family() else {
+            return TorusDor::default();
+        };
         let n = topo.num_switches();
         let mut coords = Vec::with_capacity(n * dims.len());
         for r in 0..n {
@@ -59,8 +67,8 @@ impl TorusDor {
         TorusDor {
             dims: dims.iter().map(|&k| k as u32).collect(),
             coords,
-            booksim: cfg.torus_routing == TorusRouting::Booksim,
-            tie_key: splitmix64(cfg.seed ^ 0x7025_u64 << 32),
+            booksim: true,
+            tie_key: splitmix64(seed ^ 0x7025_u64 << 32),
             tie_draws: vec![Cell::new(0); n],
         }
     }

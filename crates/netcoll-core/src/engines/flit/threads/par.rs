@@ -38,6 +38,8 @@ impl<'t> Network<'t> {
             && !self.log_arrivals
             && !self.cfg.wait_for_tail_credit
             && !self.xb.on
+            && !self.grid.per_packet()
+            && !self.sets.routes()
     }
 
     /// The threads a run of this network uses for `threads` (0: automatic).
