@@ -90,6 +90,8 @@ mod torus;
 mod anynet;
 #[path = "network/channel.rs"]
 mod channel;
+#[path = "network/link_latency.rs"]
+mod link_latency;
 #[path = "network/network.rs"]
 mod network;
 #[path = "network/partition.rs"]

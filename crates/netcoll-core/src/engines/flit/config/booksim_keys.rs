@@ -58,12 +58,7 @@ const INERT: &[&str] = &[
     "burst_alpha",
     "burst_beta",
     "burst_r1",
-    // Concentrated meshes and flattened butterflies (refused topologies) and the
-    // single-router `topology = single`.
-    "x",
-    "y",
-    "xr",
-    "yr",
+    // The single-router `topology = single` (x, y, xr, yr: link_latency.rs reads them).
     "in_ports",
     "out_ports",
     // Random permutation traffic (not implemented) and link failures (link_failures = 0).
