@@ -78,6 +78,8 @@ mod vc_masks;
 mod vclass;
 
 // routing/
+#[path = "routing/adaptive.rs"]
+mod adaptive;
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
 #[path = "routing/routing_registry.rs"]

@@ -3,6 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
+use super::adaptive::FlitAdaptive;
 use super::channel::{Flit, HopDelays, PortExtra, Sent, Wheel};
 use super::config::FlitConfig;
 use super::partition::{Crew, Partition, Workers};
@@ -194,6 +195,11 @@ pub struct Network<'t> {
     pub workers: Option<Workers<Network<'t>>>,
     /// While a stretch of cycles runs on threads (crew.rs): what they share.
     pub crew: Option<std::sync::Arc<Crew>>,
+    /// UGAL or Valiant (adaptive.rs), else None; its intermediate router per packet slot,
+    /// and the draws made.
+    pub adaptive: Option<Box<FlitAdaptive>>,
+    pub adapt_via: Vec<u32>,
+    pub adapt_draws: u64,
 }
 
 impl<'t> Network<'t> {
@@ -212,11 +218,21 @@ impl<'t> Network<'t> {
         let routing = Routing::new(topo, cfg.routing, None)?;
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
-        let classes = if cfg.dateline {
-            routing.vc_classes() as usize
-        } else {
-            1
+        let adaptive = FlitAdaptive::of(topo, cfg.routing, cfg.seed)?.map(Box::new);
+        let classes = match &adaptive {
+            // BookSim's adaptive routings split the VCs whatever `dateline` says.
+            Some(a) => a.classes(),
+            None if cfg.dateline => routing.vc_classes() as usize,
+            None => 1,
         };
+        if adaptive.is_some() && nv < classes {
+            return spec_err!(
+                "{} routing on {} needs num_vcs >= {classes}: its phases take VC classes of \
+                 their own (BookSim's dragonfly UGAL asserts num_vcs = 3)",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
         if nv < classes {
             return spec_err!(
                 "{} routing on {} needs num_vcs >= {classes} for its dateline VC classes \
@@ -363,6 +379,9 @@ impl<'t> Network<'t> {
             part: None,
             workers: None,
             crew: None,
+            adaptive,
+            adapt_via: Vec::new(),
+            adapt_draws: 0,
         };
         net.set_route_n();
         net.init_tail_credit();

@@ -69,7 +69,10 @@ impl Network<'_> {
         }
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
-        let v = if r == dst_sw {
+        let v = if self.adaptive.is_some() {
+            self.route_adaptive(ivc, r);
+            &mut self.vcs[ivc]
+        } else if r == dst_sw {
             let port = self.ep_port[dst];
             let v = &mut self.vcs[ivc];
             v.out_port = port;

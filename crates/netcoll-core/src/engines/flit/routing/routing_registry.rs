@@ -19,11 +19,13 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("shortest", RoutingKind::Shortest),
         ("updown", RoutingKind::UpDown),
         ("up_down", RoutingKind::UpDown),
-        // BookSim's flatfly minimal routing (here dimension order) and fattree's NCA (anca:
-        // its adaptive up-port choice; here the ECMP hash). ugal and valiant choose per
-        // packet and are not destination-based: not in the flit engine yet.
+        // BookSim's flatfly minimal routing (dimension order, lowest first) and fattree's NCA
+        // (anca: its adaptive up-port choice; here the ECMP hash).
         ("ran_min", RoutingKind::Shortest),
         ("nca", RoutingKind::Nca),
         ("anca", RoutingKind::Nca),
+        // BookSim's ugal_dragonflynew / ugal_flatfly and valiant_flatfly (adaptive.rs).
+        ("ugal", RoutingKind::Ugal),
+        ("valiant", RoutingKind::Valiant),
     ],
 };

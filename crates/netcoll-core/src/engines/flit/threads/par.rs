@@ -37,6 +37,7 @@ impl<'t> Network<'t> {
             && self.step_classes <= 1
             && !self.log_arrivals
             && !self.cfg.wait_for_tail_credit
+            && self.adaptive.is_none()
     }
 
     /// The threads a run of this network uses for `threads` (0: automatic).
