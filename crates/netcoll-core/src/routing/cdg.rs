@@ -81,7 +81,7 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
         .count() as u64;
     let channels = 2 * topo.num_links() as u64;
     let per_channel = match kind {
-        RoutingKind::Dor | RoutingKind::Nca => vcs as u64,
+        RoutingKind::Dor | RoutingKind::Nca | RoutingKind::Anca => vcs as u64,
         RoutingKind::Shortest | RoutingKind::UpDown => 8 + vcs as u64,
         // Both legs, to every router and from every router.
         RoutingKind::Valiant | RoutingKind::Ugal | RoutingKind::UgalGlobal => {

@@ -1,7 +1,8 @@
 //! Adaptive routing in the flit engine: BookSim's UGAL and Valiant on the dragonfly
 //! (dragonfly.cpp's `ugal_dragonflynew`) and on the flattened butterfly and HyperX
-//! (flatfly_onchip.cpp's `ugal_flatfly`, `valiant_flatfly`), reading the router's credit
-//! state as BookSim's `GetUsedCredit` does, with their VC rules and phases.
+//! (flatfly_onchip.cpp's `ugal_flatfly`, `valiant_flatfly`), and its fat-tree NCA with an up
+//! port drawn per packet (routefunc.cpp's `fattree_nca`, `fattree_anca`), reading the
+//! router's credit state as BookSim's `GetUsedCredit` does, with their VC rules and phases.
 //!
 //! A packet's phase is its routing state (`Flit::rstate`); its intermediate router is kept
 //! per packet slot (`Network::adapt_via`), so these runs read a table per routed head and
@@ -41,6 +42,10 @@ const FLATFLY_THRESHOLD: u64 = 2;
 enum Choice {
     Ugal,
     Valiant,
+    /// Fat-tree NCA: one up port drawn per packet and router (BookSim's `nca`).
+    Nca,
+    /// The less loaded of two drawn up ports (BookSim's `anca`).
+    Anca,
 }
 
 #[derive(Debug, Clone)]
@@ -49,6 +54,14 @@ enum Shape {
     Dragonfly { a: usize },
     /// Routers per dimension.
     Hamming { dims: Vec<usize> },
+    /// Up ports per router (`k`), routers per level, levels, leaf endpoints (the first up
+    /// port of a leaf).
+    FatTree {
+        k: usize,
+        per_level: usize,
+        levels: usize,
+        leaf_up: usize,
+    },
 }
 
 /// An adaptive routing bound to a network (see the module comment).
@@ -66,6 +79,8 @@ impl FlitAdaptive {
         let choice = match kind {
             RoutingKind::Ugal => Choice::Ugal,
             RoutingKind::Valiant => Choice::Valiant,
+            RoutingKind::Nca => Choice::Nca,
+            RoutingKind::Anca => Choice::Anca,
             RoutingKind::UgalGlobal => {
                 return spec_err!(
                     "ugal-g (global UGAL) is not in the flit engine: BookSim has no global UGAL \
@@ -75,6 +90,12 @@ impl FlitAdaptive {
             _ => return Ok(None),
         };
         let shape = match topo.family() {
+            Family::FatTree(p) => Shape::FatTree {
+                k: p.k,
+                per_level: p.per_level(),
+                levels: p.levels,
+                leaf_up: p.leaf_endpoints(),
+            },
             Family::Dragonfly(p) => Shape::Dragonfly { a: p.a },
             Family::Flatfly(p) | Family::HyperX(p) => Shape::Hamming {
                 dims: p.dims.clone(),
@@ -99,6 +120,7 @@ impl FlitAdaptive {
         match self.shape {
             Shape::Dragonfly { .. } => 3,
             Shape::Hamming { .. } => 2,
+            Shape::FatTree { .. } => 1,
         }
     }
 
@@ -138,6 +160,19 @@ impl Network<'_> {
             }
             Shape::Hamming { dims } => {
                 self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
+            }
+            &Shape::FatTree {
+                k,
+                per_level,
+                levels,
+                leaf_up,
+            } => {
+                let up_base = if r / per_level == levels - 1 {
+                    leaf_up
+                } else {
+                    k
+                };
+                self.fat_tree_step(&ad, r, dst_ep, up_base, k)
             }
         };
         self.adaptive = Some(ad);
@@ -323,6 +358,49 @@ impl Network<'_> {
             port,
             class: if phase == 1 { 0 } else { 1 },
             phase,
+        }
+    }
+
+    /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
+    /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
+    /// first has more used credits, as BookSim compares them).
+    fn fat_tree_step(
+        &mut self,
+        ad: &FlitAdaptive,
+        r: usize,
+        dst_ep: usize,
+        up_base: usize,
+        k: usize,
+    ) -> Decision {
+        let dest = self.ep_switch[dst_ep] as usize;
+        if dest == r {
+            return Decision {
+                port: 0,
+                class: u8::MAX,
+                phase: 0,
+            };
+        }
+        let step = self
+            .routing
+            .next(self.topo, r, dest, 0)
+            .expect("not at the destination");
+        let port = if !step.up {
+            step.via.port
+        } else if ad.choice == Choice::Anca {
+            let p1 = (up_base + self.next_draw(ad, k)) as u32;
+            let p2 = (up_base + self.next_draw(ad, k)) as u32;
+            if self.used_credits(r, p1) > self.used_credits(r, p2) {
+                p2
+            } else {
+                p1
+            }
+        } else {
+            (up_base + self.next_draw(ad, k)) as u32
+        };
+        Decision {
+            port,
+            class: 0,
+            phase: step.state,
         }
     }
 

@@ -20,10 +20,10 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("updown", RoutingKind::UpDown),
         ("up_down", RoutingKind::UpDown),
         // BookSim's flatfly minimal routing (dimension order, lowest first) and fattree's NCA
-        // (anca: its adaptive up-port choice; here the ECMP hash).
+        // (an up port drawn per packet) and ANCA (the less loaded of two drawn): adaptive.rs.
         ("ran_min", RoutingKind::Shortest),
         ("nca", RoutingKind::Nca),
-        ("anca", RoutingKind::Nca),
+        ("anca", RoutingKind::Anca),
         // BookSim's ugal_dragonflynew / ugal_flatfly and valiant_flatfly (adaptive.rs).
         ("ugal", RoutingKind::Ugal),
         ("valiant", RoutingKind::Valiant),
