@@ -154,6 +154,22 @@ ANYNET = (
     "topology = anynet; network_file = anynet16.net; routing_function = min; num_vcs = 4;\n"
     "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
 )
+# BookSim's dragonfly and fat-tree examples (examples/dragonflyconfig, fattree_config) as
+# shipped but for internal_speedup = 1.0 (the dragonfly's 2.0) and hold_switch_for_packet = 0
+# (the fat-tree's 1, the same with its 1-flit packets), the keys netcoll reads.
+DRAGONFLY = (
+    "topology = dragonflynew; k = 4; n = 1; routing_function = min; num_vcs = 2;\n"
+    "vc_buf_size = 256; vc_allocator = separable_input_first;\n"
+    "sw_allocator = separable_input_first; credit_delay = 2; routing_delay = 0;\n"
+    "traffic = uniform; packet_size = 10;\n"
+    "injection_rate_uses_flits = 1; sample_period = 10000; sim_type = latency;\n"
+)
+FATTREE = (
+    "topology = fattree; k = 4; n = 3; routing_function = nca; num_vcs = 4; vc_buf_size = 16;\n"
+    "vc_allocator = separable_input_first; sw_allocator = separable_input_first;\n"
+    "credit_delay = 2; routing_delay = 0; traffic = uniform; packet_size = 1;\n"
+    "injection_rate_uses_flits = 1; sample_period = 10000; sim_type = latency;\n"
+)
 # (network, BookSim configuration, loads): both simulators read the same file.
 # The tuned configuration (4 VCs, 1-flit packets) first, then the general paths beside it:
 # 2 and 8 VCs, 20-flit packets (longer than a buffer: credits bind), a 3-D mesh.
@@ -166,6 +182,8 @@ BENCH_CASES = [
     ("mesh:8x8 8 VCs", mesh(vcs=8), (0.05, 0.2, 0.35)),
     ("mesh:8x8 20 flits", mesh(size=20), (0.1, 0.2, 0.3)),
     ("mesh:8x8x8", mesh(n=3), (0.05, 0.2)),
+    ("dragonfly k=4", DRAGONFLY, (0.2,)),
+    ("fattree k=4 n=3", FATTREE, (0.3, 0.6)),
 ]
 # BookSim's own runfiles, run as shipped (in their folder, `examples/` beside the binary).
 # (row name, file, the injection rate the file ships with)
@@ -337,7 +355,8 @@ def bench_flit(quick, booksim, threads, repeat, as_json):
     """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
     configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
     packets, 4 VCs x 8 flits, latency mode; then the 8x8 mesh with 2 and 8 VCs and with
-    20-flit packets, and an 8x8x8 mesh; loads in flits per cycle per node; one thread
+    20-flit packets, an 8x8x8 mesh, BookSim's dragonfly and fat-tree examples at
+    internal_speedup 1; loads in flits per cycle per node; one thread
     unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
     per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's."""

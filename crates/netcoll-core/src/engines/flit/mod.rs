@@ -159,6 +159,9 @@ pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_
 pub use steplat::StepLatency;
 
 #[cfg(test)]
+#[path = "routing/adaptive_tests.rs"]
+mod adaptive_tests;
+#[cfg(test)]
 #[path = "router/alloc_tests.rs"]
 mod alloc_tests;
 #[cfg(test)]
