@@ -161,19 +161,7 @@ impl Network<'_> {
             Shape::Hamming { dims } => {
                 self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
             }
-            &Shape::FatTree {
-                k,
-                per_level,
-                levels,
-                leaf_up,
-            } => {
-                let up_base = if r / per_level == levels - 1 {
-                    leaf_up
-                } else {
-                    k
-                };
-                self.fat_tree_step(&ad, r, dst_ep, up_base, k)
-            }
+            Shape::FatTree { .. } => self.fat_tree_step(&ad, r, dst_ep),
         };
         self.adaptive = Some(ad);
         let v = &mut self.vcs[ivc];
@@ -364,14 +352,16 @@ impl Network<'_> {
     /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
     /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
     /// first has more used credits, as BookSim compares them).
-    fn fat_tree_step(
-        &mut self,
-        ad: &FlitAdaptive,
-        r: usize,
-        dst_ep: usize,
-        up_base: usize,
-        k: usize,
-    ) -> Decision {
+    fn fat_tree_step(&mut self, ad: &FlitAdaptive, r: usize, dst_ep: usize) -> Decision {
+        let Shape::FatTree {
+            k,
+            per_level,
+            levels,
+            leaf_up,
+        } = ad.shape
+        else {
+            unreachable!("a fat-tree routing")
+        };
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
             return Decision {
@@ -380,13 +370,20 @@ impl Network<'_> {
                 phase: 0,
             };
         }
-        let step = self
-            .routing
-            .next(self.topo, r, dest, 0)
-            .expect("not at the destination");
-        let port = if !step.up {
-            step.via.port
-        } else if ad.choice == Choice::Anca {
+        // Closed-form NCA (as routing/minimal.rs, without the neighbour look-up): the
+        // leaves below router `r` form an aligned block of k^(levels-1-depth).
+        let (depth, pos) = (r / per_level, r % per_level);
+        let leaf = dest - (levels - 1) * per_level;
+        let span = k.pow((levels - 1 - depth) as u32);
+        if leaf / span == pos / span {
+            return Decision {
+                port: ((leaf % span) / (span / k)) as u32,
+                class: 0,
+                phase: 1,
+            };
+        }
+        let up_base = if depth == levels - 1 { leaf_up } else { k };
+        let port = if ad.choice == Choice::Anca {
             let p1 = (up_base + self.next_draw(ad, k)) as u32;
             let p2 = (up_base + self.next_draw(ad, k)) as u32;
             if self.used_credits(r, p1) > self.used_credits(r, p2) {
@@ -400,7 +397,7 @@ impl Network<'_> {
         Decision {
             port,
             class: 0,
-            phase: step.state,
+            phase: 0,
         }
     }
 
