@@ -29,6 +29,11 @@ MULTICAST_RATE_47_ERROR = (
     "injection_rate = 47 flits (/ packet_size 16): gives 2.9375 packets per node"
 )
 
+# Issue 30: an alltoall holds a chunk per destination, so its memory grows with NP^2.
+RUN_ALLTOALL_64 = (
+    "--max-memory", "1", "run", "alltoall", "--example", "pairwise-alltoall", "--np", "64",
+)  # fmt: skip
+
 CASES: list[tuple[tuple[str, ...], str]] = [
     # --- issue 15: values never validated at the boundary
     (
@@ -471,6 +476,10 @@ CASES: list[tuple[tuple[str, ...], str]] = [
             "random:3,sead=1",
         ),
         "unknown key 'sead'",
+    ),
+    (
+        ("sweep", "--set", "injecton_rate=0.1,0.2"),
+        "unknown key 'injecton_rate'; did you mean 'injection_rate'?",
     ),
     (
         ("schedule", "multicast", "-a", "kbinomial", "-t", "mesh:4x4", "--dests", "3,3"),
@@ -916,4 +925,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     ),
     # issue 30: the tuner on a million-rank grid (aborted at 4 GB in the aggregate engine)
     (("tune", "bcast", "-t", "mesh:1024x1024"), "above the tuner's limit of 2e8"),
+    # issue 30: run takes every collective the verifier proves; the barrier is named
+    (("run", "barrier", "--np", "2", "--bytes", "8"), "run does not execute a barrier"),
+    ((*RUN_ALLTOALL_64, "--bytes", "64M"), "--bytes 67108864 on 64 ranks needs about 825 GB"),
 ]

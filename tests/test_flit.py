@@ -277,3 +277,25 @@ def test_bad_booksim_files_are_one_line_errors(tmp_path, content, why):
     assert proc.returncode == 2
     assert why in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
+
+
+def test_bench_flit_runs_booksims_shipped_files_and_lists_refusals(tmp_path):
+    """`bench flit --booksim` finds BookSim's shipped files beside the binary (src/booksim,
+    src/examples/, runfiles/); a file netcoll refuses is a row with the reason, not a crash."""
+    from netcoll.cli.bench import shipped_rows
+
+    (tmp_path / "src" / "examples").mkdir(parents=True)
+    (tmp_path / "runfiles").mkdir()
+    fake = tmp_path / "src" / "booksim"
+    fake.write_text(
+        "#!/bin/sh\necho 'Packet latency average = 33.5'\necho 'Time taken is 6000 cycles'\n"
+    )
+    fake.chmod(0o755)
+    (tmp_path / "src" / "examples" / "torus88").write_text(TORUS88)
+    (tmp_path / "runfiles" / "meshconfig").write_text("topology = mesh; colour = red;\n")
+    rows = shipped_rows(str(fake), quick=True, mine=[])
+    assert [r["file"] for r in rows] == ["src/examples/torus88", "runfiles/meshconfig"]
+    torus, mesh = rows
+    assert torus["booksim_cycles"] == 6000 and torus["booksim_latency"] == 33.5
+    assert "ratio" in torus and torus["cycles_per_s"] > 0
+    assert "colour" in mesh["refused"] and "cycles_per_s" not in mesh

@@ -150,11 +150,20 @@ def test_bench_step_prints_figures():
     rows = cli_json(
         "bench", "step", "--spec", "ibt:16x16:b=4", "--compare", "torus:4x4x4", "--packets", "8"
     )
-    # the iBT twice: the protocol's own pattern, then the pattern search `simulate` runs
+    # the iBT twice: the protocol's own pattern, then the user's `simulate` command itself
+    # (the pattern searched, issue 30's regression case) in a child process
     assert [r["nodes"] for r in rows] == [256, 256, 64]
     for r in rows:
         assert r["steps"] >= r["lower_bound"] > 0 and r["peak_rss_mib"] > 0
     assert 0 < rows[0]["beta"] < 1
+    command = rows[1]["command"]
+    assert rows[1]["cpu_seconds"] > 0 and rows[1]["seconds_total"] > 0
+    assert command == (
+        "netcoll simulate bcast --engine step --algo global --topo ibt:16x16:b=4 --packets 8"
+    )
+    direct = cli_json(*command.split()[1:], "--json")
+    assert (rows[1]["steps"], rows[1]["pattern"]) == (direct["steps"], direct["pattern"])
+    assert "command" not in rows[0] and "command" not in rows[2]
 
 
 def test_simulate_takes_ranks_and_placement():

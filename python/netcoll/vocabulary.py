@@ -44,8 +44,8 @@ _FROM_REGISTRY = {v: k for k, v in CANONICAL.items()}
 
 #: The collectives ``netcoll run`` and the MPI Python API execute, by registry name.
 MPI_RUN = (
-    "broadcast", "scatter", "gather", "allgather", "reduce", "allreduce", "reduce_scatter",
-    "many_to_all", "multicast",
+    "broadcast", "scatter", "gather", "allgather", "alltoall_broadcast", "reduce", "allreduce",
+    "reduce_scatter", "many_to_all", "alltoall", "multicast",
 )  # fmt: skip
 
 #: Collectives with a root (the others print no root).

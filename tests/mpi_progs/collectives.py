@@ -63,6 +63,11 @@ def case(kind, dtype, n, op="sum", root=0, **kw):
         ref = np.empty(n, dtype)
         world.Allreduce(x[:n], ref, op=RED[op])
         same(out, ref, kind)
+    elif kind == "alltoall":
+        out = c.alltoall(x, **kw)
+        ref = np.empty(n * p, dtype)
+        world.Alltoall(x, ref)
+        same(out, ref, kind)
     elif kind == "reduce_scatter":
         out = c.reduce_scatter(x, op=op, **kw)
         ref = np.empty(n, dtype)

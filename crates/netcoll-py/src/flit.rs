@@ -79,6 +79,14 @@ fn flit_keys() -> Vec<&'static str> {
     all_keys()
 }
 
+/// The known name nearest `name` (a typo's likely meaning), by the rule every registry of
+/// the flit engine uses, so that the CLI's hints and the core's agree.
+#[pyfunction]
+fn nearest_name(name: &str, known: Vec<String>) -> Option<String> {
+    netcoll_core::engines::flit::registry::nearest(name, known.iter().map(String::as_str))
+        .map(str::to_owned)
+}
+
 /// The default configuration as a dict.
 #[pyfunction]
 fn flit_defaults(py: Python<'_>) -> PyResult<PyObject> {
@@ -92,5 +100,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_schedule, m)?)?;
     m.add_function(wrap_pyfunction!(flit_keys, m)?)?;
     m.add_function(wrap_pyfunction!(flit_defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(nearest_name, m)?)?;
     Ok(())
 }

@@ -112,7 +112,7 @@ worms_group.add_lazy("trends", "worms", "trends_cmd")
 # The main job and the benchmarks: demo.py, bench.py
 app.add_lazy("demo", "demo", "demo")
 bench_group.add_lazy("metrics", "bench", "bench_metrics")
-bench_group.add_lazy("step", "bench", "bench_step")
+bench_group.add_lazy("step", "bench_step", "bench_step")
 bench_group.add_lazy("flit", "bench", "bench_flit")
 bench_group.add_lazy("flit-schedule", "bench", "bench_flit_schedule")
 bench_group.add_lazy("scale", "bench", "bench_scale")

@@ -1,7 +1,7 @@
 """`netcoll bench ...`: benchmarks that print figures (not tests): exact metrics of million-node
-networks, the step engine at a million nodes, the flit engine on BookSim's reference
-configuration (`flit`), and an all-to-all broadcast schedule on the flit engine with the
-network-coding paper's router (`flit-schedule`, seed 000 s5.1; see reproduce/netcoding_flit.py)."""
+networks, the flit engine on BookSim's reference configuration (`flit`), and an all-to-all
+broadcast schedule on the flit engine with the network-coding paper's router (`flit-schedule`,
+seed 000 s5.1; see reproduce/netcoding_flit.py). The step engine's is in bench_step.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from statistics import median
 
 import click
 
-from .. import _core
 from .._core import (
     NetcollError,
     Topology,
@@ -26,7 +25,6 @@ from .._core import (
     simulate_schedule,
 )
 from ..console import stdout_console
-from ..networks import topology
 from .common import json_option, threads_option
 from .types import bounded
 
@@ -34,98 +32,6 @@ from .types import bounded
 def _peak_rss_mib() -> float:
     kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return kib / (1024 * 1024) if sys.platform == "darwin" else kib / 1024
-
-
-def run_one(spec: str, algo: str, packets: int, params: list[str]) -> dict:
-    start = time.perf_counter()
-    cpu0 = time.process_time()
-    t = topology(spec)
-    built = time.perf_counter()
-    r = _core.step_broadcast(t, algo, root=0, packets=packets, params=params)
-    done = time.perf_counter()
-    return {
-        "spec": t.name,
-        "nodes": t.num_switches,
-        "algorithm": algo,
-        "packets": packets,
-        "params": params,
-        "steps": r["steps"],
-        "pattern": r["pattern"],
-        "lower_bound": r["lower_bound"],
-        "sends": r["sends"],
-        "duplicates": r["duplicates"],
-        "alpha": r.get("alpha"),
-        "beta": r.get("beta"),
-        "torus": r.get("torus"),
-        "seconds_network": round(built - start, 3),
-        "seconds_broadcast": round(done - built, 3),
-        "seconds_total": round(done - start, 3),
-        "cpu_seconds": round(time.process_time() - cpu0, 3),
-        "peak_rss_mib": round(_peak_rss_mib(), 1),
-    }
-
-
-@click.command("step")
-@click.option(
-    "--topo",
-    "-t",
-    "--spec",
-    "spec",
-    default="ibt:1000x1000:b=8,32",
-    show_default=True,
-    help="Network spec (--spec: deprecated spelling).",
-)
-@click.option("--algo", default="global", show_default=True, help="line | rect | global")
-@click.option("--packets", type=bounded(1, 65535, "integer count"), default=32, show_default=True)
-@click.option(
-    "--set",
-    "params",
-    multiple=True,
-    default=("pattern=1",),
-    show_default=True,
-    help="Protocol parameter (repeatable); give --set pattern= to search patterns.",
-)
-@click.option(
-    "--compare",
-    default="torus:100x100x100",
-    show_default=True,
-    help="A second network to run the same broadcast on ('' to skip).",
-)
-@click.option(
-    "--searched/--no-searched",
-    default=True,
-    show_default=True,
-    help="Also time the broadcast with its pattern searched, as `netcoll simulate bcast "
-    "--engine step --algo ALGO --topo SPEC --packets N` runs it (the regression case of "
-    "issue 30).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
-def bench_step(spec, algo, packets, params, compare, searched, as_json):
-    """Time a pipelined broadcast on a million-node network (iBT(1000^2;b=8,32) by default)."""
-    params = [p for p in params if p != "pattern="]
-    rows = [run_one(spec, algo, packets, params)]
-    if searched and params:
-        rows.append(run_one(spec, algo, packets, []))
-    if compare:
-        rows.append(run_one(compare, algo, packets, params))
-    if as_json:
-        print(json.dumps(rows, indent=2))
-        return
-    for r in rows:
-        click.echo(
-            f"{r['spec']} ({r['nodes']:,} nodes): {r['algorithm']} broadcast of "
-            f"{r['packets']} packets (pattern {r['pattern']}"
-            f"{', searched' if not r['params'] else ''}): {r['steps']} steps "
-            f"(lower bound {r['lower_bound']}), {r['sends']:,} transmissions; "
-            f"network {r['seconds_network']} s + broadcast {r['seconds_broadcast']} s = "
-            f"{r['seconds_total']} s wall ({r['cpu_seconds']} s CPU), "
-            f"peak RSS {r['peak_rss_mib']} MiB"
-            + (
-                f"; alpha {r['alpha']:.3f}, beta {r['beta']:.3f} against the torus formulas"
-                if r["spec"].startswith("ibt") and r["alpha"] is not None
-                else ""
-            )
-        )
 
 
 @click.command("metrics")
@@ -185,9 +91,23 @@ BENCH_CASES = [
     ("dragonfly k=4", DRAGONFLY, (0.2,)),
     ("fattree k=4 n=3", FATTREE, (0.3, 0.6)),
 ]
-# BookSim's own runfiles, run as shipped (in their folder, `examples/` beside the binary).
-# (row name, file, the injection rate the file ships with)
-RUNFILES = [("runfile torus88", "torus88", 0.15), ("runfile anynet", "anynet/anynet_config", 0.01)]
+# BookSim's own files, run as shipped, in their folder (network_file resolves there), found
+# from the binary as BookSim 2's source tree has them: src/booksim, src/examples/*,
+# runfiles/*. The ten that BookSim itself runs to the end (its dragonfly example does not
+# finish in 15 minutes; six other runfiles stop in BookSim's parser): (row name, path from
+# the repository's root, the injection rate the file ships with).
+SHIPPED = [
+    ("examples/torus88", "src/examples/torus88", 0.15),
+    ("examples/anynet", "src/examples/anynet/anynet_config", 0.01),
+    ("examples/mesh88_lat", "src/examples/mesh88_lat", 0.005),
+    ("examples/singleconfig", "src/examples/singleconfig", 1.0),
+    ("examples/cmeshconfig", "src/examples/cmeshconfig", 0.1),
+    ("examples/fattree_config", "src/examples/fattree_config", 0.6),
+    ("examples/flatflyconfig", "src/examples/flatflyconfig", 0.1),
+    ("runfiles/ftreeconfig", "runfiles/ftreeconfig", 0.29),
+    ("runfiles/meshconfig", "runfiles/meshconfig", 0.2),
+    ("runfiles/dragonflyconfig", "runfiles/dragonflyconfig", 0.2),
+]
 # The large configuration: fixed length, netcoll only (BookSim would take hours).
 LARGE = ("mesh:128x128", mesh(k=128), 0.02, 10_000)
 
@@ -272,19 +192,24 @@ def timed_row(network: str, load: float, cfg: Path, pairs: list, repeat: int = 1
     }
 
 
-def runfile_rows(booksim: str, quick: bool, mine: list, repeat: int = 1) -> list[dict]:
-    """BookSim's shipped runfiles (`examples/` beside the binary, as BookSim 2's source tree
-    has them), as shipped in both simulators; none if the folder is not there."""
+def shipped_rows(booksim: str, quick: bool, mine: list, repeat: int = 1) -> list[dict]:
+    """BookSim's shipped files that BookSim runs, as shipped, in both simulators; a file
+    netcoll refuses is a row with the refusal (and no timing); files not found beside the
+    binary are left out."""
     rows = []
-    folder = Path(booksim).resolve().parent / "examples"
-    for network, name, load in RUNFILES:
-        cfg = folder / name
+    root = Path(booksim).resolve().parent.parent
+    for network, name, load in SHIPPED:
+        cfg = root / name
         if not cfg.is_file():
             continue
         over = ["sample_period=200"] if quick else []
         pairs = [tuple(o.split("=", 1)) for o in over]
-        row = timed_row(network, load, cfg, pairs + mine, repeat)
-        rows.append(beside_booksim(row, booksim, cfg, over, repeat))
+        try:
+            row = timed_row(network, load, cfg, pairs + mine, repeat)
+        except NetcollError as e:
+            rows.append({"network": network, "file": name, "load": load, "refused": str(e)})
+            continue
+        rows.append(beside_booksim({**row, "file": name}, booksim, cfg, over, repeat))
     return rows
 
 
@@ -316,7 +241,7 @@ def bench_rows(
                 row = timed_row(network, load, cfg, pairs + mine, repeat)
                 rows.append(beside_booksim(row, booksim, cfg, over, repeat) if booksim else row)
         if booksim:
-            rows += runfile_rows(booksim, quick, mine, repeat)
+            rows += shipped_rows(booksim, quick, mine, repeat)
         network, text, load, cycles = LARGE
         cycles = 100 if quick else cycles
         cfg = folder / "large.cfg"
@@ -359,24 +284,29 @@ def bench_flit(quick, booksim, threads, repeat, as_json):
     internal_speedup 1; loads in flits per cycle per node; one thread
     unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
-    per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's."""
+    per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's, and it
+    also runs the ten files BookSim ships and runs itself (src/examples/ and runfiles/ found
+    beside the binary), as shipped; a file netcoll refuses is listed with the reason."""
     rows = bench_rows(quick, booksim, threads, repeat)
     if as_json:
         print(json.dumps(rows, indent=2))
         return
     click.echo(
-        f"{'network':<16} {'load':>5} {'thr':>3} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
+        f"{'network':<24} {'load':>5} {'thr':>3} {'cycles':>7} {'cpu s':>8} {'cycles/s':>10} "
         f"{'ns/flit-hop':>11} {'accepted':>8} {'latency':>8} {'rss MB':>7}"
         + (f" {'BookSim c/s':>11} {'ratio':>6} {'BookSim lat':>11}" if booksim else "")
     )
     for r in rows:
+        if "refused" in r:
+            click.echo(f"{r['network']:<24} {r['load']:>5} refused: {r['refused']}")
+            continue
         theirs = ""
         if "booksim_cycles_per_s" in r:
             theirs = (
                 f" {r['booksim_cycles_per_s']:>11} {r['ratio']:>6} {r['booksim_latency']!s:>11}"
             )
         click.echo(
-            f"{r['network']:<16} {r['load']:>5} {r['threads']:>3} {r['cycles']:>7} "
+            f"{r['network']:<24} {r['load']:>5} {r['threads']:>3} {r['cycles']:>7} "
             f"{r['cpu_seconds']:>8} "
             f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
             f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}" + theirs

@@ -21,6 +21,8 @@ NATIVE = {
     "scatter": "MPI_Scatter",
     "gather": "MPI_Gather",
     "allgather": "MPI_Allgather",
+    "alltoall_broadcast": "MPI_Allgather",  # the all-to-all broadcast is an allgather
+    "alltoall": "MPI_Alltoall",
     "reduce": "MPI_Reduce",
     "allreduce": "MPI_Allreduce",
     "reduce_scatter": "MPI_Reduce_scatter_block",
@@ -221,18 +223,25 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
             packets, sizes, dtype, red_op, compare_native, iters, warmup, timeout, no_check,
             check_mode, executor, tune, tune_out, plot, inject_fault, inject_crash,
             inject_xor_fault, inject_input_fault, as_json):  # fmt: skip
-    """Execute OP (bcast, scatter, gather, allgather, reduce, allreduce, reduce-scatter,
-    manytoall, multicast) on NP real MPI ranks: build the schedule, run it with real
-    buffers, check every byte (the first and the last timed iteration, or all with --check
-    all), and time it as OSU does (warm-up excluded, barrier-separated iterations, per
-    iteration the maximum over ranks; the median is reported, netcoll and native taking
-    turns). SIZE counts the root's vector (bcast, scatter, reduce; multicast, whose --dests
-    are a rank list or random:COUNT,seed=S), each rank's contribution (gather, allgather),
-    each source's contribution (manytoall, whose --sources are a rank list, all or
-    random:COUNT,seed=S) or the whole vector (allreduce, reduce-scatter)."""
+    """Execute OP (bcast, scatter, gather, allgather, alltoall-broadcast, reduce, allreduce,
+    reduce-scatter, manytoall, alltoall, multicast) on NP real MPI ranks: build the schedule, run it
+    with real buffers, check every byte (the first and the last timed iteration, or all with --check
+    all), and time it as OSU does (warm-up excluded, barrier-separated iterations, per iteration the
+    maximum over ranks; the median is reported, netcoll and native taking turns). SIZE counts the
+    root's vector (bcast, scatter, reduce; multicast, whose --dests are a rank list or
+    random:COUNT,seed=S), each rank's contribution (gather, allgather, alltoall-broadcast), what
+    each rank sends to each rank (alltoall, as OSU's osu_alltoall), each source's contribution
+    (manytoall, whose --sources are a rank list, all or random:COUNT,seed=S) or the whole vector
+    (allreduce, reduce-scatter)."""
     from ..mpi.launch import RunError, launch
 
     kind = mpi_kind(op)
+    if kind is None and _is_barrier(op):
+        raise NetcollError(
+            "run does not execute a barrier: it moves no data to check against MPI_Barrier; "
+            "`netcoll verify FILE --op barrier` proves one (every rank hears from every rank) "
+            "and `netcoll simulate` times it"
+        )
     if kind is None:
         raise NetcollError(f"unknown collective '{op}' for run: use {mpi_names()}")
     if np_ < 1:
@@ -253,7 +262,8 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
     from .. import _core
 
     largest = max(cfg["sizes"])
-    _core.check_memory(f"--bytes {largest} on {np_} ranks", 3.0 * largest * np_)
+    per_rank = largest * np_ if kind == "alltoall" else largest  # a chunk per destination
+    _core.check_memory(f"--bytes {largest} on {np_} ranks", 3.0 * per_rank * np_)
     cfg["sources"] = _sources(kind, sources, schedule, np_)
     cfg["targets"] = _targets(kind, dests, schedule, np_, root)
     if inject_fault:
@@ -301,6 +311,13 @@ def run_cmd(op, algo, schedule, example, np_, topo, placement, root, sources, de
     if bad:
         print(f"netcoll: error: {bad[0]['error']}", file=sys.stderr)
         sys.exit(1)
+
+
+def _is_barrier(op: str) -> bool:
+    try:
+        return registry_name(op) == "barrier"
+    except NetcollError:
+        return False
 
 
 def _sources(kind: str, spec: str | None, schedule: str | None, np_: int) -> list[int] | None:

@@ -130,15 +130,13 @@ def sweep_group(
 
 def _check_keys(keys: list[str]) -> None:
     """An unknown key fails the whole sweep up front (not once a point), with its name."""
-    from .._core import flit_keys
+    from .._core import flit_keys, nearest_name
 
-    known = set(flit_keys())
+    known = flit_keys()
     for key in keys:
         if key not in known:
-            import difflib
-
-            near = difflib.get_close_matches(key, known, n=1)
-            hint = f"; did you mean '{near[0]}'?" if near else " (netcoll sim --keys lists them)"
+            near = nearest_name(key, known)
+            hint = f"; did you mean '{near}'?" if near else " (netcoll sim --keys lists them)"
             raise NetcollError(f"unknown key '{key}'{hint}")
 
 

@@ -249,8 +249,10 @@ class Arguments:
             return len(rb), len(rb)
         if kind == "gather":
             return len(sb), (len(sb) * p if me == root else None)
-        if kind == "allgather":
+        if kind in ("allgather", "alltoall_broadcast"):
             return len(sb), len(sb) * p
+        if kind == "alltoall":  # p chunks of n out, p chunks of n in (MPI_Alltoall)
+            return (len(sb) // p if len(sb) % p == 0 else None), len(sb)
         if kind == "reduce":
             return len(sb), (len(sb) if me == root else None)
         if kind == "allreduce":

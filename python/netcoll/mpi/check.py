@@ -37,6 +37,10 @@ def expected(kind: str, comm, root: int, targets, sendbuf, n: int, dtype, ufunc,
         src = [sendbuf.view(np.uint8), MPI.BYTE] if me == root else None
         comm.Scatter(src, [ref.view(np.uint8), MPI.BYTE], root)
         return ref
+    if kind == "alltoall":  # n per destination: p chunks in, p chunks out
+        ref = np.empty(n * p, dtype=dtype)
+        comm.Alltoall([sendbuf.view(np.uint8), MPI.BYTE], [ref.view(np.uint8), MPI.BYTE])
+        return ref
     if kind in ("gather", "allgather", "alltoall_broadcast"):
         ref = np.empty(n * p, dtype=dtype)
         if kind == "gather":

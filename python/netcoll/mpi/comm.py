@@ -8,7 +8,8 @@ reference unless ``check=False``.
 
 Buffer conventions are MPI's: ``bcast`` is in place; ``scatter``/``gather``/``allgather``/
 ``reduce_scatter`` move ``n`` elements per rank (``reduce_scatter`` is MPI_Reduce_scatter_block);
-``reduce``/``allreduce`` reduce a vector element-wise; ``manytoall`` is an Allgatherv in which
+``reduce``/``allreduce`` reduce a vector element-wise; ``alltoall`` is MPI_Alltoall (``n``
+elements from every rank to every rank); ``manytoall`` is an Allgatherv in which
 only the sources contribute (``n`` elements each) and every rank receives the sources' blocks
 in the order of the ``sources`` list; ``multicast`` is a broadcast to the ``targets`` only (in
 place: the root's ``buf`` reaches every target's, a non-target's is never touched). Buffers
@@ -94,6 +95,14 @@ class Comm:
 
     def reduce_scatter(self, sendbuf, recvbuf=None, op="sum", algo="auto", **kw):
         return self._run("reduce_scatter", sendbuf, recvbuf, 0, op, algo, **kw)
+
+    def alltoall(self, sendbuf, recvbuf=None, algo="auto", **kw):
+        """Personalized all-to-all, as MPI_Alltoall: `sendbuf` holds `p` chunks of `n`
+        elements, chunk `j` for rank `j`; `recvbuf` (allocated if missing) gets `p` chunks
+        of `n`, chunk `i` from rank `i`. netcoll registers no alltoall algorithm: pass
+        ``schedule=`` (a netcoll JSON schedule, e.g. an MSCCL program loaded by
+        ``netcoll.load_schedule``)."""
+        return self._run("alltoall", sendbuf, recvbuf, 0, None, algo, **kw)
 
     def manytoall(self, sendbuf, recvbuf=None, sources=None, algo="auto", **kw):
         """Many-to-all multicast (seed 000 s6.3): every source contributes its `n`-element

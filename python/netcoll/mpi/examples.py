@@ -1,10 +1,11 @@
 """Hand-written schedules in the documented JSON format (docs/schedule.md), for any p.
 
-They exercise the executor on every collective before (and beside) the registry's algorithms:
-a pipelined chain broadcast, ring allgather, ring reduce-scatter / allreduce (with reduce
-compute ops), linear scatter / gather / reduce, and an XOR relay allgather with an NI
-multi-send. ``netcoll run --schedule FILE`` runs any of them (``netcoll run ... --example
-NAME`` writes none: use :func:`build`). Each is checked by the Rust verifier in the tests.
+They exercise the executor on every collective before (and beside) the registry's algorithms: a
+pipelined chain broadcast, ring allgather, ring reduce-scatter / allreduce (with reduce compute
+ops), linear scatter / gather / reduce, an XOR relay allgather with an NI multi-send, and pairwise
+and Bruck personalized all-to-alls. ``netcoll run --schedule FILE`` runs any of them (``netcoll run
+... --example NAME`` writes none: use :func:`build`). Each is checked by the Rust verifier in the
+tests.
 """
 
 from __future__ import annotations
@@ -416,6 +417,45 @@ def xor_allgather(p: int) -> dict:
     return d.doc()
 
 
+def pairwise_alltoall(p: int) -> dict:
+    """Pairwise exchange (MPICH's long-message MPI_Alltoall): in step k = 1..p-1 rank r
+    sends its chunk for r+k and receives the chunk of r-k; each step waits for the last."""
+    d = _Doc("alltoall", p, None, p)
+    last = [None] * p
+    for k in range(1, p):
+        now = list(last)
+        for r in range(p):
+            dst = (r + k) % p
+            now[dst] = d.send_recv(r, dst, [block(r, dst)], [last[r]])[1]
+        last = now
+    return d.doc(8 * p)
+
+
+def bruck_alltoall(p: int) -> dict:
+    """Bruck's all-to-all (MPICH's short-message MPI_Alltoall), without its local
+    rotations: in the step of distance h = 1, 2, 4, ... rank r sends to r+h, in one message,
+    every block it holds whose destination is r+d with bit h set in d. A block (o, j)
+    moves by the binary digits of j-o, so it is forwarded through up to log2 p ranks and a
+    message's blocks come from many owners (not contiguous anywhere)."""
+    d = _Doc("alltoall", p, None, p)
+    held = [{(r, j) for j in range(p)} for r in range(p)]
+    got: list[list] = [[] for _ in range(p)]  # every receive so far: a send may forward it
+    h = 1
+    while h < p:
+        moves = []
+        for r in range(p):
+            out = sorted(b for b in held[r] if ((b[1] - r) % p) & h)
+            if out:
+                dst = (r + h) % p
+                moves.append((r, dst, out, d.send_recv(r, dst, [block(*b) for b in out], got[r])))
+        for r, dst, out, (_, recv) in moves:
+            held[r].difference_update(out)
+            held[dst].update(out)
+            got[dst].append(recv)
+        h *= 2
+    return d.doc(8 * p)
+
+
 EXAMPLES = {
     "chain-bcast": ("broadcast", chain_bcast),
     "scatter-allgather-bcast": ("broadcast", scatter_allgather_bcast),
@@ -432,6 +472,8 @@ EXAMPLES = {
     "linear-scatter": ("scatter", linear_scatter),
     "linear-gather": ("gather", linear_gather),
     "xor-allgather": ("allgather", xor_allgather),
+    "pairwise-alltoall": ("alltoall", pairwise_alltoall),
+    "bruck-alltoall": ("alltoall", bruck_alltoall),
 }
 
 

@@ -200,8 +200,7 @@ class Program:
         self.home: dict = {}
         if window is not None:
             for key in self.required:
-                a, b = lay.key_range(key)
-                self.home[key] = (a - window[0], b - window[0])
+                self.home[key] = lay.home_range(self.rank, key)
         self.direct: dict[int, int] = {}  # message -> element offset in the output
         claimed = set()
         if self.plan.kind in ("broadcast", "multicast") and self.rank == self.plan.root:

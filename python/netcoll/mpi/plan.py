@@ -8,6 +8,10 @@ Piece keys are hashable and cheap to compare:
   ``Xor`` = several bits), so a GF(2) combination *is* its key;
 - reduction collectives: ``(index, over)`` with ``over`` a bit mask of contributor ranks.
 
+A personalized all-to-all (``alltoall``, MPI_Alltoall) has ``blocks`` per rank, a multiple
+of ``p``: rank ``o``'s block ``idx`` belongs to chunk ``idx // (blocks / p)``, the chunk
+destined for that rank (see :class:`Layout` for where it lives in the buffers).
+
 A many-to-all multicast (seed 000 s6.3) numbers its blocks as `Collective::block_id` does:
 only the ranks in ``sources`` own blocks, block ``(source, idx)`` is bit
 ``position(source) * blocks + idx``, where ``position`` is the index in the ``sources`` list.
@@ -23,8 +27,9 @@ REDUCTIONS = {"reduce", "allreduce", "reduce_scatter"}
 CHUNKED = {"scatter", "reduce_scatter"}
 ROOTED = {"broadcast", "multicast", "scatter", "gather", "reduce"}
 MANY_TO_ALL = "many_to_all"
+ALLTOALL = "alltoall"
 PER_OWNER = {"gather", "allgather", "alltoall_broadcast", MANY_TO_ALL}
-KINDS = ROOT_OWNS_ALL | REDUCTIONS | PER_OWNER
+KINDS = ROOT_OWNS_ALL | REDUCTIONS | PER_OWNER | {ALLTOALL}
 ALL_PACKETS = (0, None)
 
 
@@ -129,6 +134,10 @@ def _parse(doc: dict, text: str) -> Plan:
     if kind not in KINDS:
         raise ScheduleError(f"unknown collective kind '{kind}'")
     sources = _sources(kind, c)
+    if kind == ALLTOALL and (c["blocks"] < 1 or c["blocks"] % c["p"]):
+        raise ScheduleError(
+            f"an alltoall needs blocks ({c['blocks']}) to be a positive multiple of p ({c['p']})"
+        )
     plan = Plan(
         kind, c["p"], c.get("root", 0), c["blocks"], c.get("targets", []), [], [], text, sources
     )
@@ -218,6 +227,13 @@ class Layout:
     each rank's chunk `m` for scatter/reduce_scatter. Blocks cut their part
     near-equally: block `k` of `B` covers `[k*n//B, (k+1)*n//B)`; chunked kinds cut each rank's
     chunk into its `B/p` blocks the same way, so chunk boundaries are rank boundaries.
+
+    An alltoall is laid out as MPI_Alltoall lays it out, `n` being the count per destination
+    (MPI's sendcount): rank `o`'s send buffer holds `p` chunks of `n` elements, chunk `j` for
+    rank `j`; rank `j`'s receive buffer holds `p` chunks of `n`, chunk `o` from rank `o`. Its
+    global vector is the ranks' send buffers one after the other (`p*p*n`), so block
+    `(o, idx)` of chunk `j` sits at `o*p*n + j*n` plus its share of the chunk; its home on
+    rank `j` is at `o*n` plus the same share (:meth:`home_range`).
     """
 
     def __init__(self, plan: Plan, n: int):
@@ -225,8 +241,11 @@ class Layout:
         p, kind = plan.p, plan.kind
         self.chunked = kind in CHUNKED
         self.per_owner = kind in PER_OWNER
+        self.alltoall = kind == ALLTOALL
         owners = plan.owners() if self.per_owner else p
         self.global_len = n * owners if (self.chunked or self.per_owner) else n
+        if self.alltoall:
+            self.global_len = p * p * n
 
     def owner_slot(self, owner: int) -> int:
         """Where an owner's contribution sits among the contributions (per-owner kinds)."""
@@ -235,6 +254,10 @@ class Layout:
     def block_range(self, owner: int, idx: int) -> tuple[int, int]:
         """Global element range of block (owner, idx) or of reduction index `idx`."""
         n, plan = self.n, self.plan
+        if self.alltoall:
+            a, b = self.chunk_share(idx)
+            at = owner * plan.p * n
+            return at + a, at + b
         if self.chunked:
             per = plan.blocks // plan.p
             c, s = divmod(idx, per)
@@ -245,6 +268,14 @@ class Layout:
             at = self.owner_slot(owner) * n
             return at + a, at + b
         return a, b
+
+    def chunk_share(self, idx: int) -> tuple[int, int]:
+        """Alltoall: block `idx`'s range in its owner's send buffer (chunk `idx // (B/p)`,
+        cut into its `B/p` blocks near-equally)."""
+        per = self.plan.blocks // self.plan.p
+        c, s = divmod(idx, per)
+        a, b = split(self.n, per, s)
+        return c * self.n + a, c * self.n + b
 
     def key_range(self, key) -> tuple[int, int]:
         """Global range of a plain block key (movement) or of a reduction key's index."""
@@ -277,6 +308,8 @@ class Layout:
             return None if at is None else at * self.n
         if self.per_owner:
             return rank * self.n
+        if self.alltoall:
+            return rank * plan.p * self.n
         return 0  # reductions: every rank's contribution spans the whole vector
 
     def output_window(self, rank: int) -> tuple[int, int] | None:
@@ -284,6 +317,8 @@ class Layout:
         kind, plan, n = self.plan.kind, self.plan, self.n
         if kind in CHUNKED:
             return rank * n, (rank + 1) * n
+        if self.alltoall:  # p chunks from p owners: not one global range (home_range)
+            return 0, plan.p * n
         if kind == "multicast":
             return (0, n) if rank == plan.root or rank in plan.targets else None
         if kind in ("gather", "reduce"):
@@ -312,4 +347,21 @@ class Layout:
             return [(j, full) for j in idx]
         if plan.kind == "scatter":
             return [1 << b for b in range(rank * per, (rank + 1) * per)]
+        if self.alltoall:  # chunk `rank` of every owner, in receive-buffer order
+            per = plan.blocks // plan.p
+            return [
+                1 << plan.block_bit(o, rank * per + s) for o in range(plan.p) for s in range(per)
+            ]
         return [1 << b for b in range(plan.num_blocks())]
+
+    def home_range(self, rank: int, key) -> tuple[int, int]:
+        """Element range of required piece `key` in `rank`'s output buffer."""
+        if self.alltoall:
+            owner, idx = self.plan.block_of(key.bit_length() - 1)
+            a, b = split(
+                self.n, self.plan.blocks // self.plan.p, idx % (self.plan.blocks // self.plan.p)
+            )
+            return owner * self.n + a, owner * self.n + b
+        a, b = self.key_range(key)
+        w = self.output_window(rank)[0]
+        return a - w, b - w

@@ -109,9 +109,13 @@ def choose(kind: str, p: int, nbytes: int, path=None) -> str:
             return name
     if names:
         return names[0]
+    from .examples import EXAMPLES
+
+    shown = [name for name, (k, _) in EXAMPLES.items() if k == kind]
+    hint = f"; hand-written: --example {' or '.join(shown)}" if shown else ""
     raise ValueError(
         f"no {kind} algorithm is registered in this build: "
-        "give a schedule (schedule=, --schedule) or another algorithm"
+        f"give a schedule (schedule=, --schedule{hint}) or another algorithm"
     )
 
 

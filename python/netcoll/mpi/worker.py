@@ -38,12 +38,13 @@ def buffers(
     item = dtype.itemsize
     count = nbytes // item
     chunked = kind in ("scatter", "reduce_scatter")
-    n = count // p if chunked else count
+    n = count // p if chunked else count  # alltoall: `nbytes` per destination, as OSU
     if n < 1:
         unit = f"{p} x {item}" if chunked else f"{item}"
-        return None, f"{nbytes} bytes is less than one element per rank ({unit} bytes)"
+        per = "per destination" if kind == "alltoall" else "per rank"
+        return None, f"{nbytes} bytes is less than one element {per} ({unit} bytes)"
     rng = np.random.default_rng(seed * 1_000_003 + me)
-    total = n * p if chunked else n
+    total = n * p if chunked or kind == "alltoall" else n
     send = page_aligned(rng.integers(0, 50, total).astype(dtype))
     if kind in ("broadcast", "multicast") and me != root:
         send[:] = 0  # garbage: the broadcast must overwrite it (a non-target's stays 0)
@@ -56,6 +57,8 @@ def buffers(
         "scatter": n,
         "gather": n * p if me == root else None,
         "allgather": n * p,
+        "alltoall_broadcast": n * p,
+        "alltoall": n * p,
         "reduce": n if me == root else None,
         "allreduce": n,
         "reduce_scatter": n,
@@ -100,8 +103,10 @@ def native(kind, comm, send, recv, root, op, sources=(), sub=None):
         comm.Scatter(send, recv, root=root)
     elif kind == "gather":
         comm.Gather(send, recv, root=root)
-    elif kind == "allgather":
+    elif kind in ("allgather", "alltoall_broadcast"):
         comm.Allgather(send, recv)
+    elif kind == "alltoall":
+        comm.Alltoall(send, recv)
     elif kind == "reduce":
         comm.Reduce(send, recv, op=MPI_OPS[op], root=root)
     elif kind == "allreduce":

@@ -123,9 +123,11 @@ impl DepGraph {
 
     fn release(&mut self, r: u32, d: u32) {
         let c = &mut self.pending[self.base[r as usize] as usize + d as usize];
-        // An op already released (its count at 0) stays released: a second release (seen on
-        // random schedules whose op is started twice) changes nothing. The release build used
-        // to wrap the count to u32::MAX here, with the same effect; debug builds panicked.
+        // An op already released (its count at 0) stays released. A second release happens
+        // when an eager send (size <= S, done as it leaves) meets a receive whose own size is
+        // above S: LogGOPSim decides rendezvous by the receive's size there and completes the
+        // send again (test `a_receive_larger_than_its_eager_send_...`). It changes nothing,
+        // as in LogGOPSim.
         if *c == 0 {
             return;
         }

@@ -64,6 +64,23 @@ fn eager_and_rendezvous_by_hand() {
     assert_eq!(simulate(&g, &p).unwrap().rank_times, vec![4000, 5554]);
 }
 
+/// Why an op can be released twice: an eager send (10 bytes <= S) is done when it leaves,
+/// but a receive posted later whose own size is above S (100,000 bytes) takes LogGOPSim's
+/// rendezvous path and completes the same send again. LogGOPSim 76451de on this file
+/// (txt2bin, default parameters) prints host 0: 5000, host 1: 6554: the second completion
+/// keeps the sender's CPU busy until the receive (5000) and releases nothing new.
+#[test]
+fn a_receive_larger_than_its_eager_send_completes_the_send_twice_as_loggopsim() {
+    let text = "num_ranks 2\nrank 0 {\nl1: send 10b to 1 tag 0\nl2: calc 100\nl3: calc 100\n\
+                l2 requires l1\nl3 requires l1\n}\nrank 1 {\nl1: calc 5000\n\
+                l2: recv 100000b from 0 tag 0\nl2 requires l1\n}\n";
+    let g = Goal::parse(text, "t").unwrap();
+    assert_eq!(
+        simulate(&g, &LogGops::default()).unwrap().rank_times,
+        vec![5000, 6554]
+    );
+}
+
 #[test]
 fn latency_per_hop_of_the_route() {
     use super::loggops::{route_hops, simulate_routed, Options};

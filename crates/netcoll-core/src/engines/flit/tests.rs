@@ -154,6 +154,25 @@ fn latency_mode_is_stable_at_low_load_and_unstable_past_saturation() {
     assert!(high.deadlock.is_none());
 }
 
+/// A run stopped while draining (latency past `latency_thres`) reports the measurement
+/// window's accepted rate: the drain's flits once made a saturated 8x8 mesh accept 0.9
+/// flits/cycle/node, above the 0.5 its bisection allows under uniform traffic.
+#[test]
+fn a_run_stopped_while_draining_reports_the_windows_accepted_rate() {
+    let topo = Topology::from_spec("mesh:8x8").unwrap();
+    let pairs = [
+        ("injection_rate", "0.8"),
+        ("injection_rate_uses_flits", "1"),
+        ("packet_size", "4"),
+        ("sample_period", "100"),
+        ("warmup_periods", "1"),
+    ];
+    let r = simulate_on(&topo, &cfg(&pairs)).unwrap();
+    assert!(r.unstable);
+    assert!(r.accepted_rate <= 0.5, "accepted {}", r.accepted_rate);
+    assert!(r.accepted_rate > 0.3, "accepted {}", r.accepted_rate);
+}
+
 /// A 4x4 torus flooded with 8-flit packets into 2-flit buffers: with one VC and no
 /// datelines it deadlocks.
 pub(super) const HEAVY_TORUS: &[(&str, &str)] = &[

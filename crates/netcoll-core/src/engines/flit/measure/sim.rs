@@ -327,14 +327,15 @@ impl<'t> Sim<'t> {
         self.net.measuring = false;
         loop {
             let stop = self.run(1000, |n| n.measured_outstanding == 0);
-            if stop.is_some() || self.net.measured_outstanding == 0 {
+            let drained = stop.is_some() || self.net.measured_outstanding == 0;
+            let why = if drained { None } else { self.too_slow() };
+            if drained || why.is_some() {
+                // The rates are the measurement window's, as BookSim's: flits ejected while
+                // draining must not be divided by the window's cycles.
                 self.net.period.accepted_flits = accepted;
                 self.net.sync_counters();
                 self.net.chan_flits = chan;
-                return self.finish(stop, measured_cycles, None, phases);
-            }
-            if let Some(why) = self.too_slow() {
-                return self.finish(None, measured_cycles, Some(why), phases);
+                return self.finish(stop, measured_cycles, why, phases);
             }
         }
     }
