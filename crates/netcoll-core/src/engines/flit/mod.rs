@@ -44,6 +44,8 @@ mod config_keys;
 mod config_values;
 #[path = "config/footprint.rs"]
 mod footprint;
+#[path = "config/latency_keys.rs"]
+mod latency_keys;
 #[path = "config/params.rs"]
 mod params;
 #[path = "config/registry.rs"]
@@ -80,6 +82,8 @@ mod vclass;
 // routing/
 #[path = "routing/adaptive.rs"]
 mod adaptive;
+#[path = "routing/adaptive_kind.rs"]
+mod adaptive_kind;
 #[path = "routing/mask_routes.rs"]
 mod mask_routes;
 #[path = "routing/routing_registry.rs"]

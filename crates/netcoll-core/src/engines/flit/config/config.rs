@@ -53,7 +53,7 @@ pub struct FlitConfig {
     #[serde(skip)]
     pub channel_latency_set: bool,
     /// Channel latency per link class, and BookSim's flatfly floor plan (link_latency.rs).
-    pub link_lat: super::link_latency::LatencyKeys,
+    pub link_lat: super::latency_keys::LatencyKeys,
     /// `topology = anynet`: BookSim's network listing file, and the folder of the
     /// configuration file it may be relative to.
     pub network_file: String,

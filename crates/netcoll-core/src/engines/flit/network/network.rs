@@ -3,7 +3,7 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::adaptive::FlitAdaptive;
+use super::adaptive_kind::FlitAdaptive;
 use super::channel::{Flit, HopDelays, PortExtra, Sent, Wheel};
 use super::config::FlitConfig;
 use super::partition::{Crew, Partition, Workers};
