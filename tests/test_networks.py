@@ -112,3 +112,26 @@ def test_adaptive_routings_refused_by_the_step_engine():
         check=False,
     )
     assert proc.returncode == 2 and "analytic" in proc.stderr
+
+
+def test_nca_route_names_up_and_down():
+    proc = run_cli("route", "--topo", "fattree:k=2,levels=3", "0", "7", "--routing", "nca")
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("│")]
+    assert len(rows) == 4
+    assert [r.split("│")[-2].strip() for r in rows] == ["up", "up", "down", "down"]
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ["topology=dragonflynew", "k=2", "n=1", "num_vcs=3", "routing_function=ugal"],
+        ["topology=dragonflynew", "k=2", "n=1", "num_vcs=3", "routing_function=valiant"],
+        ["topology=flatfly", "k=4", "n=2", "c=4", "x=4", "y=4", "xr=2", "yr=2", "num_vcs=8"]
+        + ["routing_function=ugal"],
+        ["topology=fattree", "k=4", "n=3", "routing_function=anca"],
+    ],
+)
+def test_booksim_adaptive_routings_run_in_the_flit_engine(keys):
+    d = cli_json("sim", *keys, "vc_buf_size=256", "injection_rate=0.05", "sample_period=500")
+    assert d["unstable"] is False and d["misdelivered"] == 0
+    assert d["packets_delivered"] > 0

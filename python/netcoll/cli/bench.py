@@ -61,6 +61,22 @@ ANYNET = (
     "vc_buf_size = 8; traffic = uniform; packet_size = 1; sim_type = latency;\n"
 )
 ALLOC = "vc_allocator = {alloc}; sw_allocator = {alloc};\n"
+# BookSim's dragonfly and fat-tree examples (examples/dragonflyconfig, fattree_config) as
+# shipped but for internal_speedup = 1.0 (the dragonfly's 2.0) and hold_switch_for_packet = 0
+# (the fat-tree's 1, the same with its 1-flit packets), the keys netcoll reads.
+DRAGONFLY = (
+    "topology = dragonflynew; k = 4; n = 1; routing_function = min; num_vcs = 2;\n"
+    "vc_buf_size = 256; vc_allocator = separable_input_first;\n"
+    "sw_allocator = separable_input_first; credit_delay = 2; routing_delay = 0;\n"
+    "traffic = uniform; packet_size = 10;\n"
+    "injection_rate_uses_flits = 1; sample_period = 10000; sim_type = latency;\n"
+)
+FATTREE = (
+    "topology = fattree; k = 4; n = 3; routing_function = nca; num_vcs = 4; vc_buf_size = 16;\n"
+    "vc_allocator = separable_input_first; sw_allocator = separable_input_first;\n"
+    "credit_delay = 2; routing_delay = 0; traffic = uniform; packet_size = 1;\n"
+    "injection_rate_uses_flits = 1; sample_period = 10000; sim_type = latency;\n"
+)
 # (network, BookSim configuration, loads): both simulators read the same file.
 # The tuned configuration (4 VCs, 1-flit packets) first, then the general paths beside it:
 # 2 and 8 VCs, 20-flit packets (longer than a buffer: credits bind), a 3-D mesh.
@@ -77,6 +93,8 @@ BENCH_CASES = [
     # on the request matrix (router/alloc/).
     ("mesh:8x8 islip(2)", mesh() + ALLOC.format(alloc="islip(2)"), (0.2, 0.35)),
     ("mesh:8x8 wavefront", mesh() + ALLOC.format(alloc="wavefront"), (0.2, 0.35)),
+    ("dragonfly k=4", DRAGONFLY, (0.2,)),
+    ("fattree k=4 n=3", FATTREE, (0.3, 0.6)),
 ]
 # BookSim's own files, run as shipped, in their folder (network_file resolves there), found
 # from the binary as BookSim 2's source tree has them: src/booksim, src/examples/*,
@@ -267,8 +285,9 @@ def bench_flit(quick, booksim, threads, repeat, as_json):
     """Simulated cycles per CPU second (all threads counted) and per wall second: BookSim
     configuration files (mesh 8x8 and 16x16, torus 8x8, a 16-router anynet; uniform, 1-flit
     packets, 4 VCs x 8 flits, latency mode; then the 8x8 mesh with 2 and 8 VCs and with
-    20-flit packets, an 8x8x8 mesh, and the 8x8 mesh with islip(2) and wavefront allocators;
-    loads in flits per cycle per node; one thread
+    20-flit packets, an 8x8x8 mesh, the 8x8 mesh with islip(2) and wavefront allocators,
+    BookSim's dragonfly and fat-tree examples at internal_speedup 1; loads in flits per
+    cycle per node; one thread
     unless --threads) and a 128x128 mesh
     at 0.02 (10,000 fixed cycles). With --booksim, BookSim runs the same files: its cycles
     per CPU second, netcoll's ratio, and BookSim's packet latency beside netcoll's, and it

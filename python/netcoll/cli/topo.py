@@ -215,11 +215,16 @@ def route(
     for col in ("hop", "from switch", "port", "to switch", "vc class", "direction"):
         table.add_column(col)
     for i, h in enumerate(hops, 1):
-        direction = ("up" if h["up"] else "down") if routing == "updown" else ""
+        direction = ("up" if h["up"] else "down") if routing.lower() in _UP_DOWN else ""
         table.add_row(
             str(i), where(h["from"]), str(h["port"]), where(h["to"]), str(h["vc_class"]), direction
         )
     stdout_console().print(table)
+
+
+# Routings whose hops go up or down a tree: up*/down* and the fat-tree's nearest common
+# ancestor (its names as netcoll and BookSim spell them).
+_UP_DOWN = ("updown", "up*/down*", "up-down", "up_down", "nca", "anca")
 
 
 def _route_ends(topo: str | None, ends: tuple[str, ...]) -> tuple[str, str, str]:

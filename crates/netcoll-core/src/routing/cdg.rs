@@ -89,9 +89,11 @@ fn work_estimate(topo: &Topology, kind: RoutingKind, vcs: u32) -> u64 {
                 .saturating_mul(states as u64)
                 .saturating_mul(vcs as u64 * vcs as u64);
         }
-        RoutingKind::Dor | RoutingKind::Nca | RoutingKind::DorNoExpress | RoutingKind::DestTag => {
-            vcs as u64
-        }
+        RoutingKind::Dor
+        | RoutingKind::Nca
+        | RoutingKind::Anca
+        | RoutingKind::DorNoExpress
+        | RoutingKind::DestTag => vcs as u64,
         // Every order's walk.
         RoutingKind::XyYx | RoutingKind::AdaptiveXyYx | RoutingKind::XyYxNoExpress => {
             2 * vcs as u64

@@ -39,8 +39,12 @@ pub enum RoutingKind {
     Shortest,
     /// Autonet up*/down*: minimal legal routes (ups, then downs) over a BFS spanning tree.
     UpDown,
-    /// Fat-tree nearest-common-ancestor routing with ECMP hashing of the up port.
+    /// Fat-tree nearest-common-ancestor routing with ECMP hashing of the up port (the flit
+    /// engine draws the up port per packet, as BookSim's `nca`).
     Nca,
+    /// BookSim's adaptive NCA (`anca`): in the flit engine the less loaded of two drawn up
+    /// ports; elsewhere as [`RoutingKind::Nca`].
+    Anca,
     /// Valiant: minimal to a random intermediate router, then minimal to the destination.
     Valiant,
     /// UGAL-L: minimal or Valiant by the source router's queue lengths times hops.
@@ -72,8 +76,8 @@ impl RoutingKind {
             "dor" | "dimension-order" => Ok(RoutingKind::Dor),
             "shortest" | "min" | "minimal" => Ok(RoutingKind::Shortest),
             "updown" | "up*/down*" | "up-down" => Ok(RoutingKind::UpDown),
-            // BookSim: fattree's nca and anca (its adaptive up-port choice; here ECMP).
-            "nca" | "anca" => Ok(RoutingKind::Nca),
+            "nca" => Ok(RoutingKind::Nca),
+            "anca" => Ok(RoutingKind::Anca),
             "valiant" | "val" => Ok(RoutingKind::Valiant),
             "ugal" | "ugal-l" | "ugal_l" => Ok(RoutingKind::Ugal),
             "ugal-g" | "ugal_g" => Ok(RoutingKind::UgalGlobal),
@@ -100,6 +104,7 @@ impl RoutingKind {
             RoutingKind::Shortest => "shortest",
             RoutingKind::UpDown => "updown",
             RoutingKind::Nca => "nca",
+            RoutingKind::Anca => "anca",
             RoutingKind::Valiant => "valiant",
             RoutingKind::Ugal => "ugal",
             RoutingKind::UgalGlobal => "ugal-g",
@@ -197,8 +202,8 @@ impl Routing {
             // On the network families, minimal routing is the family's own.
             (RoutingKind::Shortest, Some(f)) => Imp::Family(f),
             (RoutingKind::Dor, Some(f @ FamilyMin::Hamming(_))) => Imp::Family(f),
-            (RoutingKind::Nca, Some(f @ FamilyMin::Nca(_))) => Imp::Family(f),
-            (RoutingKind::Nca, _) => {
+            (RoutingKind::Nca | RoutingKind::Anca, Some(f @ FamilyMin::Nca(_))) => Imp::Family(f),
+            (RoutingKind::Nca | RoutingKind::Anca, _) => {
                 return spec_err!(
                     "nca routing needs a fat-tree network, not {}: use shortest or updown",
                     topo.name()

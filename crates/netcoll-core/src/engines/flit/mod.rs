@@ -50,6 +50,8 @@ mod config_keys;
 mod config_values;
 #[path = "config/footprint.rs"]
 mod footprint;
+#[path = "config/latency_keys.rs"]
+mod latency_keys;
 #[path = "config/params.rs"]
 mod params;
 #[path = "config/registry.rs"]
@@ -92,6 +94,10 @@ mod xbar_match;
 mod xbar_state;
 
 // routing/
+#[path = "routing/adaptive.rs"]
+mod adaptive;
+#[path = "routing/adaptive_kind.rs"]
+mod adaptive_kind;
 #[path = "routing/grid_random.rs"]
 mod grid_random;
 #[path = "routing/mask_routes.rs"]
@@ -108,6 +114,8 @@ mod torus;
 mod anynet;
 #[path = "network/channel.rs"]
 mod channel;
+#[path = "network/link_latency.rs"]
+mod link_latency;
 #[path = "network/network.rs"]
 mod network;
 #[path = "network/partition.rs"]
@@ -189,6 +197,9 @@ pub use sim::{simulate_on, simulate_on_with, simulate_traffic, simulate_traffic_
 pub use steplat::StepLatency;
 
 #[cfg(test)]
+#[path = "routing/adaptive_tests.rs"]
+mod adaptive_tests;
+#[cfg(test)]
 #[path = "router/alloc_tests.rs"]
 mod alloc_tests;
 #[cfg(test)]
@@ -219,9 +230,9 @@ mod tests_multicast;
 #[path = "traffic/tests_patterns.rs"]
 mod tests_patterns;
 #[cfg(test)]
-mod tests_speedup;
-#[cfg(test)]
 mod tests_routings;
+#[cfg(test)]
+mod tests_speedup;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

@@ -212,9 +212,10 @@ fn shipped_runfile_keys_are_implemented_or_refused_by_name() {
             "{keys:?}"
         );
     }
-    // valiant is BookSim's on meshes and tori (grid_random.rs); ugal is not in it yet.
-    let e = FlitConfig::booksim().set("routing_function", "ugal");
-    assert!(e.unwrap_err().to_string().contains("ugal"));
+    // BookSim's adaptive routing names (adaptive.rs).
+    for v in ["ugal", "valiant", "nca", "anca"] {
+        FlitConfig::booksim().set("routing_function", v).unwrap();
+    }
     assert!(all_keys().contains(&"wait_for_tail_credit"));
 }
 

@@ -73,6 +73,8 @@ pub struct FlitConfig {
     pub use_noc_latency: bool,
     #[serde(skip)]
     pub channel_latency_set: bool,
+    /// Channel latency per link class, and BookSim's flatfly floor plan (link_latency.rs).
+    pub link_lat: super::latency_keys::LatencyKeys,
     /// `topology = anynet`: BookSim's network listing file, and the folder of the
     /// configuration file it may be relative to.
     pub network_file: String,
@@ -177,6 +179,7 @@ impl Default for FlitConfig {
             channel_latency: 1,
             use_noc_latency: true,
             channel_latency_set: false,
+            link_lat: Default::default(),
             network_file: String::new(),
             config_dir: String::new(),
             routing_required: false,
@@ -257,6 +260,14 @@ pub const KEYS: &[&str] = &[
     "speculative",
     "channel_latency",
     "use_noc_latency",
+    "local_latency",
+    "global_latency",
+    "up_latency",
+    "down_latency",
+    "x",
+    "y",
+    "xr",
+    "yr",
     "network_file",
     "injection_latency",
     "ejection_latency",

@@ -74,6 +74,7 @@ impl FlitConfig {
                 self.channel_latency_set = true;
             }
             "use_noc_latency" => self.use_noc_latency = flag(key, v)?,
+            k if super::latency_keys::LatencyKeys::KEYS.contains(&k) => self.link_lat.set(k, v)?,
             "network_file" => self.network_file = unquote(v).to_string(),
             "injection_latency" => self.injection_latency = num(key, v)?,
             "ejection_latency" => self.ejection_latency = num(key, v)?,

@@ -264,6 +264,18 @@ pub struct Wheel {
     nv: u32,
     /// The credit number of NI VC 0 (the global VCs of the routers come first).
     ni_base: u32,
+    /// Channels of unequal latency (link_latency.rs), else None: the common case keeps
+    /// its one delay per kind.
+    extra: Option<PortExtra>,
+}
+
+/// Per-port delays beyond [`HopDelays`]'s `flit_link` and `credit_link`, for networks whose
+/// channels differ in latency: by global input port for the flits arriving over a link, by
+/// global output port for the credits returning to it.
+#[derive(Debug, Clone)]
+pub struct PortExtra {
+    pub flit_in: Vec<u32>,
+    pub credit_out: Vec<u32>,
 }
 
 impl Wheel {
@@ -281,6 +293,30 @@ impl Wheel {
             mask: size - 1,
             nv: nv as u32,
             ni_base: ni_base as u32,
+            extra: None,
+        }
+    }
+
+    /// Gives the channels their own latencies (the wheel's span covers `max_delay` plus
+    /// the largest extra, as [`Wheel::new`] was told).
+    pub fn set_extra(&mut self, extra: PortExtra) {
+        self.extra = Some(extra);
+    }
+
+    /// The extra delay of a flit over a link to global input VC `ivc`.
+    #[inline]
+    pub fn flit_extra(&self, ivc: u32) -> u64 {
+        self.extra
+            .as_ref()
+            .map_or(0, |e| e.flit_in[(ivc / self.nv) as usize] as u64)
+    }
+
+    /// The extra delay of credit number `c` (0 for NI credits).
+    #[inline]
+    pub fn credit_extra(&self, c: u32) -> u64 {
+        match &self.extra {
+            Some(e) if c < self.ni_base => e.credit_out[(c / self.nv) as usize] as u64,
+            _ => 0,
         }
     }
 
@@ -330,6 +366,9 @@ impl Wheel {
 
     /// Moves the events sent at cycle `now` into the slots they are due in.
     pub fn enter(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
+        if self.extra.is_some() {
+            return self.enter_unequal(now, hop, sent);
+        }
         append(&mut self.slot(now + hop.flit_link).hops, &mut sent.flits);
         append(
             &mut self.slot(now + hop.inject).arrivals,
@@ -357,6 +396,35 @@ impl Wheel {
             }
             sent.credits.clear();
         }
+    }
+
+    /// [`Wheel::enter`] on a network whose channels differ in latency: flits over links and
+    /// credits to routers one by one, each into its channel's slot.
+    #[inline(never)]
+    fn enter_unequal(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
+        for &h in &sent.flits {
+            let at = now + hop.flit_link + self.flit_extra(h.ivc);
+            self.slot(at).hops.push(h);
+        }
+        sent.flits.clear();
+        for &c in &sent.credits {
+            let at = now
+                + if c < self.ni_base {
+                    hop.credit_link + self.credit_extra(c)
+                } else {
+                    hop.credit_ni
+                };
+            self.slot(at).credits.push(c);
+        }
+        sent.credits.clear();
+        append(
+            &mut self.slot(now + hop.inject).arrivals,
+            &mut sent.injected,
+        );
+        append(
+            &mut self.slot(now + hop.flit_eject).ejects,
+            &mut sent.ejects,
+        );
     }
 
     /// Takes the events due at `now`, leaving an empty slot (the caller hands the vectors

@@ -3,7 +3,8 @@
 //! Each input VC is a ring buffer in one shared flit array; nothing is allocated per flit or
 //! per cycle once the run has warmed up.
 
-use super::channel::{Flit, HopDelays, Sent, Wheel};
+use super::adaptive_kind::FlitAdaptive;
+use super::channel::{Flit, HopDelays, PortExtra, Sent, Wheel};
 use super::class_types::Priority;
 use super::config::FlitConfig;
 use super::grid_random::GridRandom;
@@ -216,6 +217,11 @@ pub struct Network<'t> {
     pub cls: Option<Box<super::class_queues::ClassNis>>,
     /// BookSim's `priority` (classes.rs); `None` keeps every flit at priority 0.
     pub prio: Priority,
+    /// UGAL or Valiant (adaptive.rs), else None; its intermediate router per packet slot,
+    /// and the draws made.
+    pub adaptive: Option<Box<FlitAdaptive>>,
+    pub adapt_via: Vec<u32>,
+    pub adapt_draws: u64,
 }
 
 impl<'t> Network<'t> {
@@ -224,7 +230,12 @@ impl<'t> Network<'t> {
         let what = format!("the flit network of {}", topo.name());
         crate::guard::check(&what, super::footprint::flit_footprint(topo, cfg))?;
         let mut cfg = cfg.clone();
-        cfg.channel_latency = cfg.link_latency();
+        let lats = super::link_latency::channel_latencies(topo, &cfg)?;
+        cfg.channel_latency = match &lats {
+            // The shortest channel sets the base delays; the others take more (PortExtra).
+            Some(l) => l.iter().copied().min().unwrap_or(1).max(1),
+            None => cfg.link_latency(),
+        };
         let cfg = &cfg;
         let mut routing = Routing::new(topo, cfg.routing, None)?;
         if cfg.route_set == crate::routing::route_sets::Choices::All {
@@ -242,17 +253,27 @@ impl<'t> Network<'t> {
         }
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
+        let adaptive = FlitAdaptive::of(topo, cfg.routing, cfg.seed)?.map(Box::new);
         // The dateline key switches the torus DOR's classes; the classes of the routings
-        // that split the VCs by order or phase are their own (BookSim's).
-        let classes = if cfg.dateline || grid.routes() {
-            routing.vc_classes() as usize
-        } else {
-            1
+        // that split the VCs by order or phase are their own (BookSim's), and BookSim's
+        // adaptive routings split the VCs whatever `dateline` says.
+        let classes = match &adaptive {
+            Some(a) => a.classes(),
+            None if cfg.dateline || grid.routes() => routing.vc_classes() as usize,
+            None => 1,
         };
         if nv < classes && grid.routes() {
             return spec_err!(
                 "{} routing on {} needs num_vcs >= {classes}: its VC classes (order, phase, \
                  ring) each need a VC",
+                cfg.routing.name(),
+                topo.name()
+            );
+        }
+        if adaptive.is_some() && nv < classes {
+            return spec_err!(
+                "{} routing on {} needs num_vcs >= {classes}: its phases take VC classes of \
+                 their own (BookSim's dragonfly UGAL asserts num_vcs = 3)",
                 cfg.routing.name(),
                 topo.name()
             );
@@ -293,7 +314,19 @@ impl<'t> Network<'t> {
             );
         }
         let wpr = (max_ports * nv).div_ceil(64);
-        let wheel = Wheel::new(HopDelays::new(cfg).longest().max(1), nv, np, eps);
+        let extra = lats.map(|l| port_extra(&out_to, &in_from, &l, cfg.channel_latency));
+        let longest_extra = extra.as_ref().map_or(0, |e| {
+            e.credit_out.iter().copied().max().unwrap_or(0) as u64
+        });
+        let mut wheel = Wheel::new(
+            HopDelays::new(cfg).longest().max(1) + longest_extra,
+            nv,
+            np,
+            eps,
+        );
+        if let Some(e) = extra {
+            wheel.set_extra(e);
+        }
         let up = super::wiring::credit_targets(&in_from, nv, &wheel);
         let port_at = port_at(&pstart, &port_router, &up, nv, wpr)?;
         let sizes = (topo.num_switches(), np, max_ports);
@@ -396,6 +429,9 @@ impl<'t> Network<'t> {
             crew: None,
             cls: None,
             prio: cfg.tc.priority,
+            adaptive,
+            adapt_via: Vec::new(),
+            adapt_draws: 0,
         };
         // The mask router's switch allocator has no priorities (class_ni.rs's `vc_pri`).
         net.mr.enabled = net.prio == Priority::None;
@@ -495,6 +531,25 @@ const PREFETCH_MIN_BYTES: usize = 512 << 10;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;
+
+/// The delays of channels longer than `base` (per-channel latencies `lat`), by the global
+/// input port a link's flits reach and the global output port its credits return to.
+fn port_extra(out_to: &[Out], in_from: &[In], lat: &[u32], base: u32) -> PortExtra {
+    let extra_of = |g: usize| match out_to[g] {
+        Out::Link { channel, .. } => lat[channel as usize] - base,
+        _ => 0,
+    };
+    PortExtra {
+        credit_out: (0..out_to.len()).map(extra_of).collect(),
+        flit_in: in_from
+            .iter()
+            .map(|i| match *i {
+                In::Link(g) => extra_of(g as usize),
+                _ => 0,
+            })
+            .collect(),
+    }
+}
 
 /// The table of [`Network::route_table`], or an empty vector.
 fn route_table(topo: &Topology, routing: &Routing, cfg: &FlitConfig) -> Vec<u32> {

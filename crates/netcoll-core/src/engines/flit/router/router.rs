@@ -82,8 +82,10 @@ impl Network<'_> {
         }
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
-        let detour = r == dst_sw && self.grid.per_packet() && self.grid_detour(ivc, r, f);
-        let v = if detour {
+        let v = if self.adaptive.is_some() {
+            self.route_adaptive(ivc, r);
+            &mut self.vcs[ivc]
+        } else if r == dst_sw && self.grid.per_packet() && self.grid_detour(ivc, r, f) {
             &mut self.vcs[ivc]
         } else if r == dst_sw {
             let port = self.ep_port[dst];

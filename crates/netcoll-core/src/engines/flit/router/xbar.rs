@@ -394,7 +394,9 @@ impl Network<'_> {
                     bit: down.bit + f.ov as u32,
                     flit: f.flit,
                 };
-                self.wheel.push_hop(now + link, to);
+                // A channel longer than the common latency (link classes) adds its extra.
+                let at = now + link + self.wheel.flit_extra(to.ivc);
+                self.wheel.push_hop(at, to);
                 self.flit_hops += 1;
             } else {
                 let mut flit = f.flit;

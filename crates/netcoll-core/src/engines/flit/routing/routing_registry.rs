@@ -19,18 +19,18 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("shortest", RoutingKind::Shortest),
         ("updown", RoutingKind::UpDown),
         ("up_down", RoutingKind::UpDown),
-        // BookSim's flatfly minimal routing (here dimension order) and fattree's NCA (anca:
-        // its adaptive up-port choice; here the ECMP hash). ugal and valiant choose per
-        // packet and are not destination-based: not in the flit engine yet.
+        // BookSim's flatfly minimal routing (dimension order, lowest first) and fattree's NCA
+        // (an up port drawn per packet) and ANCA (the less loaded of two drawn): adaptive.rs.
         ("ran_min", RoutingKind::Shortest),
         ("nca", RoutingKind::Nca),
-        ("anca", RoutingKind::Nca),
+        ("anca", RoutingKind::Anca),
         // BookSim's mesh, torus and cmesh routings that choose per packet (grid_random.rs):
         // the order at the source (xy_yx, by credits: adaptive_xy_yx), an intermediate
         // (romm: in the minimal box, valiant: anywhere).
         ("xy_yx", RoutingKind::XyYx),
         ("adaptive_xy_yx", RoutingKind::AdaptiveXyYx),
         ("romm", RoutingKind::Romm),
+        // valiant: on a mesh or torus here; on flatfly, HyperX and dragonfly adaptive.rs.
         ("valiant", RoutingKind::Valiant),
         // Route sets: the pick left to VC allocation (route_set_masks.rs).
         ("min_adapt", RoutingKind::MinAdapt),
@@ -39,5 +39,7 @@ pub const ROUTING_FUNCTIONS: Registry<RoutingKind> = Registry {
         ("dor_no_express", RoutingKind::DorNoExpress),
         ("xy_yx_no_express", RoutingKind::XyYxNoExpress),
         ("dest_tag", RoutingKind::DestTag),
+        // BookSim's ugal_dragonflynew / ugal_flatfly (adaptive.rs).
+        ("ugal", RoutingKind::Ugal),
     ],
 };

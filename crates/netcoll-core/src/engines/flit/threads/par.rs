@@ -40,6 +40,7 @@ impl<'t> Network<'t> {
             && !self.xb.on
             && !self.grid.per_packet()
             && !self.sets.routes()
+            && self.adaptive.is_none()
     }
 
     /// The threads a run of this network uses for `threads` (0: automatic).
@@ -116,7 +117,8 @@ impl<'t> Network<'t> {
         let (now, hop) = (self.now, self.hop);
         let split = VcSplit::new(self.nv);
         for &h in &sent.flits {
-            self.post_hop(now + hop.flit_link, h, &split);
+            let at = now + hop.flit_link + self.wheel.flit_extra(h.ivc);
+            self.post_hop(at, h, &split);
         }
         for a in &sent.injected {
             let (port, vc, flit) = (a.port, a.vc as u8, a.flit);
@@ -126,7 +128,8 @@ impl<'t> Network<'t> {
         for &c in &sent.credits {
             if c < ni_base {
                 let (port, vc) = split.of(c);
-                self.post(now + hop.credit_link, Event::Credit { port, vc });
+                let at = now + hop.credit_link + self.wheel.credit_extra(c);
+                self.post(at, Event::Credit { port, vc });
             } else {
                 let (ep, vc) = split.of(c - ni_base);
                 self.post(now + hop.credit_ni, Event::NiCredit { ep, vc });

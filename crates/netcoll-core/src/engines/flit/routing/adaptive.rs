@@ -1,0 +1,335 @@
+//! Adaptive routing in the flit engine: BookSim's UGAL and Valiant on the dragonfly
+//! (dragonfly.cpp's `ugal_dragonflynew`) and on the flattened butterfly and HyperX
+//! (flatfly_onchip.cpp's `ugal_flatfly`, `valiant_flatfly`), and its fat-tree NCA with an up
+//! port drawn per packet (routefunc.cpp's `fattree_nca`, `fattree_anca`), reading the
+//! router's credit state as BookSim's `GetUsedCredit` does, with their VC rules and phases.
+//!
+//! A packet's phase is its routing state (`Flit::rstate`); its intermediate router is kept
+//! per packet slot (`Network::adapt_via`), so these runs read a table per routed head and
+//! run on one thread (par.rs). The source router decides (a head that came in from an NI);
+//! later routers follow the phase. Minimal hops are the family's (l-g-l on the dragonfly,
+//! lowest dimension first on the flatfly: the same ports as BookSim's `dragonfly_port` and
+//! `flatfly_outport`).
+//!
+//! Dragonfly (3 VC classes, one VC each when `num_vcs = 3`, which BookSim asserts): phase 0
+//! travels to the intermediate router, 1 minimally before the global hop, 2 from the global
+//! hop on; the class is the phase. UGAL picks phase 0 when the minimal output's used credits
+//! exceed twice the Valiant output's plus 30 (BookSim's `adaptive_threshold`). The
+//! intermediate is a uniformly drawn router; one in the source group means minimal. Valiant
+//! is netcoll's (BookSim has none for the dragonfly): UGAL's phases with the choice always
+//! non-minimal.
+//!
+//! Flattened butterfly (2 classes, the halves of the VCs): UGAL's intermediate keeps the
+//! source's coordinate where source and destination agree and draws the others; it goes
+//! non-minimal (phase 1, lower half) when `hops_min * q_min > hops_val * q_val + 2`, else
+//! minimal (phase 2, upper half); an intermediate at the source router means minimal.
+//! Valiant draws any router: phase 0 (lower half) to it, 1 (upper half) from it, or from
+//! the destination router if the way passes it (BookSim ejects there).
+
+pub use super::adaptive_kind::FlitAdaptive;
+use super::adaptive_kind::{
+    Choice, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
+};
+use super::network::{In, Network};
+use crate::topology::LinkClass;
+
+/// What the adaptive routing decided at a router: the local output port, the VC class
+/// (`u8::MAX`: ejection, any VC) and the packet's phase after it.
+struct Decision {
+    port: u32,
+    class: u8,
+    phase: u8,
+}
+
+impl Network<'_> {
+    /// Routes the head at the front of input VC `ivc` of router `r` adaptively (before the
+    /// ejection test: BookSim's phases may carry a packet through its destination router).
+    pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
+        let f = self.vcs[ivc].front;
+        let pkt = f.pkt as usize;
+        if self.adapt_via.len() <= pkt {
+            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
+        }
+        let injected = matches!(self.in_from[ivc / self.nv], In::Ni(_));
+        let dst_ep = f.dst();
+        // Taken out while it decides (a move of a box), so the steps borrow the network.
+        let ad = self
+            .adaptive
+            .take()
+            .expect("route_adaptive runs only with an adaptive routing");
+        let d = match &ad.shape {
+            Shape::Dragonfly { a } => {
+                self.dragonfly_step(&ad, r, pkt, dst_ep, f.rstate(), injected, *a)
+            }
+            Shape::Hamming { dims } => {
+                self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
+            }
+            Shape::FatTree { .. } => self.fat_tree_step(&ad, r, dst_ep),
+        };
+        self.adaptive = Some(ad);
+        let v = &mut self.vcs[ivc];
+        if d.class == u8::MAX {
+            v.out_port = self.ep_port[dst_ep];
+            v.class = u8::MAX;
+        } else {
+            v.out_port = self.pstart[r] + d.port;
+            let vclass = if self.step_classes > 1 {
+                self.packets[pkt].vclass
+            } else {
+                0
+            };
+            self.vcs[ivc].class = self.hop_class(vclass, d.class);
+        }
+        self.vcs[ivc].front.set_rstate(d.phase);
+    }
+
+    /// BookSim's `GetUsedCredit`: the flits sent on output port `port` (local) of router
+    /// `r` whose credits are not back, over all its VCs.
+    pub(super) fn used_credits(&self, r: usize, port: u32) -> u32 {
+        let g = (self.pstart[r] + port) as usize;
+        let depth = self.depth as u32;
+        self.credits[g * self.nv..(g + 1) * self.nv]
+            .iter()
+            .map(|&c| depth.saturating_sub(c as u32))
+            .sum()
+    }
+
+    /// The family's minimal hop from `r` towards router `to` (`r != to`): (local port, over
+    /// a global link).
+    fn min_port(&self, r: usize, to: usize) -> (u32, bool) {
+        let step = self
+            .routing
+            .next(self.topo, r, to, 0)
+            .expect("not at the target router");
+        let global = self.topo.link_class(step.via.link) == LinkClass::Global;
+        (step.via.port, global)
+    }
+
+    fn next_draw(&mut self, ad: &FlitAdaptive, bound: usize) -> usize {
+        self.adapt_draws += 1;
+        ad.draw(self.adapt_draws, bound)
+    }
+
+    /// `ugal_dragonflynew` (and netcoll's Valiant with its phases).
+    #[allow(clippy::too_many_arguments)]
+    fn dragonfly_step(
+        &mut self,
+        ad: &FlitAdaptive,
+        r: usize,
+        pkt: usize,
+        dst_ep: usize,
+        mut phase: u8,
+        injected: bool,
+        a: usize,
+    ) -> Decision {
+        let dest = self.ep_switch[dst_ep] as usize;
+        if injected {
+            phase = if dest / a == r / a {
+                2
+            } else {
+                let via = self.next_draw(ad, self.topo.num_switches());
+                self.adapt_via[pkt] = via as u32;
+                if via / a == r / a {
+                    1
+                } else if ad.choice == Choice::Valiant {
+                    0
+                } else {
+                    let q_min = self.used_credits(r, self.min_port(r, dest).0);
+                    let q_val = self.used_credits(r, self.min_port(r, via).0);
+                    if q_min <= DRAGONFLY_NONMIN_WEIGHT * q_val + DRAGONFLY_THRESHOLD {
+                        1
+                    } else {
+                        0
+                    }
+                }
+            };
+        }
+        let via = self.adapt_via[pkt] as usize;
+        if phase == 0 && r == via {
+            phase = 1;
+        }
+        let target = if phase == 0 { via } else { dest };
+        if target == r {
+            return Decision {
+                port: 0,
+                class: u8::MAX,
+                phase,
+            };
+        }
+        let (port, global) = self.min_port(r, target);
+        if phase == 1 && global {
+            phase = 2;
+        }
+        Decision {
+            port,
+            class: phase,
+            phase,
+        }
+    }
+
+    /// `ugal_flatfly` and `valiant_flatfly` on the Hamming families.
+    #[allow(clippy::too_many_arguments)]
+    fn hamming_step(
+        &mut self,
+        ad: &FlitAdaptive,
+        r: usize,
+        pkt: usize,
+        dst_ep: usize,
+        mut phase: u8,
+        injected: bool,
+        dims: &[usize],
+    ) -> Decision {
+        let dest = self.ep_switch[dst_ep] as usize;
+        let eject = |phase| Decision {
+            port: 0,
+            class: u8::MAX,
+            phase,
+        };
+        if ad.choice == Choice::Valiant {
+            if injected {
+                phase = 0;
+                let via = self.next_draw(ad, self.topo.num_switches());
+                self.adapt_via[pkt] = via as u32;
+            }
+            let via = self.adapt_via[pkt] as usize;
+            if via == r || dest == r {
+                phase = 1;
+            }
+            if phase == 1 && dest == r {
+                return eject(phase);
+            }
+            let target = if phase == 0 { via } else { dest };
+            let port = self.min_port(r, target).0;
+            return Decision {
+                port,
+                class: phase,
+                phase,
+            };
+        }
+        if injected {
+            phase = 0;
+        }
+        let mut target = if phase == 1 {
+            self.adapt_via[pkt] as usize
+        } else {
+            dest
+        };
+        if target == r {
+            if phase != 1 {
+                return eject(phase);
+            }
+            phase = 2;
+            target = dest;
+            if target == r {
+                return eject(phase);
+            }
+        }
+        if phase == 0 {
+            let via = self.hamming_intermediate(ad, r, dest, dims);
+            let hops_min = hamming_distance(r, dest, dims);
+            let q_min = self.used_credits(r, self.min_port(r, dest).0) as u64;
+            if via == r {
+                // BookSim: the non-minimal queue counts as INT_MAX, and either way the
+                // packet goes minimally.
+                phase = 2;
+            } else {
+                let hops_val = hamming_distance(r, via, dims) + hamming_distance(via, dest, dims);
+                let q_val = self.used_credits(r, self.min_port(r, via).0) as u64;
+                if hops_min * q_min <= hops_val * q_val + FLATFLY_THRESHOLD {
+                    phase = 2;
+                } else {
+                    phase = 1;
+                    self.adapt_via[pkt] = via as u32;
+                    target = via;
+                }
+            }
+        }
+        let port = self.min_port(r, target).0;
+        Decision {
+            port,
+            class: if phase == 1 { 0 } else { 1 },
+            phase,
+        }
+    }
+
+    /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
+    /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
+    /// first has more used credits, as BookSim compares them).
+    fn fat_tree_step(&mut self, ad: &FlitAdaptive, r: usize, dst_ep: usize) -> Decision {
+        let Shape::FatTree {
+            k,
+            per_level,
+            levels,
+            leaf_up,
+        } = ad.shape
+        else {
+            unreachable!("a fat-tree routing")
+        };
+        let dest = self.ep_switch[dst_ep] as usize;
+        if dest == r {
+            return Decision {
+                port: 0,
+                class: u8::MAX,
+                phase: 0,
+            };
+        }
+        // Closed-form NCA (as routing/minimal.rs, without the neighbour look-up): the
+        // leaves below router `r` form an aligned block of k^(levels-1-depth).
+        let (depth, pos) = (r / per_level, r % per_level);
+        let leaf = dest - (levels - 1) * per_level;
+        let span = k.pow((levels - 1 - depth) as u32);
+        if leaf / span == pos / span {
+            return Decision {
+                port: ((leaf % span) / (span / k)) as u32,
+                class: 0,
+                phase: 1,
+            };
+        }
+        let up_base = if depth == levels - 1 { leaf_up } else { k };
+        let port = if ad.choice == Choice::Anca {
+            let p1 = (up_base + self.next_draw(ad, k)) as u32;
+            let p2 = (up_base + self.next_draw(ad, k)) as u32;
+            if self.used_credits(r, p1) > self.used_credits(r, p2) {
+                p2
+            } else {
+                p1
+            }
+        } else {
+            (up_base + self.next_draw(ad, k)) as u32
+        };
+        Decision {
+            port,
+            class: 0,
+            phase: 0,
+        }
+    }
+
+    /// BookSim's `find_ran_intm`: the source's coordinate where source and destination
+    /// agree, a drawn one elsewhere.
+    fn hamming_intermediate(
+        &mut self,
+        ad: &FlitAdaptive,
+        src: usize,
+        dest: usize,
+        dims: &[usize],
+    ) -> usize {
+        let (mut s, mut t, mut via, mut place) = (src, dest, 0, 1);
+        for &k in dims {
+            let (sd, td) = (s % k, t % k);
+            let digit = if sd == td { sd } else { self.next_draw(ad, k) };
+            via += digit * place;
+            (s, t, place) = (s / k, t / k, place * k);
+        }
+        via
+    }
+}
+
+/// Router hops between two routers of a Hamming graph (dimensions that differ).
+fn hamming_distance(mut a: usize, mut b: usize, dims: &[usize]) -> u64 {
+    let mut hops = 0;
+    for &k in dims {
+        hops += (a % k != b % k) as u64;
+        (a, b) = (a / k, b / k);
+    }
+    hops
+}
