@@ -27,8 +27,10 @@ impl FlitConfig {
             "x" | "y" | "xr" | "yr" => {
                 let at = ["x", "y", "xr", "yr"].iter().position(|&k| k == key);
                 self.cmesh_xy[at.expect("one of the four")] = num(key, v)?;
+                // The same keys place flatfly routers on BookSim's floor plan
+                // (link_latency.rs), and the digit patterns read `xr` (traffic.cpp).
+                self.link_lat.set(key, v)?;
                 if key == "xr" {
-                    // The digit patterns read BookSim's `xr` too (traffic.cpp).
                     self.xr = num(key, v)?;
                 }
             }
