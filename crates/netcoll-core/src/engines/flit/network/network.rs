@@ -243,7 +243,10 @@ impl<'t> Network<'t> {
         }
         let grid = GridRandom::new(topo, cfg);
         let sets = RouteSetMasks::new(topo, cfg, &routing)?;
-        if routing.is_adaptive() && !grid.routes() && !sets.routes() {
+        // Adaptive routings on the families that have them (adaptive.rs); on meshes, tori and
+        // cmeshes the grid draws and route sets choose per packet.
+        let adaptive = FlitAdaptive::of(topo, cfg.routing, cfg.seed)?.map(Box::new);
+        if routing.is_adaptive() && adaptive.is_none() && !grid.routes() && !sets.routes() {
             return spec_err!(
                 "{} routing on {} chooses among paths per packet, which the flit engine runs \
                  on meshes, tori and cmeshes only: use min (minimal) or dor",
@@ -253,7 +256,6 @@ impl<'t> Network<'t> {
         }
         let route_table = route_table(topo, &routing, cfg);
         let nv = cfg.num_vcs;
-        let adaptive = FlitAdaptive::of(topo, cfg.routing, cfg.seed)?.map(Box::new);
         // The dateline key switches the torus DOR's classes; the classes of the routings
         // that split the VCs by order or phase are their own (BookSim's), and BookSim's
         // adaptive routings split the VCs whatever `dateline` says.

@@ -74,6 +74,10 @@ impl FlitAdaptive {
             Family::Flatfly(p) | Family::HyperX(p) => Shape::Hamming {
                 dims: p.dims.clone(),
             },
+            // Valiant on a mesh or torus is the grid's (grid_random.rs).
+            Family::Mesh { .. } | Family::Torus { .. } if kind == RoutingKind::Valiant => {
+                return Ok(None)
+            }
             _ => {
                 return spec_err!(
                     "{} routing needs a dragonfly, flatfly or hyperx network, not {}",
