@@ -307,3 +307,20 @@ def test_bench_flit_runs_booksims_shipped_files_and_lists_refusals(tmp_path):
     assert torus["booksim_cycles"] == 6000 and torus["booksim_latency"] == 33.5
     assert "ratio" in torus and torus["cycles_per_s"] > 0
     assert "colour" in mesh["refused"] and "cycles_per_s" not in mesh
+
+
+def test_booksim_run_counts_an_unstable_runs_sample_periods(tmp_path):
+    """BookSim prints no 'Time taken' when it gives up: its cycles are its periods' sum."""
+    from netcoll.cli.bench import booksim_run
+
+    fake = tmp_path / "booksim"
+    fake.write_text(
+        "#!/bin/sh\nprintf 'Class 0:\\nPacket latency average = 900\\n"
+        "Class 0:\\nPacket latency average = 950\\nSimulation unstable, ending ...\\n'\n"
+    )
+    fake.chmod(0o755)
+    cfg = tmp_path / "single"
+    cfg.write_text("topology = mesh; sample_period = 500;\n")
+    r = booksim_run(str(fake), cfg, [])
+    assert r["booksim_cycles"] == 1000 and r["booksim_latency"] == 950.0
+    assert booksim_run(str(fake), cfg, ["sample_period=200"])["booksim_cycles"] == 400

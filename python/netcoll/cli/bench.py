@@ -154,16 +154,31 @@ def booksim_run(binary: str, cfg: Path, overrides: list[str], repeat: int = 1) -
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         secs.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     m = re.search(r"Time taken is (\d+) cycles", out)
-    if not m:
+    if m:
+        cycles = int(m.group(1))
+    elif "Simulation unstable" in out:
+        # An unstable run prints no total: it ran its sample periods (one stats block each).
+        cycles = len(re.findall(r"^Class 0:", out, re.M)) * _sample_period(cfg, overrides)
+    else:
         raise NetcollError(f"BookSim at {binary} printed no 'Time taken' line: is it BookSim 2?")
     lat = re.findall(r"Packet latency average = ([-0-9.e+]+)", out)
-    cycles, mid = int(m.group(1)), median(secs)
+    mid = median(secs)
     return {
         "booksim_cycles": cycles,
         "booksim_cpu_seconds": round(mid, 4),
         "booksim_cycles_per_s": round(cycles / max(mid, 1e-9)),
         "booksim_latency": round(float(lat[-1]), 2) if lat else None,
     }
+
+
+def _sample_period(cfg: Path, overrides: list[str]) -> int:
+    """The `sample_period` BookSim ran `cfg` with (its default 10,000 unless set)."""
+    from .._core import parse_booksim_config
+
+    pairs = parse_booksim_config(cfg.read_text(), str(cfg))
+    pairs += [tuple(o.split("=", 1)) for o in overrides]
+    values = [v for k, v in pairs if k == "sample_period"]
+    return int(values[-1]) if values else 10_000
 
 
 def timed_row(network: str, load: float, cfg: Path, pairs: list, repeat: int = 1) -> dict:
