@@ -28,9 +28,6 @@ pub struct FlitConfig {
     /// The choices a route-set routing (min_adapt, planar_adapt) keeps: BookSim's one per
     /// priority (its OutputSet, the default) or all (crate::routing::route_sets).
     pub route_set: crate::routing::route_sets::Choices,
-    /// BookSim's cmesh geometry keys `x`, `y` (routers per side) and `xr`, `yr` (nodes per
-    /// router per side), at BookSim's defaults 8, 8, 1, 1 until set.
-    pub cmesh_xy: [usize; 4],
     pub netcoll_topology: String,
     pub routing: RoutingKind,
     /// Use the dateline VC classes of DOR on a torus (off: any VC, which may deadlock).
@@ -104,9 +101,6 @@ pub struct FlitConfig {
     pub burst_r1: f64,
     /// Seed of `traffic = randperm`'s permutation (BookSim's `perm_seed`).
     pub perm_seed: i64,
-    /// BookSim's `xr`: the digit patterns (tornado, neighbor, badperm_yarc) count digits of
-    /// radix `xr * k`.
-    pub xr: usize,
     pub packet_size: usize,
     pub injection_rate: f64,
     pub injection_rate_uses_flits: bool,
@@ -153,7 +147,6 @@ impl Default for FlitConfig {
             k: 8,
             n: 2,
             c: 0,
-            cmesh_xy: [8, 8, 1, 1],
             route_set: Default::default(),
             netcoll_topology: String::new(),
             routing: RoutingKind::Dor,
@@ -194,7 +187,6 @@ impl Default for FlitConfig {
             burst_beta: 0.5,
             burst_r1: -1.0,
             perm_seed: 0,
-            xr: 1,
             packet_size: 1,
             injection_rate: 0.1,
             injection_rate_uses_flits: false,
@@ -418,7 +410,8 @@ impl FlitConfig {
     /// asserts them): n = 2, c = 4 = xr * yr, x = y, xr = yr; and x = k, since BookSim
     /// builds k x k routers whatever x says (a key that changed nothing would be ignored).
     fn cmesh_spec(&self) -> Result<String> {
-        let [x, y, xr, yr] = self.cmesh_xy;
+        let l = &self.link_lat;
+        let [x, y, xr, yr] = [l.x, l.y, l.xr, l.yr];
         let c = if self.c == 0 { 1 } else { self.c };
         if self.n != 2 || c != 4 {
             return spec_err!(

@@ -24,16 +24,6 @@ impl FlitConfig {
             "k" => self.k = num(key, v)?,
             "n" => self.n = num(key, v)?,
             "c" => self.c = num(key, v)?,
-            "x" | "y" | "xr" | "yr" => {
-                let at = ["x", "y", "xr", "yr"].iter().position(|&k| k == key);
-                self.cmesh_xy[at.expect("one of the four")] = num(key, v)?;
-                // The same keys place flatfly routers on BookSim's floor plan
-                // (link_latency.rs), and the digit patterns read `xr` (traffic.cpp).
-                self.link_lat.set(key, v)?;
-                if key == "xr" {
-                    self.xr = num(key, v)?;
-                }
-            }
             "netcoll_topology" => self.netcoll_topology = unquote(v).to_string(),
             "routing_function" => {
                 self.routing_set = true;

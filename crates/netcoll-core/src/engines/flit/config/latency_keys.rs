@@ -6,7 +6,9 @@ use crate::topology::ChannelClass;
 use serde::Serialize;
 
 /// The configuration's channel-latency keys: one per channel class (0 = by the rules above)
-/// and BookSim's flatfly floor-plan keys `x`, `y`, `xr`, `yr` (its defaults 8, 8, 1, 1).
+/// and BookSim's geometry keys `x`, `y`, `xr`, `yr` (its defaults 8, 8, 1, 1), read once here
+/// for the flatfly floor plan, the cmesh checks (`FlitConfig::cmesh_spec`) and the digit
+/// traffic patterns (`xr`).
 #[derive(Debug, Clone, Serialize)]
 pub struct LatencyKeys {
     pub local: u32,

@@ -55,7 +55,7 @@ impl Traffic {
             netcoll_shape: !cfg.netcoll_topology.is_empty(),
             k: cfg.k,
             n: cfg.n,
-            xr: cfg.xr,
+            xr: cfg.link_lat.xr,
             perm_seed: cfg.perm_seed,
         };
         let on_off = match &cfg.injection_process {
