@@ -58,10 +58,13 @@ impl Network<'_> {
         let nports = self.pstart[r + 1] as usize - p0;
         let mp = self.out_req.len();
         let (mut outs, mut ins) = (0u64, 0u64);
-        let held = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let words = r * self.wpr..(r + 1) * self.wpr;
+        let (held, occ) = (&self.va.holding[words.clone()], &self.occ[words]);
         for i in 0..nports {
             let gi = p0 + i;
-            let mask = bits_at(held, i * nv, nv);
+            // The VCs holding an output VC with a flit (`holding` is exact here: a tail's
+            // traversal clears its bit).
+            let mask = bits_at(held, i * nv, nv) & bits_at(occ, i * nv, nv);
             if mask == 0 {
                 continue;
             }
@@ -75,7 +78,6 @@ impl Network<'_> {
                 while bits != 0 {
                     let v = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    // `holding` may keep a VC whose tail has left (mask_router.rs).
                     if !self.sa_eligible(base + v) {
                         continue;
                     }

@@ -1,0 +1,160 @@
+//! BookSim's iSLIP VC allocation on per-port masks, for any number of iterations and
+//! routers of any width (at most 64 VCs a port): the runs the one-word masks of
+//! vc_masks.rs (one iteration, at most 64 VCs a router) leave to the grant table of
+//! vc_alloc.rs, which gives the same matching and is the reference.
+//!
+//! A waiting input VC asks for free output VCs of its class on its one output port, so the
+//! matching splits by output port: the requesters of one port (a *group*) compete for its
+//! VCs only, and a group's iterations never touch another group's VCs. Within a group the
+//! requesters are numbered by position (in increasing local input VC order) and their
+//! candidates are a mask of the port's VCs; one iteration (vc_masks.rs's rule) is
+//!
+//! 1. candidates: the port's free VCs of each unmatched requester's class (under virtual
+//!    cut-through, with room for its packet);
+//! 2. grant: an output VC asked for by several requesters grants the one nearest its grant
+//!    pointer (a local input VC number: the first requester at or after it, round the
+//!    router) and is struck from the others' candidates (`grant_conflicts`);
+//! 3. accept: each requester takes the candidate left nearest its accept pointer (a local
+//!    output VC number: within the port's VCs from the pointer, else the port's first).
+//!
+//! Pointers move on first-iteration matches only; later iterations match the requesters
+//! left unmatched with the VCs left free (router/alloc/islip.rs's rules).
+
+use super::allocator::{next, pick_below_64};
+use super::mask_state::PortRequest;
+use super::network::Network;
+use super::va_state::MASK_VCS;
+use super::vc_masks::{free_candidates, grant_conflicts};
+
+impl Network<'_> {
+    /// Whether iSLIP VC allocation may run on per-port masks: every port's VCs fit a mask
+    /// (`mask_limit`, which tests set to 0 to run the grant table instead) and a head asks
+    /// for VCs of one port (not a route set's).
+    pub(super) fn va_ports_apply(&self) -> bool {
+        self.nv <= self.va.mask_limit.min(MASK_VCS) && !self.sets.routes()
+    }
+
+    /// iSLIP VC allocation at router `r` over its requesting local input VCs `reqs` (in
+    /// increasing order) on per-port masks; a group of more than 64 requesters sends the
+    /// router to the grant table.
+    pub(super) fn islip_vcs_ports(&mut self, r: usize, reqs: &[u32]) {
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * self.nv;
+        let mut groups = std::mem::take(&mut self.mr.va_reqs);
+        groups.clear();
+        let mut sorted = true;
+        for &i in reqs {
+            let ivc = p0v + i as usize;
+            let port = self.vcs[ivc].out_port as usize - p0;
+            let key = (port as u64) << 32 | i as u64;
+            sorted &= groups.last().is_none_or(|q: &PortRequest| q.key < key);
+            let cand = self.port_candidates(ivc);
+            groups.push(PortRequest { key, cand });
+        }
+        if !sorted {
+            groups.sort_unstable_by_key(|q| q.key);
+        }
+        let mut ends = std::mem::take(&mut self.mr.va_ends);
+        ends.clear();
+        for (k, q) in groups.iter().enumerate() {
+            if groups.get(k + 1).is_none_or(|n| n.key >> 32 != q.key >> 32) {
+                ends.push(k + 1);
+            }
+        }
+        let widest = ends
+            .iter()
+            .scan(0, |s, &e| Some(e - std::mem::replace(s, e)))
+            .max();
+        if widest.unwrap_or(0) <= 64 {
+            let mut s = 0;
+            for &e in &ends {
+                self.islip_port_group(r, &groups[s..e]);
+                s = e;
+            }
+        } else {
+            self.islip_vcs_on(r, reqs);
+        }
+        self.mr.va_reqs = groups;
+        self.mr.va_ends = ends;
+    }
+
+    /// The free output VCs of its port input VC `ivc` (global) may take, as a mask of the
+    /// port's VCs.
+    #[inline]
+    fn port_candidates(&self, ivc: usize) -> u64 {
+        let go = self.vcs[ivc].out_port as usize;
+        let vct = self
+            .is_vct()
+            .then_some((&self.packets[..], &self.credits[..]));
+        free_candidates(
+            &self.vcs,
+            &self.va.out_free,
+            &self.va.class_mask,
+            self.nv,
+            ivc,
+            go,
+            vct,
+        )
+    }
+
+    /// iSLIP's iterations among the requesters of one output port of router `r` (`group`,
+    /// at most 64, in increasing input VC order; see the module comment).
+    fn islip_port_group(&mut self, r: usize, group: &[PortRequest]) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let (p0v, n) = (p0 * nv, (self.pstart[r + 1] as usize - p0) * nv);
+        let port = (group[0].key >> 32) as usize;
+        let (go, base) = (p0 + port, port * nv);
+        let mut unmatched = if group.len() == 64 {
+            !0
+        } else {
+            (1u64 << group.len()) - 1
+        };
+        for iter in 0..self.cfg.vc_iters() {
+            // Candidates, and the VCs asked for by more than one requester.
+            let free = self.va.out_free[go];
+            let (mut asked, mut conflicts) = (0u64, 0u64);
+            let mut bits = unmatched;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let c = group[j].cand & free;
+                self.va.cand[j] = c;
+                conflicts |= asked & c;
+                asked |= c;
+            }
+            if asked == 0 {
+                break;
+            }
+            // Grant: a conflict VC grants the requester nearest its pointer only (the
+            // first at or after the pointer's position among the requesters).
+            let gptr = &self.va.gptr;
+            grant_conflicts(&mut self.va.cand, unmatched, conflicts, |ov| {
+                let g = gptr[p0v + base + ov] as u32;
+                group.partition_point(|q| (q.key as u32) < g)
+            });
+            // Accept: every requester granted a VC takes the one nearest its pointer.
+            let mut bits = unmatched;
+            while bits != 0 {
+                let j = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let grants = self.va.cand[j];
+                if grants == 0 {
+                    continue;
+                }
+                let (i, ivc) = (
+                    group[j].key as u32 as usize,
+                    p0v + group[j].key as u32 as usize,
+                );
+                let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
+                let ov = pick_below_64(grants, if a < nv { a } else { 0 });
+                if iter == 0 {
+                    self.va.gptr[p0v + base + ov] = next(i, n) as u16;
+                    self.va.aptr[ivc] = next(base + ov, n) as u16;
+                }
+                self.take_vc(r, ivc, go * nv + ov);
+                unmatched &= !(1 << j);
+            }
+        }
+    }
+}
