@@ -127,13 +127,20 @@ impl Network<'_> {
 
     /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
     pub(super) fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
-        self.claim_vc(og / self.nv, og % self.nv, ivc);
-        self.vcs[ivc].out_vc = (og % self.nv) as u8;
-        self.vcs[ivc].state = ACTIVE;
-        self.set_waiting(r, ivc, false);
-        self.set_holding(r, ivc, true);
-        self.set_routed(r, ivc, false);
-        self.vcs[ivc].set_ready(self.now + self.va.delay);
+        let nv = self.nv;
+        let ov = og % nv;
+        self.claim_vc(og / nv, ov, ivc);
+        let ready = self.now + self.va.delay;
+        let x = &mut self.vcs[ivc];
+        x.out_vc = ov as u8;
+        x.state = ACTIVE;
+        x.set_ready(ready);
+        // It leaves the wait set and the routed VCs and holds an output VC now.
+        let local = ivc - self.pstart[r] as usize * nv;
+        let (w, bit) = (r * self.wpr + local / 64, 1u64 << (local % 64));
+        self.wait_bits[w] &= !bit;
+        self.va.routed[w] &= !bit;
+        self.va.holding[w] |= bit;
     }
 
     /// Routes idle input VCs and collects the local indices of those ready for VA, in
