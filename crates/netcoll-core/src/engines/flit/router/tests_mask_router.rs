@@ -243,7 +243,7 @@ fn per_port_va_masks_match_the_grant_table_and_the_request_matrix() {
         vec![
             ("k", "4"),
             ("injection_rate", "0.9"),
-            ("vc_alloc_iters", "4"),
+            ("alloc_iters", "4"),
             ("packet_size", "3"),
         ],
         // 20 VCs a port (100 a router), long packets on shallow buffers.
