@@ -40,6 +40,17 @@ impl Network<'_> {
     pub(super) fn islip_vcs_ports(&mut self, r: usize, reqs: &[u32]) {
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * self.nv;
+        if let [i] = reqs {
+            // A lone requester is granted every VC it asks for: it takes the one nearest
+            // its accept pointer.
+            let ivc = p0v + *i as usize;
+            let cand = self.port_candidates(ivc);
+            if cand != 0 {
+                let go = self.vcs[ivc].out_port as usize;
+                self.accept_vc(r, *i as usize, go, cand, true);
+            }
+            return;
+        }
         let mut groups = std::mem::take(&mut self.mr.va_reqs);
         groups.clear();
         let mut sorted = true;
@@ -81,7 +92,7 @@ impl Network<'_> {
     /// The free output VCs of its port input VC `ivc` (global) may take, as a mask of the
     /// port's VCs.
     #[inline]
-    fn port_candidates(&self, ivc: usize) -> u64 {
+    pub(super) fn port_candidates(&self, ivc: usize) -> u64 {
         let go = self.vcs[ivc].out_port as usize;
         let vct = self
             .is_vct()
@@ -102,7 +113,7 @@ impl Network<'_> {
     fn islip_port_group(&mut self, r: usize, group: &[PortRequest]) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
-        let (p0v, n) = (p0 * nv, (self.pstart[r + 1] as usize - p0) * nv);
+        let p0v = p0 * nv;
         let port = (group[0].key >> 32) as usize;
         let (go, base) = (p0 + port, port * nv);
         let mut unmatched = if group.len() == 64 {
@@ -142,19 +153,28 @@ impl Network<'_> {
                 if grants == 0 {
                     continue;
                 }
-                let (i, ivc) = (
-                    group[j].key as u32 as usize,
-                    p0v + group[j].key as u32 as usize,
-                );
-                let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
-                let ov = pick_below_64(grants, if a < nv { a } else { 0 });
-                if iter == 0 {
-                    self.va.gptr[p0v + base + ov] = next(i, n) as u16;
-                    self.va.aptr[ivc] = next(base + ov, n) as u16;
-                }
-                self.take_vc(r, ivc, go * nv + ov);
+                self.accept_vc(r, group[j].key as u32 as usize, go, grants, iter == 0);
                 unmatched &= !(1 << j);
             }
         }
+    }
+
+    /// Local input VC `i` of router `r` accepts, of the VCs `grants` of global output port
+    /// `go`, the one nearest its accept pointer (a local output VC number: from the
+    /// pointer within the port's VCs, else the port's first); both pointers move past the
+    /// match on a first iteration.
+    #[inline]
+    fn accept_vc(&mut self, r: usize, i: usize, go: usize, grants: u64, first: bool) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let n = (self.pstart[r + 1] as usize - p0) * nv;
+        let (ivc, base) = (p0 * nv + i, (go - p0) * nv);
+        let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
+        let ov = pick_below_64(grants, if a < nv { a } else { 0 });
+        if first {
+            self.va.gptr[go * nv + ov] = next(i, n) as u16;
+            self.va.aptr[ivc] = next(base + ov, n) as u16;
+        }
+        self.take_vc(r, ivc, go * nv + ov);
     }
 }

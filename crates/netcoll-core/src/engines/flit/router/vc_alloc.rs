@@ -75,13 +75,25 @@ impl Network<'_> {
         waiting.clear();
         self.collect_vc_requests(r, &mut waiting);
         self.va.book.reqs.clear(n, n);
+        // Requests by the ports' masks where they fit (tests set `mask_limit` to 0).
+        let masks = self.va_ports_apply();
         for &i in &waiting {
             let ivc = p0v + i as usize;
             // The output side bids with the flit's priority, the input side with 0 (what
             // BookSim's routing functions give); 0 and 0 under priority = none.
             let pri = clamp_pri(self.vc_pri(ivc));
-            let (lo, hi) = self.vc_range(ivc);
             let base = self.vcs[ivc].out_port as usize * nv;
+            if masks {
+                // The free VCs of its class with room, by the port's masks (va_ports.rs).
+                let mut cand = self.port_candidates(ivc);
+                while cand != 0 {
+                    let og = base + cand.trailing_zeros() as usize;
+                    cand &= cand - 1;
+                    self.va.book.reqs.add(i as usize, og - p0v, 0, pri);
+                }
+                continue;
+            }
+            let (lo, hi) = self.vc_range(ivc);
             let need = self.vc_need(ivc);
             for og in base + lo..base + hi {
                 if self.owner[og] == NONE && self.credits[og] >= need {
