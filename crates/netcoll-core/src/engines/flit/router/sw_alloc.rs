@@ -24,6 +24,7 @@ use super::allocator::{next, rotate_pick, round_robin};
 use super::class_types::Priority;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
+use super::vc_alloc::split_vc;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
@@ -65,7 +66,7 @@ impl Network<'_> {
             while bits != 0 {
                 let b = 64 * w + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (i, v) = (b / nv, b % nv);
+                let (i, v) = split_vc(b, nv);
                 let base = (p0 + i) * nv;
                 if !self.sa_eligible(base + v) {
                     continue;

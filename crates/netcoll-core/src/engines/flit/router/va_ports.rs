@@ -65,21 +65,30 @@ impl Network<'_> {
         if !sorted {
             groups.sort_unstable_by_key(|q| q.key);
         }
+        // Where each port's group ends, and the largest group.
         let mut ends = std::mem::take(&mut self.mr.va_ends);
         ends.clear();
+        let mut widest = 0;
         for (k, q) in groups.iter().enumerate() {
             if groups.get(k + 1).is_none_or(|n| n.key >> 32 != q.key >> 32) {
+                widest = widest.max(k + 1 - ends.last().copied().unwrap_or(0));
                 ends.push(k + 1);
             }
         }
-        let widest = ends
-            .iter()
-            .scan(0, |s, &e| Some(e - std::mem::replace(s, e)))
-            .max();
-        if widest.unwrap_or(0) <= 64 {
+        if widest <= 64 {
             let mut s = 0;
             for &e in &ends {
-                self.islip_port_group(r, &groups[s..e]);
+                if e == s + 1 {
+                    // Alone at its port: as a lone requester.
+                    let q = groups[s];
+                    let ivc = p0v + q.key as u32 as usize;
+                    if q.cand != 0 {
+                        let go = self.vcs[ivc].out_port as usize;
+                        self.accept_vc(r, q.key as u32 as usize, go, q.cand, true);
+                    }
+                } else {
+                    self.islip_port_group(r, &groups[s..e]);
+                }
                 s = e;
             }
         } else {
@@ -175,6 +184,6 @@ impl Network<'_> {
             self.va.gptr[go * nv + ov] = next(i, n) as u16;
             self.va.aptr[ivc] = next(base + ov, n) as u16;
         }
-        self.take_vc(r, ivc, go * nv + ov);
+        self.take_vc_at(r, ivc, go, ov);
     }
 }

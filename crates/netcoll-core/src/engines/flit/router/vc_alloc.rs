@@ -139,9 +139,15 @@ impl Network<'_> {
 
     /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
     pub(super) fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
+        let (go, ov) = split_vc(og, self.nv);
+        self.take_vc_at(r, ivc, go, ov);
+    }
+
+    /// [`Network::take_vc`] of output VC `ov` of global output port `go`.
+    #[inline]
+    pub(super) fn take_vc_at(&mut self, r: usize, ivc: usize, go: usize, ov: usize) {
         let nv = self.nv;
-        let ov = og % nv;
-        self.claim_vc(og / nv, ov, ivc);
+        self.claim_vc(go, ov, ivc);
         let ready = self.now + self.va.delay;
         let x = &mut self.vcs[ivc];
         x.out_vc = ov as u8;
@@ -339,6 +345,17 @@ impl Network<'_> {
         self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
         self.take_vc(r, ivc, base + lo + k);
         true
+    }
+}
+
+/// VC number `x` as (port, VC) with `nv` VCs a port: by a shift when `nv` is a power of
+/// two (a division costs tens of cycles).
+#[inline(always)]
+pub(super) fn split_vc(x: usize, nv: usize) -> (usize, usize) {
+    if nv.is_power_of_two() {
+        (x >> nv.trailing_zeros(), x & (nv - 1))
+    } else {
+        (x / nv, x % nv)
     }
 }
 
