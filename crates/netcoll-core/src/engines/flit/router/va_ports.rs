@@ -24,7 +24,7 @@ use super::allocator::{next, pick_below_64};
 use super::mask_state::PortRequest;
 use super::network::Network;
 use super::va_state::MASK_VCS;
-use super::vc_masks::{free_candidates, grant_conflicts};
+use super::vc_masks::grant_conflicts;
 
 impl Network<'_> {
     /// Whether iSLIP VC allocation may run on per-port masks: every port's VCs fit a mask
@@ -102,19 +102,7 @@ impl Network<'_> {
     /// port's VCs.
     #[inline]
     pub(super) fn port_candidates(&self, ivc: usize) -> u64 {
-        let go = self.vcs[ivc].out_port as usize;
-        let vct = self
-            .is_vct()
-            .then_some((&self.packets[..], &self.credits[..]));
-        free_candidates(
-            &self.vcs,
-            &self.va.out_free,
-            &self.va.class_mask,
-            self.nv,
-            ivc,
-            go,
-            vct,
-        )
+        self.candidates_from(ivc, self.vcs[ivc].out_port as usize)
     }
 
     /// iSLIP's iterations among the requesters of one output port of router `r` (`group`,

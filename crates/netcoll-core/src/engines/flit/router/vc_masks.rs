@@ -146,6 +146,13 @@ impl Network<'_> {
         if self.sets.routes() {
             return self.sets.candidates(ivc, &self.va.out_free[p0..], self.nv);
         }
+        self.candidates_from(ivc, p0)
+    }
+
+    /// [`free_candidates`] of input VC `ivc` numbered from port `p0` (a router's first, or
+    /// the VC's own output port for a mask of that port's VCs).
+    #[inline(always)]
+    pub(super) fn candidates_from(&self, ivc: usize, p0: usize) -> u64 {
         let vct = self
             .is_vct()
             .then_some((&self.packets[..], &self.credits[..]));
