@@ -24,7 +24,7 @@ use super::allocator::{next, rotate_pick, round_robin};
 use super::class_types::Priority;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
-use super::vc_alloc::split_vc;
+use super::vc_masks::split_vc;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {

@@ -31,6 +31,7 @@ use super::allocator::{next, round_robin};
 use super::network::{Network, ACTIVE, IDLE, NONE};
 use super::sw_alloc::clamp_pri;
 use super::types::REPL;
+use super::vc_masks::split_vc;
 
 impl Network<'_> {
     /// Routes the input VCs of router `r` that need it, then runs VC allocation.
@@ -345,17 +346,6 @@ impl Network<'_> {
         self.va_rr[go] = ((k + 1) % (hi - lo)) as u8;
         self.take_vc(r, ivc, base + lo + k);
         true
-    }
-}
-
-/// VC number `x` as (port, VC) with `nv` VCs a port: by a shift when `nv` is a power of
-/// two (a division costs tens of cycles).
-#[inline(always)]
-pub(super) fn split_vc(x: usize, nv: usize) -> (usize, usize) {
-    if nv.is_power_of_two() {
-        (x >> nv.trailing_zeros(), x & (nv - 1))
-    } else {
-        (x / nv, x % nv)
     }
 }
 

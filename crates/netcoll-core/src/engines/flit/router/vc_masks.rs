@@ -236,6 +236,17 @@ pub(super) fn grant_conflicts(
     }
 }
 
+/// VC number `x` as (port, VC) with `nv` VCs a port: by a shift when `nv` is a power of
+/// two (a division costs tens of cycles).
+#[inline(always)]
+pub(super) fn split_vc(x: usize, nv: usize) -> (usize, usize) {
+    if nv.is_power_of_two() {
+        (x >> nv.trailing_zeros(), x & (nv - 1))
+    } else {
+        (x / nv, x % nv)
+    }
+}
+
 /// Sets or clears bit `b` of `word`.
 #[inline]
 fn set_bit(word: &mut u64, b: usize, on: bool) {
