@@ -1,6 +1,7 @@
 //! What the analytic engine reports and the machine it assumes (`engines::analytic`'s
 //! semantics), shared by its full analysis, its list schedules and its per-step paths.
 
+pub use super::analytic_classes::ClassCosts;
 use crate::error::Result;
 use crate::models::{LogGP, MultisendParams};
 use crate::schedule::{ComputeOp, OpKind, Schedule};
@@ -12,8 +13,11 @@ use serde::Serialize;
 pub struct Machine {
     /// Start-up per message, seconds.
     pub alpha: f64,
-    /// Seconds per byte.
+    /// Seconds per byte (the endpoint links; a route's slowest link sets its rate).
     pub beta: f64,
+    /// Per link class: latency per hop and seconds per byte (Hockney models;
+    /// `engines::analytic_classes`). Default: nothing per hop, `beta` per byte.
+    pub classes: ClassCosts,
     /// Seconds per byte combined (reduce, XOR).
     pub gamma: f64,
     /// Postal latency lambda, in units of one packet send (>= 1).
@@ -29,6 +33,7 @@ impl Default for Machine {
         Machine {
             alpha: 1e-6,
             beta: 1e-9,
+            classes: ClassCosts::default(),
             gamma: 1e-10,
             lambda: 2.0,
             multisend: MultisendParams::paper(),
@@ -87,6 +92,7 @@ pub struct Analysis {
 
 /// Checks the machine parameters (finite, non-negative; lambda >= 1).
 pub fn check_machine(m: &Machine) -> Result<()> {
+    m.classes.check()?;
     for (name, v) in [("alpha", m.alpha), ("beta", m.beta), ("gamma", m.gamma)] {
         if !(v.is_finite() && v >= 0.0) {
             return crate::spec_err!("{name} = {v} must be a finite number >= 0");
