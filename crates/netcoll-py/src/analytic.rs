@@ -247,6 +247,11 @@ fn tune(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Largest schedule (messages) `analyze`'s `auto` builds rather than taking per step.
+    m.add(
+        "SMALL_SCHEDULE",
+        netcoll_core::plan::figures::SMALL_SCHEDULE,
+    )?;
     m.add_function(wrap_pyfunction!(schedule_figures, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(tune, m)?)?;
