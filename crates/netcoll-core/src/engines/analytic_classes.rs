@@ -12,67 +12,12 @@
 //! With the defaults every route's terms are `(0, beta)` and no route is walked, so every
 //! figure is the single-class one bit for bit.
 
+#[cfg(test)]
+use super::analysis::ClassCosts;
 use super::analysis::Machine;
 use super::op_graph::Paths;
 use crate::error::Result;
 use crate::topology::{ChannelClass, Topology};
-
-/// Per-class Hockney parameters, indexed in `ChannelClass::ALL` order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ClassCosts {
-    /// Seconds added per hop over a channel of the class (default 0).
-    pub alpha: [f64; 4],
-    /// Seconds per byte on a channel of the class; `None`: the machine's `beta`.
-    pub beta: [Option<f64>; 4],
-}
-
-impl ClassCosts {
-    /// The machine keys that set them: `alpha_local` ... `beta_down`.
-    pub const KEYS: [&'static str; 8] = [
-        "alpha_local",
-        "alpha_global",
-        "alpha_up",
-        "alpha_down",
-        "beta_local",
-        "beta_global",
-        "beta_up",
-        "beta_down",
-    ];
-
-    /// Whether every class costs what the single-class model charges (nothing per hop,
-    /// `beta` per byte): routes need not be walked.
-    pub fn is_uniform(&self, beta: f64) -> bool {
-        self.alpha.iter().all(|&a| a == 0.0)
-            && self.beta.iter().all(|b| b.is_none_or(|b| b <= beta))
-    }
-
-    /// Sets `key` (one of [`Self::KEYS`]) to `value`; false for any other key.
-    pub fn set(&mut self, key: &str, value: f64) -> bool {
-        let Some(i) = Self::KEYS.iter().position(|&k| k == key) else {
-            return false;
-        };
-        if i < 4 {
-            self.alpha[i] = value;
-        } else {
-            self.beta[i - 4] = Some(value);
-        }
-        true
-    }
-
-    /// Every value finite and >= 0 (else a one-line error naming the key).
-    pub fn check(&self) -> Result<()> {
-        let betas = self.beta.iter().map(|b| b.unwrap_or(0.0));
-        for (key, v) in Self::KEYS
-            .iter()
-            .zip(self.alpha.iter().copied().chain(betas))
-        {
-            if !(v.is_finite() && v >= 0.0) {
-                return crate::spec_err!("{key} = {v} must be a finite number >= 0");
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The Hockney terms of one route: the latency its hops add to `alpha`, and the seconds
 /// per byte of its slowest link.
