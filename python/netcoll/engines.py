@@ -15,7 +15,8 @@ verified and replayed packet by packet over the topology's routing.
 the network (docs/flit.md).
 
 **analytic** (``simulate_analytic``): the analytic engine's figures of the schedule (counts,
-routed hops, rounds, the four models' times; docs/analytic.md).
+routed hops, rounds, the four models' times, link classes' alpha and beta; docs/analytic.md);
+a schedule too large to build is taken per step, as ``netcoll analyze`` does.
 
 **loggops** (``simulate_loggops``): LogGOPSim's model (docs/formats.md), topology-free or with
 L per routed hop (``hops=1``).
