@@ -11,7 +11,9 @@
 //!    100 on a global one (dragonfly.cpp is compiled with `DRAGON_LATENCY` defined), and
 //!    `topology = flatfly` with `use_noc_latency = 1` (BookSim's default) takes the channel's
 //!    length on BookSim's floor plan (flatfly_onchip.cpp: `xr * |dx| + yr * |dy|` between the
-//!    routers' places on an `x`-wide grid);
+//!    routers' places on an `x`-wide grid), and `topology = cmesh` with `use_noc_latency = 1`
+//!    takes 2 cycles on a mesh channel and `k` on an edge's express link (cmesh.cpp:
+//!    `cY * k / 2` with c = 4);
 //! 4. otherwise `channel_latency` (FlitConfig::link_latency).
 
 use super::config::FlitConfig;
@@ -32,6 +34,14 @@ pub fn channel_latencies(topo: &Topology, cfg: &FlitConfig) -> Result<Option<Vec
         None
     } else if cfg.topology == "dragonflynew" {
         let (local, global) = DRAGONFLYNEW_LATENCY;
+        Some(Box::new(move |ch| match topo.channel_class(ch) {
+            ChannelClass::Global => global,
+            _ => local,
+        }))
+    } else if cfg.topology == "cmesh" && cfg.use_noc_latency {
+        // cmesh.cpp: a mesh channel spans one router's block (`c / n` = 2 nodes, the base
+        // latency); an edge's express link spans half the edge, `cY * k / 2` = k cycles.
+        let (local, global) = (base, cfg.k as u32);
         Some(Box::new(move |ch| match topo.channel_class(ch) {
             ChannelClass::Global => global,
             _ => local,
@@ -167,6 +177,32 @@ mod tests {
         assert!(channel_latencies(&topo, &bad).is_err());
         bad.use_noc_latency = false;
         assert!(channel_latencies(&topo, &bad).unwrap().is_none());
+    }
+
+    #[test]
+    fn cmesh_express_links_take_k_cycles_as_booksims() {
+        let c = cfg(&[
+            ("topology", "cmesh"),
+            ("k", "4"),
+            ("n", "2"),
+            ("c", "4"),
+            ("x", "4"),
+            ("y", "4"),
+            ("xr", "2"),
+            ("yr", "2"),
+        ]);
+        let topo = c.build_topology().unwrap();
+        let lat = channel_latencies(&topo, &c).unwrap().unwrap();
+        for (ch, &l) in lat.iter().enumerate() {
+            let (a, b) = topo.channel_ends(ch as u32);
+            let (a, b) = (a.switch as usize, b.switch as usize);
+            let hop = (a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4);
+            // Mesh neighbours: 2 cycles; the express links jump k/2 = 2 routers: k = 4.
+            assert_eq!(l, if hop == 1 { 2 } else { 4 }, "channel {ch}: {a} -> {b}");
+        }
+        let mut off = c.clone();
+        off.use_noc_latency = false;
+        assert!(channel_latencies(&topo, &off).unwrap().is_none());
     }
 
     #[test]
