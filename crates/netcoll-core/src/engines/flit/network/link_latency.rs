@@ -151,10 +151,11 @@ mod tests {
         assert!(channel_latencies(&topo, &c3).unwrap().is_none());
     }
 
-    #[test]
-    fn flatfly_lengths_follow_booksims_floor_plan() {
+    /// `topology` as a 4 x 4 grid of routers of 4 nodes on BookSim's floor plan (x = y = 4,
+    /// xr = yr = 2), and its channel latencies.
+    fn four_by_four(topology: &str) -> (FlitConfig, Topology, Vec<u32>) {
         let c = cfg(&[
-            ("topology", "flatfly"),
+            ("topology", topology),
             ("k", "4"),
             ("n", "2"),
             ("c", "4"),
@@ -165,9 +166,19 @@ mod tests {
         ]);
         let topo = c.build_topology().unwrap();
         let lat = channel_latencies(&topo, &c).unwrap().unwrap();
+        (c, topo, lat)
+    }
+
+    fn channel_routers(topo: &Topology, ch: usize) -> (usize, usize) {
+        let (a, b) = topo.channel_ends(ch as u32);
+        (a.switch as usize, b.switch as usize)
+    }
+
+    #[test]
+    fn flatfly_lengths_follow_booksims_floor_plan() {
+        let (c, topo, lat) = four_by_four("flatfly");
         for (ch, &l) in lat.iter().enumerate() {
-            let (a, b) = topo.channel_ends(ch as u32);
-            let (a, b) = (a.switch as usize, b.switch as usize);
+            let (a, b) = channel_routers(&topo, ch);
             // One dimension differs: 2 cycles per router of distance.
             let d = (a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4);
             assert_eq!(l as usize, 2 * d);
@@ -181,21 +192,9 @@ mod tests {
 
     #[test]
     fn cmesh_express_links_take_k_cycles_as_booksims() {
-        let c = cfg(&[
-            ("topology", "cmesh"),
-            ("k", "4"),
-            ("n", "2"),
-            ("c", "4"),
-            ("x", "4"),
-            ("y", "4"),
-            ("xr", "2"),
-            ("yr", "2"),
-        ]);
-        let topo = c.build_topology().unwrap();
-        let lat = channel_latencies(&topo, &c).unwrap().unwrap();
+        let (c, topo, lat) = four_by_four("cmesh");
         for (ch, &l) in lat.iter().enumerate() {
-            let (a, b) = topo.channel_ends(ch as u32);
-            let (a, b) = (a.switch as usize, b.switch as usize);
+            let (a, b) = channel_routers(&topo, ch);
             let hop = (a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4);
             // Mesh neighbours: 2 cycles; the express links jump k/2 = 2 routers: k = 4.
             assert_eq!(l, if hop == 1 { 2 } else { 4 }, "channel {ch}: {a} -> {b}");
