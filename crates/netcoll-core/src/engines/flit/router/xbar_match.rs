@@ -62,7 +62,7 @@ pub fn islip(
     aptr: &mut [u16],
     iters: usize,
     (by_out, grants): (&mut Scratch, &mut Scratch),
-    mut matched: impl FnMut(usize, usize),
+    matched: impl FnMut(usize, usize),
 ) {
     let mut outs = 0u64;
     let mut ins = any;
@@ -77,46 +77,79 @@ pub fn islip(
             outs |= 1 << o;
         }
     }
-    let (mut in_done, mut out_done) = (0u64, 0u64);
-    let mut pairs = [u8::MAX; 64];
-    for iter in 0..iters.max(1) {
-        let mut granted = 0u64;
-        let mut bits = outs & !out_done;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let cand = by_out[o] & !in_done;
-            if cand != 0 {
-                let i = rotate_pick(cand, gptr[o] as usize);
-                grants[i] |= 1 << o;
-                granted |= 1 << i;
+    let rounds = IslipRounds {
+        n: (n_in, n_out),
+        iters,
+    };
+    rounds.run(by_out, outs, (gptr, aptr), grants, matched);
+}
+
+/// iSLIP's grant and accept rounds over up to 64 inputs and outputs, shared by the crossbar
+/// (above) and the switch allocator over ports (sw_alloc.rs): per iteration every unmatched
+/// output grants the unmatched requesting input nearest its grant pointer, every input
+/// accepts the grant nearest its accept pointer; pointers move past first-iteration matches
+/// only.
+pub struct IslipRounds {
+    /// Inputs and outputs (the pointers wrap at these).
+    pub n: (usize, usize),
+    pub iters: usize,
+}
+
+impl IslipRounds {
+    /// Runs the rounds on `by_out[o]` (the inputs requesting output `o`, for the outputs
+    /// in `outs`), with a grant pointer per output and an accept pointer per input, and
+    /// `grants` as scratch (zero between calls). Leaves `by_out` zero and reports the
+    /// matches in input order through `matched`.
+    pub fn run(
+        &self,
+        by_out: &mut [u64],
+        mut outs: u64,
+        (gptr, aptr): (&mut [u16], &mut [u16]),
+        grants: &mut [u64],
+        mut matched: impl FnMut(usize, usize),
+    ) {
+        let (n_in, n_out) = self.n;
+        let (mut in_done, mut out_done) = (0u64, 0u64);
+        let mut pairs = [u8::MAX; 64];
+        for iter in 0..self.iters.max(1) {
+            let mut granted = 0u64;
+            let mut bits = outs & !out_done;
+            while bits != 0 {
+                let o = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let cand = by_out[o] & !in_done;
+                if cand != 0 {
+                    let i = rotate_pick(cand, gptr[o] as usize);
+                    grants[i] |= 1 << o;
+                    granted |= 1 << i;
+                }
+            }
+            if granted == 0 {
+                break;
+            }
+            while granted != 0 {
+                let i = granted.trailing_zeros() as usize;
+                granted &= granted - 1;
+                let o = rotate_pick(std::mem::take(&mut grants[i]), aptr[i] as usize);
+                in_done |= 1 << i;
+                out_done |= 1 << o;
+                pairs[i] = o as u8;
+                if iter == 0 {
+                    gptr[o] = next(i, n_in) as u16;
+                    aptr[i] = next(o, n_out) as u16;
+                }
             }
         }
-        if granted == 0 {
-            break;
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            by_out[o] = 0;
         }
-        while granted != 0 {
-            let i = granted.trailing_zeros() as usize;
-            granted &= granted - 1;
-            let o = rotate_pick(std::mem::take(&mut grants[i]), aptr[i] as usize);
-            in_done |= 1 << i;
-            out_done |= 1 << o;
-            pairs[i] = o as u8;
-            if iter == 0 {
-                gptr[o] = next(i, n_in) as u16;
-                aptr[i] = next(o, n_out) as u16;
-            }
+        while in_done != 0 {
+            let i = in_done.trailing_zeros() as usize;
+            in_done &= in_done - 1;
+            matched(i, pairs[i] as usize);
         }
-    }
-    while outs != 0 {
-        let o = outs.trailing_zeros() as usize;
-        outs &= outs - 1;
-        by_out[o] = 0;
-    }
-    while in_done != 0 {
-        let i = in_done.trailing_zeros() as usize;
-        in_done &= in_done - 1;
-        matched(i, pairs[i] as usize);
     }
 }
 
