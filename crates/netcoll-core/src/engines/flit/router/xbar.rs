@@ -88,7 +88,7 @@ impl Network<'_> {
             self.xb.steps_next_cycle();
         }
         let steps = self.xb.steps_next_cycle();
-        let several = self.xb.internal != 1.0;
+        let several = self.xb.several;
         for s in 0..steps {
             self.xb.last_step = s + 1 == steps;
             if several {
@@ -170,49 +170,55 @@ impl Network<'_> {
     /// The switch requests of router `r` into `xb.req` / `xb.req_vc`: every VC holding an
     /// output VC whose front flit is ready, with a credit and room in its output buffer, off
     /// the held crossbar ports `hin` / `hout`; per (crossbar input, output) the VC nearest
-    /// the input's offset. Returns the requesting local crossbar inputs.
+    /// the input's offset. Returns the requesting local crossbar inputs. (The network's
+    /// arrays are borrowed apart, so that the loop keeps them in registers.)
     #[inline(always)]
     fn xbar_requests(&mut self, r: usize, hin: u64, hout: u64) -> u64 {
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
-        let (is, os, nv) = (self.xb.is, self.xb.os, self.nv);
-        debug_assert!(self.xb.split.len() >= np * nv);
+        let nv = self.nv;
+        let xb = &mut *self.xb;
+        let (is, os) = (xb.is, xb.os);
+        debug_assert!(xb.split.len() >= np * nv);
         let n_out = np * os;
         let now = self.now;
+        let vcs = &self.vcs[p0 * nv..(p0 + np) * nv];
+        let credits = &self.credits[..];
+        let holding = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let in_off = &xb.in_off[p0 * is..(p0 + np) * is];
         let mut any = 0u64;
-        for w in 0..self.wpr {
-            let mut bits = self.va.holding[r * self.wpr + w];
+        for (w, &word) in holding.iter().enumerate() {
+            let mut bits = word;
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let ivc = p0 * nv + b;
-                let x = &self.vcs[ivc];
+                let x = &vcs[b];
                 if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
                     continue;
                 }
                 let go = x.out_port as usize;
-                if self.credits[go * nv + x.out_vc as usize] == 0 || self.out_full(go) {
+                if credits[go * nv + x.out_vc as usize] == 0 || xb.out_full(go) {
                     continue;
                 }
                 // Port, VC and crossbar input of local VC `b` by table (no divisions).
-                let (i, v, xi) = self.xb.split[b];
+                let (i, v, xi) = xb.split[b];
                 let (i, v, xi) = (i as usize, v as usize, xi as usize);
-                let xo = (go - p0) * os + self.xb.out_lane[i] as usize;
+                let xo = (go - p0) * os + xb.out_lane[i] as usize;
                 if (hin >> xi | hout >> xo) & 1 != 0 {
                     continue;
                 }
                 let slot = xi * n_out + xo;
-                if self.xb.req[xi] >> xo & 1 != 0 {
+                if xb.req[xi] >> xo & 1 != 0 {
                     // One request per (input, output): the VC nearest the offset.
-                    let off = self.xb.in_off[p0 * is + xi] as usize;
-                    let old = self.xb.req_vc[slot] as usize;
+                    let off = in_off[xi] as usize;
+                    let old = xb.req_vc[slot] as usize;
                     let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
                     if dist(v) >= dist(old) {
                         continue;
                     }
                 }
-                self.xb.req[xi] |= 1 << xo;
-                self.xb.req_vc[slot] = v as u8;
+                xb.req[xi] |= 1 << xo;
+                xb.req_vc[slot] = v as u8;
                 any |= 1 << xi;
             }
         }
@@ -233,7 +239,7 @@ impl Network<'_> {
             let x = &self.vcs[gi * nv + v];
             debug_assert!(x.state == ACTIVE && x.len > 0, "a held VC has flits");
             let go = x.out_port as usize;
-            let sends = self.credits[go * nv + x.out_vc as usize] > 0 && !self.out_full(go);
+            let sends = self.credits[go * nv + x.out_vc as usize] > 0 && !self.xb.out_full(go);
             let keep = sends && {
                 let (tail, left) = self.cross(r, gi, v);
                 !tail && left > 0
@@ -245,23 +251,6 @@ impl Network<'_> {
                 self.xb.held_out[r] &= !(1 << xo);
             }
         }
-    }
-
-    /// Whether the output buffer of global port `go` is full for the switch (only a
-    /// bounded one can be).
-    #[inline(always)]
-    fn out_full(&self, go: usize) -> bool {
-        self.xb.out_cap >= 0 && self.xb.queued && self.bounded_out_full(go)
-    }
-
-    /// [`Network::out_full`] of a bounded output buffer (BookSim counts a flit in it from
-    /// the step after its traversal).
-    #[inline(never)]
-    fn bounded_out_full(&self, go: usize) -> bool {
-        let q = &self.xb.outq;
-        let now = self.xb.step as u32;
-        let recent = q.count_back_while(go, |f| f.step + 1 >= now);
-        (q.len(go) - recent) as i64 >= self.xb.out_cap
     }
 
     /// The front flit of input VC `v` of global input port `gi` crosses the switch:
@@ -281,7 +270,6 @@ impl Network<'_> {
             self.traverse(r, gi, v);
             return (tail, left);
         }
-        self.sent.reserve_hop();
         let depth = self.depth;
         let x = &mut self.vcs[ivc];
         let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
@@ -294,12 +282,13 @@ impl Network<'_> {
         if left == 0 {
             self.vacate(r, bit);
         }
-        if self.xb.internal != 1.0 {
+        if self.xb.several {
             if self.xb.cred_step[gi] == 0 {
                 self.xb.cred_touched.push(gi as u32);
             }
             self.xb.cred_step[gi] |= 1 << v;
         } else {
+            self.sent.reserve_hop();
             self.return_credit(gi, v as u8);
         }
         self.enqueue(go, ov, flit);
@@ -321,9 +310,8 @@ impl Network<'_> {
         }
         // Reaches the buffer at the next step: this cycle unless this is its last step,
         // then the switch's remaining delay.
-        let cd = (self.cfg.st_final_delay as u64).max(1);
         let next = u64::from(self.xb.last_step);
-        let exit = self.now_cycle() + (self.cfg.sw_alloc_delay as u64 - 1) + next + cd - 1;
+        let exit = self.now_cycle().wrapping_add(self.xb.exit_delay) + next;
         let q = &mut self.xb.outq;
         if q.is_empty(go) {
             self.xb.out_busy.push(go as u32);

@@ -34,6 +34,12 @@ pub struct Xbar {
     /// steps of a cycle are those that bring it below 1).
     pub internal: f64,
     pub partial: f64,
+    /// `internal != 1`: several (or no) steps a cycle, credits queued per step.
+    pub several: bool,
+    /// Cycles from a switch allocation to its flit's exit from the output buffer, less one
+    /// when the allocation is in the cycle's last step (`sw_alloc_delay - 1 +
+    /// max(st_final_delay, 1) - 1`).
+    pub exit_delay: u64,
     /// Cycles the accumulator has been advanced through.
     pub acc_cycle: u64,
     /// Switch steps run so far: the routers' clock while `internal != 1` (ready times of
@@ -97,6 +103,8 @@ impl Default for Xbar {
             os: 1,
             internal: 1.0,
             partial: 0.0,
+            several: false,
+            exit_delay: 0,
             acc_cycle: 0,
             step: 0,
             last_step: true,
@@ -146,6 +154,10 @@ impl Xbar {
             is,
             os,
             internal: cfg.internal_speedup,
+            several: several_steps,
+            // Wrapping: the delay is -1 when sw_alloc_delay is 0 (added to the cycle).
+            exit_delay: (cfg.sw_alloc_delay as u64 + (cfg.st_final_delay as u64).max(1))
+                .wrapping_sub(2),
             queued,
             out_cap: cfg.output_buffer_size,
             hold: cfg.hold_switch_for_packet,
@@ -175,6 +187,22 @@ impl Xbar {
             off_after: (0..nv).map(|v| ((v + is) % nv) as u8).collect(),
             ..Xbar::default()
         }
+    }
+
+    /// Whether the output buffer of global port `go` is full for the switch (only a
+    /// bounded one can be).
+    #[inline(always)]
+    pub fn out_full(&self, go: usize) -> bool {
+        self.out_cap >= 0 && self.queued && self.bounded_out_full(go)
+    }
+
+    /// [`Xbar::out_full`] of a bounded output buffer (BookSim counts a flit in it from the
+    /// step after its traversal).
+    #[inline(never)]
+    fn bounded_out_full(&self, go: usize) -> bool {
+        let now = self.step as u32;
+        let recent = self.outq.count_back_while(go, |f| f.step + 1 >= now);
+        (self.outq.len(go) - recent) as i64 >= self.out_cap
     }
 
     /// Switch steps in the next cycle: BookSim's `Router::Evaluate` adds the internal
