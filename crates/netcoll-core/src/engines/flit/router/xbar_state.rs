@@ -320,3 +320,40 @@ impl<T: Copy + Default> PortQueues<T> {
         n
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{PortQueues, RING};
+    use rand::{Rng, SeedableRng};
+    use std::collections::VecDeque;
+
+    /// The flat rings with their overflow behave as one deque per port, across random
+    /// pushes and pops that fill queues well past the ring (the overflow path).
+    #[test]
+    fn port_queues_are_fifo_queues_past_the_ring() {
+        let ports = 5;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut q = PortQueues::<u64>::new(ports);
+        let mut want: Vec<VecDeque<u64>> = vec![VecDeque::new(); ports];
+        let mut longest = 0;
+        for step in 0..20_000u64 {
+            let p = rng.gen_range(0..ports);
+            // Phases that grow and drain, so queues reach several times the ring.
+            let push = rng.gen_bool(if (step / 500) % 2 == 0 { 0.7 } else { 0.3 });
+            if push {
+                q.push_back(p, step);
+                want[p].push_back(step);
+            } else {
+                assert_eq!(q.pop_front(p), want[p].pop_front(), "pop at step {step}");
+            }
+            assert_eq!(q.len(p), want[p].len());
+            assert_eq!(q.is_empty(p), want[p].is_empty());
+            assert_eq!(q.front(p), want[p].front().copied());
+            let cut = rng.gen_range(0..=step);
+            let tail = want[p].iter().rev().take_while(|&&x| x >= cut).count();
+            assert_eq!(q.count_back_while(p, |&x| x >= cut), tail);
+            longest = longest.max(want[p].len());
+        }
+        assert!(longest > 4 * RING, "the overflow path ran ({longest})");
+    }
+}
