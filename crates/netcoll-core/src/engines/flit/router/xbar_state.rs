@@ -337,9 +337,9 @@ mod tests {
         let mut want: Vec<VecDeque<u64>> = vec![VecDeque::new(); ports];
         let mut longest = 0;
         for step in 0..20_000u64 {
-            let p = rng.gen_range(0..ports);
+            let p = rng.random_range(0..ports);
             // Phases that grow and drain, so queues reach several times the ring.
-            let push = rng.gen_bool(if (step / 500) % 2 == 0 { 0.7 } else { 0.3 });
+            let push = rng.random_bool(if (step / 500) % 2 == 0 { 0.7 } else { 0.3 });
             if push {
                 q.push_back(p, step);
                 want[p].push_back(step);
@@ -349,7 +349,7 @@ mod tests {
             assert_eq!(q.len(p), want[p].len());
             assert_eq!(q.is_empty(p), want[p].is_empty());
             assert_eq!(q.front(p), want[p].front().copied());
-            let cut = rng.gen_range(0..=step);
+            let cut = rng.random_range(0..=step);
             let tail = want[p].iter().rev().take_while(|&&x| x >= cut).count();
             assert_eq!(q.count_back_while(p, |&x| x >= cut), tail);
             longest = longest.max(want[p].len());
