@@ -6,14 +6,9 @@
 use netcoll_core::engines::flit::booksim_settings;
 use netcoll_core::plan::multicast_load::simulate_traffic_with;
 
-/// CPU time of this process (user + system) in seconds, in clock ticks of 10 ms.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(11) + tick(12)) / 100.0
-}
+#[path = "common/cpu.rs"]
+mod cpu;
+use cpu::cpu_seconds;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
