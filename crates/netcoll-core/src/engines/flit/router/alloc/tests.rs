@@ -34,7 +34,6 @@ impl Held {
         for &(i, o, ip, op) in reqs {
             r.add(i, o, ip, op);
         }
-        r.finish();
         let mut m = Matching::default();
         let mut st = State {
             in_ptr: &mut self.in_ptr,
@@ -45,7 +44,7 @@ impl Held {
                 n: &mut self.draws,
             },
         };
-        allocate(kind, iters, &r, &mut st, &mut m);
+        allocate(kind, iters, &mut r, &mut st, &mut m);
         check_matching(&m);
         m
     }
