@@ -10,31 +10,100 @@
 //! pick one request ([`arbitrate`], which also transposes the picks), the other side's
 //! arbiters each choose among the picks naming them.
 
-use super::requests::bits;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
 use super::{Kind, Matching, Requests, State, NONE};
+
+/// A mask word: `u64` for matrices up to 64 wide (the common case: half the work of a
+/// `u128`), `u128` up to 128. [`Requests`] keeps `u128`s; a `u64` reads their low half.
+pub(super) trait Word:
+    Copy
+    + PartialEq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The word holding bit `x` alone.
+    fn bit(x: usize) -> Self;
+    /// The bits at or above `x` (none for `x` past the word).
+    fn from_bit(x: usize) -> Self;
+    fn low(v: u128) -> Self;
+    fn lowest(self) -> usize;
+    fn without_lowest(self) -> Self;
+    /// The mask path's scratch of this word ([`Matching`]).
+    fn scratch(m: &mut Matching) -> &mut Vec<Self>;
+}
+
+macro_rules! word {
+    ($t:ty, $field:ident) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn bit(x: usize) -> Self {
+                1 << x
+            }
+            #[inline(always)]
+            fn from_bit(x: usize) -> Self {
+                (!0 as $t).checked_shl(x as u32).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn low(v: u128) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            fn scratch(m: &mut Matching) -> &mut Vec<Self> {
+                &mut m.$field
+            }
+        }
+    };
+}
+word!(u64, masks64);
+word!(u128, masks128);
+
+/// The set bits of `m`, lowest first.
+#[inline(always)]
+fn bits<W: Word>(mut m: W) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != W::ZERO).then(|| {
+            let b = m.lowest();
+            m = m.without_lowest();
+            b
+        })
+    })
+}
 
 /// The first set bit of `mask` (not empty, bits below the arbiter's width only) at or
 /// after `ptr`, wrapping: a round-robin arbiter's pick. A pointer at or past the width
 /// picks the lowest bit, as the list path's scan does.
-#[inline]
-fn first_at_or_after(mask: u128, ptr: usize) -> usize {
-    debug_assert!(mask != 0);
-    let hi = if ptr < 128 { mask & (!0u128 << ptr) } else { 0 };
-    (if hi != 0 { hi } else { mask }).trailing_zeros() as usize
+#[inline(always)]
+fn first_at_or_after<W: Word>(mask: W, ptr: usize) -> usize {
+    debug_assert!(mask != W::ZERO);
+    let hi = mask & W::from_bit(ptr);
+    if hi != W::ZERO { hi } else { mask }.lowest()
 }
 
 /// One pass of arbiters: every `x` in `active` whose row `rows[x] & allowed` is not empty
 /// picks its first bit `y` from `ptr[x]`; sets bit `x` of `to[y]` (the picks naming `y`)
 /// and returns the `y`s picked.
-#[inline]
-fn arbitrate(active: u128, rows: &[u128], allowed: u128, ptr: &[u16], to: &mut [u128]) -> u128 {
-    let mut picked = 0;
+#[inline(always)]
+fn arbitrate<W: Word>(active: W, rows: &[u128], allowed: W, ptr: &[u16], to: &mut [W]) -> W {
+    let mut picked = W::ZERO;
     for x in bits(active) {
-        let row = rows[x] & allowed;
-        if row != 0 {
+        let row = W::low(rows[x]) & allowed;
+        if row != W::ZERO {
             let y = first_at_or_after(row, ptr[x] as usize);
-            to[y] |= 1 << x;
-            picked |= 1 << y;
+            to[y] |= W::bit(x);
+            picked |= W::bit(y);
         }
     }
     picked
@@ -51,12 +120,20 @@ fn set(i: usize, o: usize, moves: bool, st: &mut State, m: &mut Matching) {
     }
 }
 
-/// [`super::allocate`] on masks (`m` reset).
+/// [`super::allocate`] on masks (`m` reset): on `u64`s where the matrix fits.
 pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
+    if reqs.inputs().max(reqs.outputs()) <= 64 {
+        allocate_on::<u64>(kind, iters, reqs, st, m)
+    } else {
+        allocate_on::<u128>(kind, iters, reqs, st, m)
+    }
+}
+
+fn allocate_on<W: Word>(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
     let n = reqs.inputs().max(reqs.outputs());
-    let mut to = std::mem::take(&mut m.masks);
+    let mut to = std::mem::take(W::scratch(m));
     if to.len() < n {
-        to.resize(n, 0);
+        to.resize(n, W::ZERO);
     }
     match kind {
         Kind::SeparableInputFirst => separable_input_first(reqs, st, m, &mut to),
@@ -65,25 +142,36 @@ pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut
         Kind::Select => select(reqs, iters, st, m, &mut to),
         _ => unreachable!("Requests::masks_apply admits only the round-robin allocators"),
     }
-    debug_assert!(to.iter().all(|&t| t == 0));
-    m.masks = to;
+    debug_assert!(to.iter().all(|&t| t == W::ZERO));
+    *W::scratch(m) = to;
 }
 
 /// Every input picks an output; every output picked grants one of its pickers. Both
 /// pointers of a match move.
-fn separable_input_first(reqs: &Requests, st: &mut State, m: &mut Matching, to: &mut [u128]) {
-    let outs = arbitrate(reqs.in_any, &reqs.rows, !0, st.in_ptr, to);
+fn separable_input_first<W: Word>(reqs: &Requests, st: &mut State, m: &mut Matching, to: &mut [W]) {
+    let outs = arbitrate(W::low(reqs.in_any), &reqs.rows, !W::ZERO, st.in_ptr, to);
     for o in bits(outs) {
-        let i = first_at_or_after(std::mem::take(&mut to[o]), st.out_ptr[o] as usize);
+        let i = first_at_or_after(
+            std::mem::replace(&mut to[o], W::ZERO),
+            st.out_ptr[o] as usize,
+        );
         set(i, o, true, st, m);
     }
 }
 
 /// Every output picks an input; every input picked accepts one of its pickers.
-fn separable_output_first(reqs: &Requests, st: &mut State, m: &mut Matching, to: &mut [u128]) {
-    let ins = arbitrate(reqs.out_any, &reqs.cols, !0, st.out_ptr, to);
+fn separable_output_first<W: Word>(
+    reqs: &Requests,
+    st: &mut State,
+    m: &mut Matching,
+    to: &mut [W],
+) {
+    let ins = arbitrate(W::low(reqs.out_any), &reqs.cols, !W::ZERO, st.out_ptr, to);
     for i in bits(ins) {
-        let o = first_at_or_after(std::mem::take(&mut to[i]), st.in_ptr[i] as usize);
+        let o = first_at_or_after(
+            std::mem::replace(&mut to[i], W::ZERO),
+            st.in_ptr[i] as usize,
+        );
         set(i, o, true, st, m);
     }
 }
@@ -91,19 +179,22 @@ fn separable_output_first(reqs: &Requests, st: &mut State, m: &mut Matching, to:
 /// iSLIP: rounds of grants (free outputs pick among free inputs) and accepts (each
 /// granted input takes one grant); pointers move on the first round's matches. A round
 /// without grants ends it (no grant, no match).
-fn islip(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching, to: &mut [u128]) {
-    let (mut free_in, mut free_out) = (!0u128, !0u128);
+fn islip<W: Word>(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching, to: &mut [W]) {
+    let (mut free_in, mut free_out) = (!W::ZERO, !W::ZERO);
     for iter in 0..iters {
-        let outs = reqs.out_any & free_out;
+        let outs = W::low(reqs.out_any) & free_out;
         let granted = arbitrate(outs, &reqs.cols, free_in, st.out_ptr, to);
-        if granted == 0 {
+        if granted == W::ZERO {
             break;
         }
         for i in bits(granted) {
-            let o = first_at_or_after(std::mem::take(&mut to[i]), st.in_ptr[i] as usize);
+            let o = first_at_or_after(
+                std::mem::replace(&mut to[i], W::ZERO),
+                st.in_ptr[i] as usize,
+            );
             set(i, o, iter == 0, st, m);
-            free_in &= !(1 << i);
-            free_out &= !(1 << o);
+            free_in &= !W::bit(i);
+            free_out &= !W::bit(o);
         }
     }
 }
@@ -112,37 +203,37 @@ fn islip(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching, to: &mut
 /// grant from an earlier round where it grants nobody new, and every input holding
 /// grants accepts, matched already or not. `to[i]` holds the outputs whose grant names
 /// input `i` throughout.
-fn select(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching, to: &mut [u128]) {
+fn select<W: Word>(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching, to: &mut [W]) {
     let mut grants = m.take_scratch(reqs.outputs());
-    let (mut free_in, mut free_out) = (!0u128, !0u128);
-    let mut holders = 0u128;
+    let (mut free_in, mut free_out) = (!W::ZERO, !W::ZERO);
+    let mut holders = W::ZERO;
     for iter in 0..iters {
-        for o in bits(reqs.out_any & free_out) {
-            let asks = reqs.cols[o] & free_in;
-            if asks == 0 {
+        for o in bits(W::low(reqs.out_any) & free_out) {
+            let asks = W::low(reqs.cols[o]) & free_in;
+            if asks == W::ZERO {
                 continue;
             }
             let i = first_at_or_after(asks, st.out_ptr[o] as usize);
             let old = grants[o];
             if old != NONE {
-                to[old as usize] &= !(1 << o);
+                to[old as usize] &= !W::bit(o);
             }
             grants[o] = i as u32;
-            to[i] |= 1 << o;
-            holders |= 1 << i;
+            to[i] |= W::bit(o);
+            holders |= W::bit(i);
         }
         for i in bits(holders) {
-            if to[i] == 0 {
+            if to[i] == W::ZERO {
                 continue;
             }
             let o = first_at_or_after(to[i], st.in_ptr[i] as usize);
             set(i, o, iter == 0, st, m);
-            free_in &= !(1 << i);
-            free_out &= !(1 << o);
+            free_in &= !W::bit(i);
+            free_out &= !W::bit(o);
         }
     }
     for i in bits(holders) {
-        to[i] = 0;
+        to[i] = W::ZERO;
     }
     m.put_scratch(grants);
 }

@@ -83,7 +83,8 @@ pub struct Matching {
     stacks: (Vec<u32>, Vec<u32>),
     /// The mask path's scratch (masks.rs): one mask per input or output, all 0 between
     /// calls.
-    masks: Vec<u128>,
+    masks64: Vec<u64>,
+    masks128: Vec<u128>,
 }
 
 impl Matching {

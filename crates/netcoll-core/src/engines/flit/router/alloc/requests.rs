@@ -42,7 +42,9 @@ pub struct Requests {
     uniform: bool,
     pri0: (i32, i32),
     /// Per input, the outputs it asks for (bit `o`); per output, the inputs asking (bit
-    /// `i`); the inputs and outputs with requests. Entries outside `in_any`/`out_any` are 0.
+    /// `i`); the inputs and outputs with requests. Entries outside `in_any`/`out_any` are
+    /// stale: read a row only for an input in `in_any`, a column for an output in
+    /// `out_any`.
     pub(super) rows: Vec<u128>,
     pub(super) cols: Vec<u128>,
     pub(super) in_any: u128,
@@ -51,28 +53,11 @@ pub struct Requests {
     pub lists_only: bool,
 }
 
-/// The set bits of `m`, lowest first.
-#[inline]
-pub(super) fn bits(mut m: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let b = m.trailing_zeros() as usize;
-            m &= m - 1;
-            b
-        })
-    })
-}
-
 impl Requests {
     /// Starts an empty request matrix of `n_in` inputs and `n_out` outputs.
     pub fn clear(&mut self, n_in: usize, n_out: usize) {
         debug_assert!(n_in <= u16::MAX as usize && n_out <= u16::MAX as usize);
-        for i in bits(self.in_any) {
-            self.rows[i] = 0;
-        }
-        for o in bits(self.out_any) {
-            self.cols[o] = 0;
-        }
+        // Rows and columns outside `in_any`/`out_any` are stale; `add` resets them first.
         (self.in_any, self.out_any) = (0, 0);
         self.n_in = n_in;
         self.n_out = n_out;
@@ -107,11 +92,22 @@ impl Requests {
         });
         self.views = false;
         if self.narrow {
-            debug_assert!(self.rows[i] >> o & 1 == 0, "request ({i}, {o}) twice");
-            self.rows[i] |= 1 << o;
-            self.cols[o] |= 1 << i;
-            self.in_any |= 1 << i;
-            self.out_any |= 1 << o;
+            let (bi, bo) = (1u128 << i, 1u128 << o);
+            let row = if self.in_any & bi != 0 {
+                self.rows[i]
+            } else {
+                0
+            };
+            let col = if self.out_any & bo != 0 {
+                self.cols[o]
+            } else {
+                0
+            };
+            debug_assert!(row & bo == 0, "request ({i}, {o}) twice");
+            self.rows[i] = row | bo;
+            self.cols[o] = col | bi;
+            self.in_any |= bi;
+            self.out_any |= bo;
         }
     }
 
