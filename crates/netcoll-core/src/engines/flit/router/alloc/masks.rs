@@ -136,8 +136,8 @@ fn allocate_on<W: Word>(kind: Kind, iters: u32, reqs: &Requests, st: &mut State,
         to.resize(n, W::ZERO);
     }
     match kind {
-        Kind::SeparableInputFirst => separable_input_first(reqs, st, m, &mut to),
-        Kind::SeparableOutputFirst => separable_output_first(reqs, st, m, &mut to),
+        Kind::SeparableInputFirst => separable(reqs, true, st, m, &mut to),
+        Kind::SeparableOutputFirst => separable(reqs, false, st, m, &mut to),
         Kind::Islip => islip(reqs, iters, st, m, &mut to),
         Kind::Select => select(reqs, iters, st, m, &mut to),
         _ => unreachable!("Requests::masks_apply admits only the round-robin allocators"),
@@ -146,32 +146,30 @@ fn allocate_on<W: Word>(kind: Kind, iters: u32, reqs: &Requests, st: &mut State,
     *W::scratch(m) = to;
 }
 
-/// Every input picks an output; every output picked grants one of its pickers. Both
-/// pointers of a match move.
-fn separable_input_first<W: Word>(reqs: &Requests, st: &mut State, m: &mut Matching, to: &mut [W]) {
-    let outs = arbitrate(W::low(reqs.in_any), &reqs.rows, !W::ZERO, st.in_ptr, to);
-    for o in bits(outs) {
-        let i = first_at_or_after(
-            std::mem::replace(&mut to[o], W::ZERO),
-            st.out_ptr[o] as usize,
-        );
-        set(i, o, true, st, m);
-    }
-}
-
-/// Every output picks an input; every input picked accepts one of its pickers.
-fn separable_output_first<W: Word>(
+/// separable_input_first (`input_first`): every input picks an output, every output
+/// picked grants one of its pickers; separable_output_first: the same with the sides
+/// swapped. Both pointers of a match move.
+fn separable<W: Word>(
     reqs: &Requests,
+    input_first: bool,
     st: &mut State,
     m: &mut Matching,
     to: &mut [W],
 ) {
-    let ins = arbitrate(W::low(reqs.out_any), &reqs.cols, !W::ZERO, st.out_ptr, to);
-    for i in bits(ins) {
-        let o = first_at_or_after(
-            std::mem::replace(&mut to[i], W::ZERO),
-            st.in_ptr[i] as usize,
-        );
+    let (any, rows, ptr) = if input_first {
+        (reqs.in_any, &reqs.rows, &*st.in_ptr)
+    } else {
+        (reqs.out_any, &reqs.cols, &*st.out_ptr)
+    };
+    let picked = arbitrate(W::low(any), rows, !W::ZERO, ptr, to);
+    for y in bits(picked) {
+        let ptr = if input_first {
+            st.out_ptr[y]
+        } else {
+            st.in_ptr[y]
+        };
+        let x = first_at_or_after(std::mem::replace(&mut to[y], W::ZERO), ptr as usize);
+        let (i, o) = if input_first { (x, y) } else { (y, x) };
         set(i, o, true, st, m);
     }
 }

@@ -28,8 +28,16 @@
 //! routers run in or on the thread count, and each draw is uniform as BookSim's).
 //!
 //! Requests carry BookSim's two priorities (`in_pri` for the input side's choice, `out_pri`
-//! for the output side's); netcoll's packets have none yet (`priority = none`), so the
-//! stages pass 0 and every arbiter is plain round-robin, as BookSim's are then.
+//! for the output side's); under `priority = none` the stages pass 0 and every arbiter is
+//! plain round-robin, as BookSim's are then.
+//!
+//! Two paths give the same matching and pointers: the list path (the files above, on the
+//! sorted request list and its by-input and by-output views; any priorities, any width)
+//! and the mask path (masks.rs: islip, select and the separable allocators on per-input
+//! and per-output bitmasks, each round-robin arbiter a "first set bit at or after the
+//! pointer"), chosen by [`Requests::masks_apply`]: a round-robin allocator, a matrix at
+//! most 128 wide, every request at the same priorities (tests_masks.rs checks the two
+//! against each other).
 
 mod islip;
 mod loa;
@@ -188,6 +196,8 @@ pub struct State<'a> {
 pub fn allocate(kind: Kind, iters: u32, reqs: &mut Requests, st: &mut State, m: &mut Matching) {
     m.reset(reqs.inputs(), reqs.outputs());
     if reqs.masks_apply(kind) {
+        #[cfg(test)]
+        tests_masks::ON_MASKS.with(|n| n.set(n.get() + 1));
         return masks::allocate(kind, iters, reqs, st, m);
     }
     reqs.ensure_views();

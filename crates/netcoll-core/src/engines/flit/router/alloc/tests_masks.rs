@@ -2,7 +2,8 @@
 //! iteration counts and priorities, over several cycles of one reused [`Requests`], the
 //! same matchings and the same pointers; and the predicate that chooses between them.
 
-use super::{allocate, allocate_lists, masks, splitmix64, Draws, Kind, Matching, Requests, State};
+use super::tests::Held;
+use super::{allocate, allocate_lists, masks, splitmix64, Kind, Matching, Requests};
 use proptest::prelude::*;
 
 const KINDS: [Kind; 4] = [
@@ -14,35 +15,23 @@ const KINDS: [Kind; 4] = [
 
 /// One side's state: pointers and the matching of the last call.
 struct Side {
-    in_ptr: Vec<u16>,
-    out_ptr: Vec<u16>,
-    word: u32,
-    draws: u32,
+    held: Held,
     m: Matching,
 }
 
 impl Side {
     fn new(in_ptr: Vec<u16>, out_ptr: Vec<u16>) -> Side {
+        let mut held = Held::new(0, 0);
+        (held.in_ptr, held.out_ptr) = (in_ptr, out_ptr);
         Side {
-            in_ptr,
-            out_ptr,
-            word: 0,
-            draws: 0,
+            held,
             m: Matching::default(),
         }
     }
 
     /// Runs `kind` on `reqs` on the masks (`masks`) or on the lists.
     fn run(&mut self, kind: Kind, iters: u32, reqs: &mut Requests, masks: bool) {
-        let mut st = State {
-            in_ptr: &mut self.in_ptr,
-            out_ptr: &mut self.out_ptr,
-            word: &mut self.word,
-            draws: Draws {
-                key: 7,
-                n: &mut self.draws,
-            },
-        };
+        let mut st = self.held.state();
         self.m.reset(reqs.inputs(), reqs.outputs());
         if masks {
             masks::allocate(kind, iters, reqs, &mut st, &mut self.m);
@@ -52,12 +41,17 @@ impl Side {
         }
     }
 
+    /// Runs `kind` on `reqs` on the path [`allocate`] chooses.
+    fn run_chosen(&mut self, kind: Kind, iters: u32, reqs: &mut Requests) {
+        allocate(kind, iters, reqs, &mut self.held.state(), &mut self.m);
+    }
+
     fn state(&self) -> (&[u32], &[u32], &[u16], &[u16]) {
         (
             &self.m.in_match,
             &self.m.out_match,
-            &self.in_ptr,
-            &self.out_ptr,
+            &self.held.in_ptr,
+            &self.held.out_ptr,
         )
     }
 }
@@ -120,8 +114,8 @@ proptest! {
             fill(&mut reqs, dims, density, Some(pri), seed.wrapping_add(c as u64));
             // Pointers stay below their arbiter's width, as in a router.
             for side in [&mut on_masks, &mut on_lists] {
-                side.in_ptr.iter_mut().for_each(|p| *p %= dims.1 as u16);
-                side.out_ptr.iter_mut().for_each(|p| *p %= dims.0 as u16);
+                side.held.in_ptr.iter_mut().for_each(|p| *p %= dims.1 as u16);
+                side.held.out_ptr.iter_mut().for_each(|p| *p %= dims.0 as u16);
             }
             prop_assert!(reqs.masks_apply(kind));
             on_masks.run(kind, iters, &mut reqs, true);
@@ -146,13 +140,7 @@ proptest! {
         let mut general = Side::new(vec![0; n], vec![0; n]);
         general.run(kind, iters, &mut reqs, false);
         let mut chosen = Side::new(vec![0; n], vec![0; n]);
-        let mut st = State {
-            in_ptr: &mut chosen.in_ptr,
-            out_ptr: &mut chosen.out_ptr,
-            word: &mut chosen.word,
-            draws: Draws { key: 7, n: &mut chosen.draws },
-        };
-        allocate(kind, iters, &mut reqs, &mut st, &mut chosen.m);
+        chosen.run_chosen(kind, iters, &mut reqs);
         prop_assert_eq!(chosen.state(), general.state());
     }
 }
@@ -173,4 +161,118 @@ fn other_allocators_and_the_test_switch_take_the_lists() {
     }
     reqs.lists_only = true;
     assert!(!reqs.masks_apply(Kind::Islip));
+}
+
+thread_local! {
+    /// Allocations this thread ran on the masks (counted by `allocate` in test builds).
+    pub(super) static ON_MASKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Every figure of a one-thread run of BookSim's keys `kv` (fixed cycles) as JSON, with the
+/// allocators on the path `allocate` chooses or (`lists`) always on the lists; and whether
+/// the masks applied to some allocation.
+fn run(kv: &[(&str, &str)], lists: bool) -> (String, bool) {
+    use super::super::config::FlitConfig;
+    use super::super::sim::Sim;
+    let mut c = FlitConfig::booksim();
+    let fixed = [
+        ("sim_type", "fixed"),
+        ("warmup_cycles", "100"),
+        ("sim_cycles", "1500"),
+        ("threads", "1"),
+    ];
+    for (k, v) in kv.iter().chain(&fixed) {
+        c.set(k, v).unwrap();
+    }
+    let topo = c.build_topology().unwrap();
+    let mut sim = Sim::new(&topo, &c).unwrap();
+    sim.net.va.book.reqs.lists_only = lists;
+    // islip too, not only its fast paths in the stages.
+    sim.net.va.book.general = true;
+    let before = ON_MASKS.with(|n| n.get());
+    let json = serde_json::to_string(&sim.simulate()).unwrap();
+    (json, ON_MASKS.with(|n| n.get()) > before)
+}
+
+#[test]
+fn shipped_and_random_configurations_give_the_same_figures_on_both_paths() {
+    // BookSim's fattree_config (4 VCs, held switch: the VC allocator takes the masks) and
+    // singleconfig (one 10-port router, 80 x 80 VC matrix: u128 words; a 10 x 10 switch
+    // matrix: u64), then meshes with each round-robin allocator, iterations, 16 VCs, and
+    // priorities by age (the lists where they differ).
+    let cases: [&[(&str, &str)]; 6] = [
+        &[
+            ("topology", "fattree"),
+            ("k", "4"),
+            ("n", "3"),
+            ("routing_function", "nca"),
+            ("num_vcs", "4"),
+            ("vc_buf_size", "16"),
+            ("hold_switch_for_packet", "1"),
+            ("vc_allocator", "separable_input_first"),
+            ("sw_allocator", "separable_input_first"),
+            ("credit_delay", "2"),
+            ("routing_delay", "0"),
+            ("injection_rate", "0.6"),
+            ("injection_rate_uses_flits", "1"),
+        ],
+        &[
+            ("topology", "fly"),
+            ("k", "10"),
+            ("n", "1"),
+            ("num_vcs", "8"),
+            ("routing_function", "dest_tag"),
+            ("vc_allocator", "separable_input_first"),
+            ("sw_allocator", "separable_input_first"),
+            ("injection_rate", "1.0"),
+            ("routing_delay", "0"),
+        ],
+        &[
+            ("topology", "mesh"),
+            ("n", "2"),
+            ("routing_function", "dim_order"),
+            ("k", "4"),
+            ("injection_rate", "0.4"),
+            ("vc_allocator", "select"),
+            ("sw_allocator", "separable_output_first"),
+            ("alloc_iters", "2"),
+        ],
+        &[
+            ("topology", "mesh"),
+            ("n", "2"),
+            ("routing_function", "dim_order"),
+            ("k", "4"),
+            ("num_vcs", "16"),
+            ("injection_rate", "0.45"),
+            ("vc_allocator", "islip"),
+            ("sw_allocator", "select"),
+            ("alloc_iters", "3"),
+        ],
+        &[
+            ("topology", "mesh"),
+            ("n", "2"),
+            ("routing_function", "dim_order"),
+            ("k", "4"),
+            ("injection_rate", "0.4"),
+            ("vc_allocator", "separable_output_first"),
+            ("sw_allocator", "islip"),
+            ("packet_size", "4"),
+        ],
+        &[
+            ("topology", "mesh"),
+            ("n", "2"),
+            ("routing_function", "dim_order"),
+            ("k", "4"),
+            ("injection_rate", "0.4"),
+            ("vc_allocator", "separable_input_first"),
+            ("sw_allocator", "select"),
+            ("priority", "age"),
+        ],
+    ];
+    for case in cases {
+        let ((fast, masked), (lists, listed_masks)) = (run(case, false), run(case, true));
+        assert!(fast.contains("\"flit_hops\""), "{fast}");
+        assert!(masked && !listed_masks, "{case:?}");
+        assert_eq!(fast, lists, "{case:?}");
+    }
 }
