@@ -137,7 +137,6 @@ impl Network<'_> {
             bits &= bits - 1;
             self.out_req[o] = 0;
         }
-        reqs.finish();
         self.va.book.reqs = reqs;
         let book = &mut self.va.book;
         let mut st = State {
@@ -150,7 +149,7 @@ impl Network<'_> {
             },
         };
         let iters = self.cfg.sw_iters();
-        allocate(kind, iters, &book.reqs, &mut st, &mut book.matching);
+        allocate(kind, iters, &mut book.reqs, &mut st, &mut book.matching);
         let (nv, mp) = (self.nv, self.out_req.len());
         for i in 0..nports {
             let o = self.va.book.matching.in_match[i];
