@@ -25,8 +25,13 @@ pub struct Request {
 pub struct Requests {
     n_in: usize,
     n_out: usize,
-    /// In (input, output) order once the views are built.
+    /// In (input, output) order once the views are built. While the masks serve (a narrow
+    /// matrix of uniform priorities) the list is not written: `listed` says whether it
+    /// holds every request, and the list path writes it from the masks when it needs it.
     reqs: Vec<Request>,
+    listed: bool,
+    /// The requests added since `clear`.
+    count: usize,
     /// `reqs[in_start[i]..in_start[i + 1]]` are input `i`'s.
     in_start: Vec<u32>,
     /// Indices into `reqs` in (output, input) order; `out_start` as `in_start`.
@@ -62,9 +67,11 @@ impl Requests {
         self.n_in = n_in;
         self.n_out = n_out;
         self.reqs.clear();
+        self.count = 0;
         self.views = false;
         self.uniform = true;
         self.narrow = n_in <= MASK_WIDTH && n_out <= MASK_WIDTH;
+        self.listed = !self.narrow || self.lists_only;
         if self.narrow {
             if self.rows.len() < n_in {
                 self.rows.resize(n_in, 0);
@@ -79,18 +86,26 @@ impl Requests {
     #[inline]
     pub fn add(&mut self, i: usize, o: usize, in_pri: i32, out_pri: i32) {
         debug_assert!(i < self.n_in && o < self.n_out);
-        if self.reqs.is_empty() {
+        if self.count == 0 {
             self.pri0 = (in_pri, out_pri);
         } else if (in_pri, out_pri) != self.pri0 {
             self.uniform = false;
         }
-        self.reqs.push(Request {
-            i: i as u16,
-            o: o as u16,
-            in_pri,
-            out_pri,
-        });
+        self.count += 1;
         self.views = false;
+        if !self.listed && !self.uniform {
+            // The masks will not serve: the list takes the requests so far (all of the
+            // first priorities) and every later one.
+            self.list_from_masks();
+        }
+        if self.listed {
+            self.reqs.push(Request {
+                i: i as u16,
+                o: o as u16,
+                in_pri,
+                out_pri,
+            });
+        }
         if self.narrow {
             let (bi, bo) = (1u128 << i, 1u128 << o);
             let row = if self.in_any & bi != 0 {
@@ -112,11 +127,35 @@ impl Requests {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.reqs.is_empty()
+        self.count == 0
     }
 
     pub fn len(&self) -> usize {
-        self.reqs.len()
+        self.count
+    }
+
+    /// Writes the list from the masks, every request with the first one's priorities (the
+    /// list is not written while they are all alike), in (input, output) order.
+    fn list_from_masks(&mut self) {
+        debug_assert!(self.narrow && self.reqs.is_empty());
+        let (in_pri, out_pri) = self.pri0;
+        let mut ins = self.in_any;
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            let mut outs = self.rows[i];
+            while outs != 0 {
+                let o = outs.trailing_zeros() as u16;
+                outs &= outs - 1;
+                self.reqs.push(Request {
+                    i: i as u16,
+                    o,
+                    in_pri,
+                    out_pri,
+                });
+            }
+        }
+        self.listed = true;
     }
 
     pub fn inputs(&self) -> usize {
@@ -145,6 +184,9 @@ impl Requests {
     /// the stages add them in order, as they do). [`super::allocate`] does this where it
     /// takes the list path.
     pub fn finish(&mut self) {
+        if !self.listed {
+            self.list_from_masks();
+        }
         if !self.reqs.is_sorted_by_key(|r| (r.i, r.o)) {
             self.reqs.sort_unstable_by_key(|r| (r.i, r.o));
         }
@@ -202,6 +244,7 @@ impl Requests {
 
     /// Every request, in (input, output) order once the views are built.
     pub fn all(&self) -> &[Request] {
+        debug_assert!(self.listed);
         &self.reqs
     }
 
