@@ -34,8 +34,14 @@ fn extra_on_path(t: &Topology, r: &Routing, l: LinkLatency, from: usize, to: usi
 #[test]
 fn a_message_takes_its_paths_extra_steps() {
     for (net, l) in [
-        ("dragonfly:p=2,a=4,h=2", lat(&[("global_latency", 10), ("local_latency", 3)])),
-        ("fattree:k=2,levels=2", lat(&[("up_latency", 5), ("down_latency", 2)])),
+        (
+            "dragonfly:p=2,a=4,h=2",
+            lat(&[("global_latency", 10), ("local_latency", 3)]),
+        ),
+        (
+            "fattree:k=2,levels=2",
+            lat(&[("up_latency", 5), ("down_latency", 2)]),
+        ),
     ] {
         let t = Topology::from_spec(net).unwrap();
         let r = Routing::new(&t, RoutingKind::Shortest, None).unwrap();
@@ -58,7 +64,11 @@ fn a_message_takes_its_paths_extra_steps() {
                 let (a, z) = (t.endpoint_switch(0), t.endpoint_switch(dst as usize));
                 let extra = extra_on_path(&t, &r, l, a, z);
                 some_extra |= extra > 0;
-                assert_eq!(slow.steps, one.steps + extra, "{net} 0->{dst}, {packets} packets");
+                assert_eq!(
+                    slow.steps,
+                    one.steps + extra,
+                    "{net} 0->{dst}, {packets} packets"
+                );
                 assert_eq!(slow.hops, one.hops, "{net}: latency adds no link crossings");
             }
         }
@@ -77,13 +87,17 @@ fn unit_latencies_are_the_one_step_model() {
         ("up_latency", 1),
         ("down_latency", 1),
     ]);
-    for (op, algo) in [("bcast", "binomial"), ("allgather", "ring"), ("allreduce", "ring")] {
+    for (op, algo) in [
+        ("bcast", "binomial"),
+        ("allgather", "ring"),
+        ("allreduce", "ring"),
+    ] {
         let mut req = AlgoRequest::new(&t, parse_collective(op).unwrap());
         req.packets = 4;
         let s = algorithms::build(algo, &req).unwrap();
         let a = sched::run(&s, &t, &r, PortModel::OnePort, Timing::Deps).unwrap();
-        let b = sched::run_with_latency(&s, &t, &r, PortModel::OnePort, Timing::Deps, unit)
-            .unwrap();
+        let b =
+            sched::run_with_latency(&s, &t, &r, PortModel::OnePort, Timing::Deps, unit).unwrap();
         assert_eq!(
             (a.steps, a.hops, &a.per_step, &a.link_use, &a.rank_done),
             (b.steps, b.hops, &b.per_step, &b.link_use, &b.rank_done),

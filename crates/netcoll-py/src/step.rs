@@ -7,8 +7,8 @@ use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::ibt_broadcast::{self, protocol::Kind};
 use netcoll_core::algorithms::{self as registry, Params};
-use netcoll_core::engines::step::sched::{self, Timing};
 use netcoll_core::engines::flit::registry::nearest;
+use netcoll_core::engines::step::sched::{self, Timing};
 use netcoll_core::engines::step::{LinkLatency, PortModel};
 use netcoll_core::routing::{Routing, RoutingKind};
 use netcoll_core::schedule::Schedule;
@@ -117,9 +117,13 @@ fn run_on_steps(
             lat.set(k, v)?;
         } else if !known.contains(&k.as_str()) {
             let all = known.iter().chain(LinkLatency::KEYS.iter()).copied();
-            let hint = nearest(k, all.clone()).map_or(String::new(), |n| format!("did you mean {n}? "));
+            let hint =
+                nearest(k, all.clone()).map_or(String::new(), |n| format!("did you mean {n}? "));
             let names: Vec<&str> = all.collect();
-            return spec_err!("the step engine has no setting '{k}': {hint}use {}", names.join(", "));
+            return spec_err!(
+                "the step engine has no setting '{k}': {hint}use {}",
+                names.join(", ")
+            );
         }
     }
     let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;

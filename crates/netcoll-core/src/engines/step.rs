@@ -37,15 +37,22 @@ impl Default for LinkLatency {
 
 impl LinkLatency {
     /// The `--sim` keys, in [`ChannelClass::ALL`] order.
-    pub const KEYS: [&'static str; 4] =
-        ["local_latency", "global_latency", "up_latency", "down_latency"];
+    pub const KEYS: [&'static str; 4] = [
+        "local_latency",
+        "global_latency",
+        "up_latency",
+        "down_latency",
+    ];
     /// The largest latency accepted (steps are u32; this keeps sums far from overflow).
     pub const MAX: u32 = 1 << 20;
 
     /// Sets the class of `key` (one of [`Self::KEYS`]) from `value`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
         let Some(i) = Self::KEYS.iter().position(|&k| k == key) else {
-            return crate::spec_err!("{key} is not a link-latency key: use {}", Self::KEYS.join(", "));
+            return crate::spec_err!(
+                "{key} is not a link-latency key: use {}",
+                Self::KEYS.join(", ")
+            );
         };
         match value.parse::<u32>() {
             Ok(l) if (1..=Self::MAX).contains(&l) => {
@@ -61,7 +68,10 @@ impl LinkLatency {
 
     /// The latency of a link class.
     pub fn of(&self, class: ChannelClass) -> u32 {
-        let i = ChannelClass::ALL.iter().position(|&c| c == class).unwrap_or(0);
+        let i = ChannelClass::ALL
+            .iter()
+            .position(|&c| c == class)
+            .unwrap_or(0);
         self.0[i]
     }
 

@@ -168,7 +168,9 @@ impl<'a> Queues<'a> {
         let latency = if lat.is_unit() {
             Vec::new()
         } else {
-            (0..channels).map(|ch| lat.of(topo.channel_class(ch))).collect()
+            (0..channels)
+                .map(|ch| lat.of(topo.channel_class(ch)))
+                .collect()
         };
         let (trunk_of, width) = trunks(topo);
         let trunk_ids = channels as usize;
