@@ -138,6 +138,12 @@ def test_python_api():
         (["--algo", "line", "--topo", "torus:8", "--set", "pattern=99"], "0 to 15"),
         (["--algo", "rect", "--topo", "torus:8"], "two dimensions"),
         (["--algo", "linear", "--topo", "mesh:4", "--sim", "speed=9"], "no setting 'speed'"),
+        (
+            ["--algo", "linear", "--topo", "mesh:4", "--sim", "up_latncy=2"],
+            "did you mean up_latency",
+        ),
+        (["--algo", "linear", "--topo", "mesh:4", "--sim", "local_latency=0"], "from 1 to"),
+        (["--algo", "line", "--topo", "torus:8", "--sim", "global_latency=2"], "one-step links"),
     ],
 )
 def test_bad_input_is_one_line(args, needle):
@@ -183,3 +189,11 @@ def test_simulate_takes_ranks_and_placement():
     )
     assert (r["ranks"], r["messages"], r["aggregate_hops"]) == (4, 3, 15)
     assert r["verified"]
+
+
+def test_global_latency_slows_a_dragonfly_broadcast():
+    """binomial bcast on dragonfly:p=2,a=4,h=2 (docs/step-engine.md "Link classes")."""
+    args = ["simulate", "bcast", "--engine", "step", "--algo", "binomial", "--packets", "4"]
+    args += ["--topo", "dragonfly:p=2,a=4,h=2"]
+    steps = [cli_json(*args, "--sim", f"global_latency={g}")["steps"] for g in (1, 10)]
+    assert steps == [32, 68]

@@ -42,6 +42,8 @@ STEP_DEFINITION = {
 }
 
 PROTOCOLS = ("line", "rect", "global", "trees")
+# The schedule front end's per-class link latencies (--sim; crates' step::LinkLatency).
+LATENCY_KEYS = ("local_latency", "global_latency", "up_latency", "down_latency")
 BROADCAST_NAMES = ("bcast", "broadcast")
 # Largest network whose protocol run is also built as a schedule and verified, and largest
 # number of packet deliveries (nodes x packets) verified: the schedule has one message per
@@ -62,6 +64,12 @@ def simulate_step(
         result = {"algo": algo, **_core.step_run(schedule, t, list(sim))}
         return {**result, "engine": "step", "front_end": "schedule"}
     if algo in PROTOCOLS and op.lower() in BROADCAST_NAMES and not request:
+        if any(s.split("=", 1)[0] in LATENCY_KEYS for s in sim):
+            raise _core.NetcollError(
+                "the broadcast protocols (flood front end) model seed 004's one-step links and "
+                "do not take link latencies: run a schedule algorithm (e.g. --algo binomial) "
+                "for local/global/up/down_latency"
+            )
         if sim:
             raise _core.NetcollError(
                 "the broadcast protocols take their settings as --set (pattern, dim, tie, "

@@ -7,8 +7,9 @@ use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::ibt_broadcast::{self, protocol::Kind};
 use netcoll_core::algorithms::{self as registry, Params};
+use netcoll_core::engines::flit::registry::nearest;
 use netcoll_core::engines::step::sched::{self, Timing};
-use netcoll_core::engines::step::PortModel;
+use netcoll_core::engines::step::{LinkLatency, PortModel};
 use netcoll_core::routing::{Routing, RoutingKind};
 use netcoll_core::schedule::Schedule;
 use netcoll_core::spec_err;
@@ -109,9 +110,20 @@ fn run_on_steps(
     sim: &[String],
 ) -> netcoll_core::Result<serde_json::Value> {
     let sim = Params::parse(sim)?;
-    for (k, _) in sim.iter() {
-        if !["routing", "ports", "timing"].contains(&k.as_str()) {
-            return spec_err!("the step engine has no setting '{k}': use routing, ports, timing");
+    let mut lat = LinkLatency::default();
+    let known = ["routing", "ports", "timing"];
+    for (k, v) in sim.iter() {
+        if LinkLatency::KEYS.contains(&k.as_str()) {
+            lat.set(k, v)?;
+        } else if !known.contains(&k.as_str()) {
+            let all = known.iter().chain(LinkLatency::KEYS.iter()).copied();
+            let hint =
+                nearest(k, all.clone()).map_or(String::new(), |n| format!("did you mean {n}? "));
+            let names: Vec<&str> = all.collect();
+            return spec_err!(
+                "the step engine has no setting '{k}': {hint}use {}",
+                names.join(", ")
+            );
         }
     }
     let routing = RoutingKind::parse(sim.text("routing", "shortest"))?;
@@ -125,7 +137,7 @@ fn run_on_steps(
             routing.name()
         );
     }
-    let res = sched::run(s, t, &r, ports, timing)?;
+    let res = sched::run_with_latency(s, t, &r, ports, timing, lat)?;
     let (used, max_use) = res.link_summary();
     Ok(json!({
         "topology": t.name(),

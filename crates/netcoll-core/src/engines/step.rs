@@ -19,7 +19,67 @@ mod queues;
 pub mod sched;
 
 use crate::error::Result;
+use crate::topology::ChannelClass;
 use serde::Serialize;
+
+/// Steps a packet takes to cross a link of each class ([`ChannelClass`]: local, global, up,
+/// down): sent in step `t` on a link of latency `L`, it arrives at step `t + L - 1` and can be
+/// forwarded from the step after. A link still accepts one packet per step (pipelined), so
+/// its bandwidth is unchanged. All 1 is seed 004's model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkLatency([u32; 4]);
+
+impl Default for LinkLatency {
+    fn default() -> Self {
+        LinkLatency([1; 4])
+    }
+}
+
+impl LinkLatency {
+    /// The `--sim` keys, in [`ChannelClass::ALL`] order.
+    pub const KEYS: [&'static str; 4] = [
+        "local_latency",
+        "global_latency",
+        "up_latency",
+        "down_latency",
+    ];
+    /// The largest latency accepted (steps are u32; this keeps sums far from overflow).
+    pub const MAX: u32 = 1 << 20;
+
+    /// Sets the class of `key` (one of [`Self::KEYS`]) from `value`.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        let Some(i) = Self::KEYS.iter().position(|&k| k == key) else {
+            return crate::spec_err!(
+                "{key} is not a link-latency key: use {}",
+                Self::KEYS.join(", ")
+            );
+        };
+        match value.parse::<u32>() {
+            Ok(l) if (1..=Self::MAX).contains(&l) => {
+                self.0[i] = l;
+                Ok(())
+            }
+            _ => crate::spec_err!(
+                "{key}={value} is not a link latency: use whole steps from 1 to {}",
+                Self::MAX
+            ),
+        }
+    }
+
+    /// The latency of a link class.
+    pub fn of(&self, class: ChannelClass) -> u32 {
+        let i = ChannelClass::ALL
+            .iter()
+            .position(|&c| c == class)
+            .unwrap_or(0);
+        self.0[i]
+    }
+
+    /// Every class takes one step (seed 004's model).
+    pub fn is_unit(&self) -> bool {
+        self.0 == [1; 4]
+    }
+}
 
 /// How many links a node may send on in one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -26,7 +26,7 @@
 //! O((lanes + moves) log lanes); moves are made in exactly the order of the rule, so results
 //! equal the per-packet scan's.
 
-use super::PortModel;
+use super::{LinkLatency, PortModel};
 use crate::routing::Routing;
 use crate::schedule::Schedule;
 use crate::topology::Topology;
@@ -147,6 +147,13 @@ pub(super) struct Queues<'a> {
     /// Flights that moved but have not arrived: (creation order, slot, next trunk).
     moved_on: Vec<(u64, u32, u32)>,
     scratch: Vec<(u32, u32)>,
+    /// Per channel: steps to cross it; empty when every link takes one step (the default,
+    /// whose path is left exactly as it was).
+    latency: Vec<u32>,
+    /// Flights still crossing a slow link: (arrival step, creation order, slot). At the end of
+    /// their arrival step they are handled as if they had just moved, so every flight entering
+    /// a transit lane in step `t` has key `t + 1` and the lanes stay FIFOs.
+    crossing: BinaryHeap<Reverse<(u32, u64, u32)>>,
 }
 
 impl<'a> Queues<'a> {
@@ -155,8 +162,16 @@ impl<'a> Queues<'a> {
         topo: &'a Topology,
         routing: &'a Routing,
         ports: PortModel,
+        lat: LinkLatency,
     ) -> Self {
         let channels = 2 * topo.num_links() as u32;
+        let latency = if lat.is_unit() {
+            Vec::new()
+        } else {
+            (0..channels)
+                .map(|ch| lat.of(topo.channel_class(ch)))
+                .collect()
+        };
         let (trunk_of, width) = trunks(topo);
         let trunk_ids = channels as usize;
         Queues {
@@ -189,6 +204,8 @@ impl<'a> Queues<'a> {
             heap: BinaryHeap::new(),
             moved_on: Vec::new(),
             scratch: Vec::new(),
+            latency,
+            crossing: BinaryHeap::new(),
         }
     }
 
@@ -333,7 +350,19 @@ impl<'a> Queues<'a> {
                 self.push_lane_head(lane);
             }
         }
+        self.land_crossings(step, out);
         self.enqueue_moved();
+    }
+
+    /// Flights whose slow link delivers them at the end of `step` arrive now.
+    fn land_crossings(&mut self, step: u32, out: &mut StepOut) {
+        while let Some(&Reverse((at_step, _, slot))) = self.crossing.peek() {
+            if at_step > step {
+                break;
+            }
+            self.crossing.pop();
+            self.land(slot, step, out);
+        }
     }
 
     fn seed_heap(&mut self) {
@@ -450,6 +479,7 @@ impl<'a> Queues<'a> {
     /// delivered there).
     fn move_flight(&mut self, slot: u32, step: u32, link_use: &mut [u32], out: &mut StepOut) {
         let fl = self.flights[slot as usize];
+        let mut steps = 1;
         if fl.at != fl.dest {
             let ch = self.free_channel(fl.at, fl.via_switch, fl.via_link, step);
             self.busy[ch as usize] = step;
@@ -461,6 +491,7 @@ impl<'a> Queues<'a> {
             self.used[trunk] += 1;
             link_use[ch as usize] += 1;
             out.moved += 1;
+            steps = self.latency.get(ch as usize).copied().unwrap_or(1);
         }
         let fl = &mut self.flights[slot as usize];
         fl.at = if fl.at != fl.dest {
@@ -468,6 +499,18 @@ impl<'a> Queues<'a> {
         } else {
             fl.at
         };
+        if steps > 1 {
+            let arrive = step + steps - 1;
+            self.crossing.push(Reverse((arrive, fl.f, slot)));
+            return;
+        }
+        self.land(slot, step, out);
+    }
+
+    /// The flight in `slot` is at its next switch at the end of `step`: delivered there, or
+    /// routed on and queued from the next step.
+    fn land(&mut self, slot: u32, step: u32, out: &mut StepOut) {
+        let fl = &mut self.flights[slot as usize];
         fl.ready = step + 1;
         if fl.at == fl.dest {
             out.arrived.push((fl.msg, fl.packet, fl.dest_rank));

@@ -29,7 +29,7 @@
 //! in flight at once, would not fit in memory.
 
 use super::queues::{Queues, StepOut};
-use super::PortModel;
+use super::{LinkLatency, PortModel};
 use crate::error::Result;
 use crate::routing::{Routing, RoutingKind};
 use crate::schedule::{OpKind, Schedule};
@@ -151,13 +151,25 @@ impl Done {
     }
 }
 
-/// Runs a schedule on `topo` in steps.
+/// Runs a schedule on `topo` in steps, every link taking one step.
 pub fn run(
     s: &Schedule,
     topo: &Topology,
     routing: &Routing,
     ports: PortModel,
     timing: Timing,
+) -> Result<SchedResult> {
+    run_with_latency(s, topo, routing, ports, timing, LinkLatency::default())
+}
+
+/// Runs a schedule on `topo` in steps, each link taking its class's steps (`lat`).
+pub fn run_with_latency(
+    s: &Schedule,
+    topo: &Topology,
+    routing: &Routing,
+    ports: PortModel,
+    timing: Timing,
+    lat: LinkLatency,
 ) -> Result<SchedResult> {
     if s.placement()
         .iter()
@@ -169,7 +181,7 @@ pub fn run(
         );
     }
     check_size(s, topo, routing)?;
-    let mut r = Run::new(s, topo, routing, ports, timing);
+    let mut r = Run::new(s, topo, routing, ports, timing, lat);
     r.start();
     let mut res = SchedResult {
         steps: 0,
@@ -309,6 +321,7 @@ impl<'a> Run<'a> {
         routing: &'a Routing,
         ports: PortModel,
         timing: Timing,
+        lat: LinkLatency,
     ) -> Self {
         let n = s.num_ops();
         let mut waiting = vec![0u32; n];
@@ -352,7 +365,7 @@ impl<'a> Run<'a> {
             recvs: RecvIndex::new(s.messages().len(), recvs),
             unsent: vec![0; n],
             created: 0,
-            net: Queues::new(s, topo, routing, ports),
+            net: Queues::new(s, topo, routing, ports, lat),
         }
     }
 
