@@ -105,11 +105,14 @@ def analyze(
     params: Params = None,
     method: str = "auto",
     routing: str = "auto",
+    machine: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The analytic engine's figures of ``op`` by ``algo`` on ``topo``: counts, hops, rounds
     and the models' times, from a closed form where one exists (a 65,536-rank network answers
     in well under a second), else the schedule or per-step aggregates (``method``; the
-    result's ``method`` says which was taken; docs/analytic.md)."""
+    result's ``method`` says which was taken; docs/analytic.md). ``machine``: model
+    parameters over :data:`REFERENCE_MACHINE` (alpha, beta, gamma, lambda, L, o, g, G, and
+    per link class ``alpha_global``, ``beta_up``, ...: docs/analytic.md, "Link classes")."""
     fig = _core.analyze(
         registry_name(op),
         algo,
@@ -120,6 +123,7 @@ def analyze(
         nbytes=parse_size(nbytes),
         packets=packets,
         routing=routing,
+        machine=dict(machine or {}),
     )
     return normalise({"op": op_name(op), "algo": algo, "topo": spec_of(topo), **fig})
 

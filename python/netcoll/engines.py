@@ -15,7 +15,8 @@ verified and replayed packet by packet over the topology's routing.
 the network (docs/flit.md).
 
 **analytic** (``simulate_analytic``): the analytic engine's figures of the schedule (counts,
-routed hops, rounds, the four models' times; docs/analytic.md).
+routed hops, rounds, the four models' times, link classes' alpha and beta; docs/analytic.md);
+a schedule too large to build is taken per step, as ``netcoll analyze`` does.
 
 **loggops** (``simulate_loggops``): LogGOPSim's model (docs/formats.md), topology-free or with
 L per routed hop (``hops=1``).
@@ -246,12 +247,17 @@ def simulate_analytic(
 ) -> dict:
     """The analytic engine (docs/analytic.md) on the schedule: counts, routed hops, rounds
     and the models' times (``time_s``: Hockney rounds), as ``netcoll analyze --method
-    schedule``. ``sim``: machine parameters (alpha, beta, gamma, lambda, L, o, g, G)."""
+    schedule``; a schedule too large to build (over ``_core.SMALL_SCHEDULE`` messages) is
+    taken per step from the algorithm's rounds where it has them (``method``: per-step,
+    round-rule time only, ``verified`` null), as ``netcoll analyze`` does. ``sim``: machine
+    parameters (alpha, beta, gamma, lambda, L, o, g, G, and per link class alpha_local,
+    alpha_global, alpha_up, alpha_down, beta_local, ...)."""
     t = network if network is not None else topology(topo)
     machine = _machine(sim)
     if schedule is None:
-        schedule = _build(op, algo, t, root, nbytes, packets, params, request)
-    fig = _core.analyze_loaded(schedule, t, machine=machine)
+        fig = _algorithm_figures(op, algo, t, root, nbytes, packets, params, machine, request)
+    else:
+        fig = _core.analyze_loaded(schedule, t, machine=machine)
     times = fig.get("times")
     if isinstance(times, dict) and "hockney_rounds" in times:
         fig["time_s"] = times["hockney_rounds"]
@@ -259,6 +265,26 @@ def simulate_analytic(
     spec = topo if isinstance(topo, str) else t.name
     head = {"engine": "analytic", "op": display_op(op), "algo": algo, "topo": spec}
     return normalise({**head, **fig})
+
+
+def _algorithm_figures(op, algo, t, root, nbytes, packets, params, machine, request) -> dict:
+    """Figures of ``algo``'s schedule: built and analysed by every model while small, else
+    per step (no schedule kept); a closed form only when neither serves."""
+    kw = dict(root=root, nbytes=nbytes, packets=packets, params=list(params or []))
+    kw.update(request or {})
+
+    def by(method):
+        return _core.analyze(op, algo, t, machine=machine, method=method, **kw)
+
+    fig = by("auto")  # a closed form, the built schedule when small, else per step
+    if fig.get("method") != "closed-form":
+        return fig
+    if fig.get("messages", 0) <= _core.SMALL_SCHEDULE:
+        return by("schedule")
+    try:
+        return by("per-step")
+    except NetcollError:
+        return fig
 
 
 ENGINES = {

@@ -6,7 +6,8 @@ use crate::request::RequestArgs;
 use crate::topology::PyTopology;
 use crate::{guarded, to_py};
 use netcoll_core::algorithms::{self as registry, AlgoRequest};
-use netcoll_core::engines::analytic::{analyze_sized, Analysis, Depth, Machine};
+use netcoll_core::engines::analytic::{analyze_sized, Analysis, ClassCosts, Depth, Machine};
+use netcoll_core::engines::flit::registry::nearest;
 use netcoll_core::models::{LogGP, MultisendParams};
 use netcoll_core::plan::figures::tagged;
 use netcoll_core::plan::schedule::schedule_by;
@@ -33,24 +34,33 @@ impl Opts {
     pub(crate) fn machine(&self) -> netcoll_core::Result<Machine> {
         let d = Machine::default();
         let get = |k: &str, v: f64| self.machine.get(k).copied().unwrap_or(v);
-        for k in self.machine.keys() {
-            const KNOWN: [&str; 9] = [
-                "alpha",
-                "beta",
-                "gamma",
-                "lambda",
-                "L",
-                "o",
-                "g",
-                "G",
-                "write_combining",
-            ];
-            if !KNOWN.contains(&k.as_str()) {
-                return netcoll_core::spec_err!(
-                    "unknown machine parameter '{k}': use {}",
-                    KNOWN.join(", ")
-                );
+        const KNOWN: [&str; 9] = [
+            "alpha",
+            "beta",
+            "gamma",
+            "lambda",
+            "L",
+            "o",
+            "g",
+            "G",
+            "write_combining",
+        ];
+        let mut classes = ClassCosts::default();
+        let mut keys: Vec<&String> = self.machine.keys().collect();
+        keys.sort(); // the first bad key named is the same every run
+        for k in keys {
+            if KNOWN.contains(&k.as_str()) || classes.set(k, self.machine[k]) {
+                continue;
             }
+            let known = KNOWN.iter().chain(ClassCosts::KEYS.iter()).copied();
+            let hint = match nearest(k, known.clone()) {
+                Some(near) => format!("did you mean '{near}'? "),
+                None => String::new(),
+            };
+            return netcoll_core::spec_err!(
+                "unknown machine parameter '{k}': {hint}use {}",
+                known.collect::<Vec<_>>().join(", ")
+            );
         }
         let l = &d.loggp;
         let loggp = LogGP::new(
@@ -63,6 +73,7 @@ impl Opts {
         Ok(Machine {
             alpha: get("alpha", d.alpha),
             beta: get("beta", d.beta),
+            classes,
             gamma: get("gamma", d.gamma),
             lambda: get("lambda", d.lambda),
             multisend: MultisendParams::paper_with(get("write_combining", 0.0) != 0.0),
@@ -236,6 +247,11 @@ fn tune(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Largest schedule (messages) `analyze`'s `auto` builds rather than taking per step.
+    m.add(
+        "SMALL_SCHEDULE",
+        netcoll_core::plan::figures::SMALL_SCHEDULE,
+    )?;
     m.add_function(wrap_pyfunction!(schedule_figures, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(tune, m)?)?;

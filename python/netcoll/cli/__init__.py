@@ -54,6 +54,7 @@ def app() -> None:
 
     Every command takes its network as -t/--topo SPEC: mesh:8x8 | torus:8x8x8 |
     hypercube:6 | ibt:64x64:b=8,24 | irregular:switches=8,ports=8,nodes=32,conn=0.8,seed=3 |
+    fattree:k=4,levels=3 | dragonfly:p=2,a=4,h=2 | flatfly:k=4,n=2,c=4 | hyperx:4x4,t=1 |
     file:PATH. Sizes take suffixes (--bytes 1M); docs/cli.md lists the shared vocabulary.
     """
 

@@ -153,8 +153,9 @@ def request_options(f):
             multiple=True,
             metavar="K=V",
             help="Model parameter: alpha, beta, gamma (s, s/B), lambda, L, o, g, G, "
-            "write_combining=1 (repeatable; defaults: the reference machine, alpha=1e-6, "
-            "beta=1e-9, gamma=1e-10).",
+            "write_combining=1, per link class (local, global, up, down) alpha_CLASS (s per "
+            "hop, default 0) and beta_CLASS (s/B, default beta) (repeatable; defaults: the "
+            "reference machine, alpha=1e-6, beta=1e-9, gamma=1e-10).",
         ),
         click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON."),
     ]

@@ -52,7 +52,9 @@ from .verify import read_bytes
     metavar="KEY=VALUE",
     help="Engine parameter (repeatable): flit: BookSim keys and schedule keys such as "
     "max_packet_flits (the NI cuts larger packets); step: routing, ports, timing; analytic: "
-    "alpha, beta, gamma, lambda, L, o, g, G; loggops: L, o, g, G, O, S, hops=1 (L per "
+    "alpha, beta, gamma, lambda, L, o, g, G, and per link class (local, global, up, down) "
+    "alpha_CLASS (s per hop, default 0) and beta_CLASS (s/B, default beta); loggops: L, o, "
+    "g, G, O, S, hops=1 (L per "
     "routed hop of --topo).",
 )
 @threads_option(

@@ -13,6 +13,7 @@
 //! distinct round, whatever `repeat`.
 
 use super::analytic::{Analysis, Machine, Times};
+use super::analytic_classes::RouteTerms;
 use super::round_rule::RoundRule;
 use crate::error::Result;
 use crate::routing::Routing;
@@ -186,7 +187,8 @@ impl Scratch {
             t.hops += path.len() as u64;
             t.max_hops = t.max_hops.max(path.len() as u32);
             t.max_conflict = t.max_conflict.max(conflict);
-            self.rule.send(u.from, conflict, bytes, m);
+            let route = RouteTerms::of(m, topo, path.iter().copied());
+            self.rule.send(u.from, conflict, bytes, route, m);
             if u.combine {
                 self.rule.combine(u.to, bytes);
             }

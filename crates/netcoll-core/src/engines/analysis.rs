@@ -12,8 +12,11 @@ use serde::Serialize;
 pub struct Machine {
     /// Start-up per message, seconds.
     pub alpha: f64,
-    /// Seconds per byte.
+    /// Seconds per byte (the endpoint links; a route's slowest link sets its rate).
     pub beta: f64,
+    /// Per link class: latency per hop and seconds per byte (Hockney models;
+    /// `engines::analytic_classes`). Default: nothing per hop, `beta` per byte.
+    pub classes: ClassCosts,
     /// Seconds per byte combined (reduce, XOR).
     pub gamma: f64,
     /// Postal latency lambda, in units of one packet send (>= 1).
@@ -29,11 +32,70 @@ impl Default for Machine {
         Machine {
             alpha: 1e-6,
             beta: 1e-9,
+            classes: ClassCosts::default(),
             gamma: 1e-10,
             lambda: 2.0,
             multisend: MultisendParams::paper(),
             loggp: LogGP::new(1e-6, 2e-7, 2e-7, 1e-9, 1).expect("valid defaults"),
         }
+    }
+}
+
+/// Per-link-class Hockney parameters (`engines::analytic_classes` charges them), indexed in
+/// `topology::ChannelClass::ALL` order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassCosts {
+    /// Seconds added per hop over a channel of the class (default 0).
+    pub alpha: [f64; 4],
+    /// Seconds per byte on a channel of the class; `None`: the machine's `beta`.
+    pub beta: [Option<f64>; 4],
+}
+
+impl ClassCosts {
+    /// The machine keys that set them: `alpha_local` ... `beta_down`.
+    pub const KEYS: [&'static str; 8] = [
+        "alpha_local",
+        "alpha_global",
+        "alpha_up",
+        "alpha_down",
+        "beta_local",
+        "beta_global",
+        "beta_up",
+        "beta_down",
+    ];
+
+    /// Whether every class costs what the single-class model charges (nothing per hop,
+    /// `beta` per byte): routes need not be walked.
+    pub fn is_uniform(&self, beta: f64) -> bool {
+        self.alpha.iter().all(|&a| a == 0.0)
+            && self.beta.iter().all(|b| b.is_none_or(|b| b <= beta))
+    }
+
+    /// Sets `key` (one of [`Self::KEYS`]) to `value`; false for any other key.
+    pub fn set(&mut self, key: &str, value: f64) -> bool {
+        let Some(i) = Self::KEYS.iter().position(|&k| k == key) else {
+            return false;
+        };
+        if i < 4 {
+            self.alpha[i] = value;
+        } else {
+            self.beta[i - 4] = Some(value);
+        }
+        true
+    }
+
+    /// Every value finite and >= 0 (else a one-line error naming the key).
+    pub fn check(&self) -> Result<()> {
+        let betas = self.beta.iter().map(|b| b.unwrap_or(0.0));
+        for (key, v) in Self::KEYS
+            .iter()
+            .zip(self.alpha.iter().copied().chain(betas))
+        {
+            if !(v.is_finite() && v >= 0.0) {
+                return crate::spec_err!("{key} = {v} must be a finite number >= 0");
+            }
+        }
+        Ok(())
     }
 }
 
@@ -87,6 +149,7 @@ pub struct Analysis {
 
 /// Checks the machine parameters (finite, non-negative; lambda >= 1).
 pub fn check_machine(m: &Machine) -> Result<()> {
+    m.classes.check()?;
     for (name, v) in [("alpha", m.alpha), ("beta", m.beta), ("gamma", m.gamma)] {
         if !(v.is_finite() && v >= 0.0) {
             return crate::spec_err!("{name} = {v} must be a finite number >= 0");

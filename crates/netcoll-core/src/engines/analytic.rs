@@ -21,8 +21,9 @@
 //!   (a receive ends no earlier than the previous one plus its own transfer time). If issue order contradicts the dependencies,
 //!   ports serve ops in dependency order instead (reported as `issue_order: false`).
 
-pub use super::analysis::{check_machine, Analysis, Machine, Times};
+pub use super::analysis::{check_machine, Analysis, ClassCosts, Machine, Times};
 use super::analysis::{combine_bytes, msg_bytes};
+use super::analytic_classes::RouteCosts;
 use super::list_schedule::{dest_positions, list_time, ListInputs, Model};
 #[cfg(test)]
 use super::list_schedule::{multisend_packets, PACKET_LOOP_MAX};
@@ -49,15 +50,17 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
     };
     let rounds = Rounds::new(s, &graph, &order);
     let conflict = paths.conflicts(&rounds.msg_round, topo.num_links());
+    let costs = RouteCosts::new(&paths, topo, m)?;
     let lt = ListInputs {
         graph: &graph,
         order: &order,
         paths: &paths,
         conflict: &conflict,
+        costs: &costs,
         dest_at: dest_positions(s),
     };
     let times = Times {
-        hockney_rounds: hockney_rounds(s, &paths, &rounds, &conflict, m),
+        hockney_rounds: hockney_rounds(s, &lt, &rounds, m),
         hockney: list_time(s, &lt, Model::Hockney, m),
         postal: list_time(s, &lt, Model::Postal, m),
         multisend_us: list_time(s, &lt, Model::Multisend, m),
@@ -188,29 +191,24 @@ impl Rounds {
 }
 
 /// InterCom's round rule (see the module docs).
-fn hockney_rounds(
-    s: &Schedule,
-    paths: &Paths,
-    rounds: &Rounds,
-    conflict: &[u32],
-    m: &Machine,
-) -> f64 {
+fn hockney_rounds(s: &Schedule, lt: &ListInputs, rounds: &Rounds, m: &Machine) -> f64 {
     let n = rounds.steps as usize;
     // A rank's unicasts of one round go out one after another (one port): a sender costs
     // k alpha + the sum of its k (conflict x bytes x beta); with one message per sender this
-    // is InterCom's alpha + conflict x n x beta.
-    let mut sends: Vec<(u32, u32, f64)> = Vec::with_capacity(paths.hops.len());
+    // is InterCom's alpha + conflict x n x beta. Per link class, each unicast's alpha and
+    // beta are its route's (`analytic_classes`).
+    let mut sends: Vec<(u32, u32, f64)> = Vec::with_capacity(lt.paths.hops.len());
     for (msg, &r) in rounds.msg_round.iter().enumerate() {
-        let bytes = msg_bytes(s, msg as u32) as f64;
+        let bytes = msg_bytes(s, msg as u32);
         let src = s.message(msg as u32).src;
-        for p in paths.of(msg as u32) {
-            sends.push((r, src, conflict[p] as f64 * bytes * m.beta));
+        for p in lt.paths.of(msg as u32) {
+            sends.push((r, src, lt.costs.of(p).time(m, lt.conflict[p], bytes)));
         }
     }
     sends.sort_unstable_by_key(|x| (x.0, x.1));
     let mut bw = vec![0f64; n];
     for group in sends.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        let t: f64 = group.iter().map(|x| m.alpha + x.2).sum();
+        let t: f64 = group.iter().map(|x| x.2).sum();
         let r = group[0].0 as usize;
         bw[r] = bw[r].max(t);
     }

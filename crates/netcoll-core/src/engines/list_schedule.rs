@@ -3,6 +3,7 @@
 //! processor serving its ops in order (semantics: `engines::analytic`'s module docs).
 
 use super::analysis::{combine_bytes, msg_bytes, Machine};
+use super::analytic_classes::RouteCosts;
 use super::op_graph::{overlaps, Graph, Paths};
 use crate::schedule::{OpKind, Schedule};
 
@@ -47,13 +48,15 @@ pub(super) struct ListInputs<'a> {
     pub(super) order: &'a [u32],
     pub(super) paths: &'a Paths,
     pub(super) conflict: &'a [u32],
+    /// Every path's Hockney terms by link class.
+    pub(super) costs: &'a RouteCosts,
     /// Per receive op, the position of its rank among its message's destinations.
     pub(super) dest_at: Vec<u32>,
 }
 
 /// Completion time of the list schedule under `model` (see `engines::analytic`'s docs).
 pub(super) fn list_time(s: &Schedule, li: &ListInputs, model: Model, m: &Machine) -> f64 {
-    let (graph, order, paths, conflict) = (li.graph, li.order, li.paths, li.conflict);
+    let (graph, order, paths) = (li.graph, li.order, li.paths);
     let n = s.num_ops();
     let p = s.p() as usize;
     let mut done = vec![0f64; n];
@@ -87,18 +90,7 @@ pub(super) fn list_time(s: &Schedule, li: &ListInputs, model: Model, m: &Machine
             OpKind::Send { msg, packets } => {
                 let start = ready.max(port[r][0]);
                 let out = &mut arrive[arr_off[g] as usize..arr_off[g + 1] as usize];
-                let busy = send(
-                    s,
-                    msg,
-                    packets,
-                    start,
-                    paths,
-                    conflict,
-                    model,
-                    m,
-                    out,
-                    &mut nic[r],
-                );
+                let busy = send(s, msg, packets, start, li, model, m, out, &mut nic[r]);
                 port[r][0] = busy;
                 done[g] = busy;
             }
@@ -117,7 +109,7 @@ pub(super) fn list_time(s: &Schedule, li: &ListInputs, model: Model, m: &Machine
                 };
                 // One message at a time: its transfer cannot overlap the previous receive's.
                 let path = paths.of(msg).start + i;
-                let take = transfer(s, msg, packets, conflict[path], model, m);
+                let take = transfer(s, msg, packets, li, path, model, m);
                 done[g] = ready.max(port[r][1] + take) + overhead;
                 port[r][1] = done[g];
             }
@@ -177,8 +169,7 @@ fn send(
     msg: u32,
     packets: crate::schedule::PacketRange,
     start: f64,
-    paths: &Paths,
-    conflict: &[u32],
+    li: &ListInputs,
     model: Model,
     m: &Machine,
     arrive: &mut [f64],
@@ -189,13 +180,13 @@ fn send(
     let (a, b) = packets.resolve(total);
     let npk = b.saturating_sub(a).max(1) as u64;
     let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
-    let range = paths.of(msg);
+    let range = li.paths.of(msg);
     let k = range.len();
     let mut t = start;
     match model {
         Model::Hockney => {
             for (i, path) in range.enumerate() {
-                t += m.alpha + conflict[path] as f64 * bytes as f64 * m.beta;
+                t += li.costs.of(path).time(m, li.conflict[path], bytes);
                 arrive[i] = t;
             }
             t
@@ -232,12 +223,13 @@ fn send(
     }
 }
 
-/// How long packets `packets` of `msg` occupy a receiver under `model` (conflict factor `c`).
+/// How long packets `packets` of `msg` occupy a receiver under `model` (over path `path`).
 fn transfer(
     s: &Schedule,
     msg: u32,
     packets: crate::schedule::PacketRange,
-    c: u32,
+    li: &ListInputs,
+    path: usize,
     model: Model,
     m: &Machine,
 ) -> f64 {
@@ -246,7 +238,7 @@ fn transfer(
     let npk = b.saturating_sub(a).max(1) as u64;
     let bytes = (msg_bytes(s, msg) * npk).div_ceil(total as u64);
     match model {
-        Model::Hockney => m.alpha + c as f64 * bytes as f64 * m.beta,
+        Model::Hockney => li.costs.of(path).time(m, li.conflict[path], bytes),
         Model::Postal => npk as f64,
         Model::LogGP => {
             let l = &m.loggp;

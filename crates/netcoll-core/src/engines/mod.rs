@@ -9,6 +9,7 @@
 pub mod aggregate;
 mod analysis;
 pub mod analytic;
+mod analytic_classes;
 pub mod flit;
 mod list_schedule;
 pub mod loggops;

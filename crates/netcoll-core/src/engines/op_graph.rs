@@ -61,7 +61,7 @@ impl Paths {
         self.first[msg as usize] as usize..self.first[msg as usize + 1] as usize
     }
 
-    fn channels(&self, path: usize) -> &[u32] {
+    pub(super) fn channels(&self, path: usize) -> &[u32] {
         &self.chan[self.cstart[path] as usize..self.cstart[path + 1] as usize]
     }
 

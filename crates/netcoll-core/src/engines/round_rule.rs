@@ -7,6 +7,7 @@
 //! no allocation per round.
 
 use super::analysis::Machine;
+use super::analytic_classes::RouteTerms;
 
 /// One round's accumulators under InterCom's round rule.
 pub(super) struct RoundRule {
@@ -25,10 +26,18 @@ impl RoundRule {
         }
     }
 
-    /// `src` sends `bytes` over a path whose conflict factor is `conflict`.
-    pub(super) fn send(&mut self, src: u32, conflict: u32, bytes: u64, m: &Machine) {
+    /// `src` sends `bytes` over a path with Hockney terms `route` whose conflict factor is
+    /// `conflict`.
+    pub(super) fn send(
+        &mut self,
+        src: u32,
+        conflict: u32,
+        bytes: u64,
+        route: RouteTerms,
+        m: &Machine,
+    ) {
         self.touched.push(src);
-        self.send[src as usize] += m.alpha + conflict as f64 * bytes as f64 * m.beta;
+        self.send[src as usize] += route.time(m, conflict, bytes);
     }
 
     /// `rank` combines `bytes` in this round.

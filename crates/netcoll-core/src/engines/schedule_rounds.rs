@@ -14,6 +14,7 @@
 //! walked twice instead of stored).
 
 use super::analysis::{check_machine, combine_bytes, msg_bytes, Analysis, Machine, Times};
+use super::analytic_classes::RouteTerms;
 use super::round_rule::RoundRule;
 use crate::error::Result;
 use crate::routing::Routing;
@@ -36,7 +37,7 @@ pub fn analyze_steps(
 }
 
 /// [`analyze_steps`], storing at most `cap` channels of a round's routes.
-fn figures_by_steps(
+pub(super) fn figures_by_steps(
     s: &Schedule,
     topo: &Topology,
     routing: &Routing,
@@ -60,8 +61,8 @@ fn figures_by_steps(
     for r in 0..rounds.steps as usize {
         let msgs = &rounds.by_round[rounds.start[r] as usize..rounds.start[r + 1] as usize];
         walker.load(msgs, r as u32 + 1);
-        walker.conflicts(msgs, |msg, conflict| {
-            rule.send(s.message(msg).src, conflict, msg_bytes(s, msg), m);
+        walker.conflicts(msgs, m, |msg, conflict, route| {
+            rule.send(s.message(msg).src, conflict, msg_bytes(s, msg), route, m);
             figures.max_conflict = figures.max_conflict.max(conflict);
         });
         time += rule.finish(rounds.combine[r], m);
@@ -257,28 +258,25 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Calls `each(msg, conflict)` for every route of `msgs` in order (after `load`).
-    fn conflicts(&mut self, msgs: &[u32], mut each: impl FnMut(u32, u32)) {
+    /// Calls `each(msg, conflict, terms)` for every route of `msgs` in order (after `load`),
+    /// with the route's Hockney terms on machine `m`.
+    fn conflicts(&mut self, msgs: &[u32], m: &Machine, mut each: impl FnMut(u32, u32, RouteTerms)) {
         let (mut at, mut route) = (0usize, 0usize);
         for &msg in msgs {
             for (a, b) in self.ends(msg) {
-                let c = if self.stored {
+                let (c, terms) = if self.stored {
                     let hops = self.lens[route] as usize;
                     let path = &self.chan[at..at + hops];
                     (at, route) = (at + hops, route + 1);
-                    path.iter()
-                        .map(|&ch| self.load[ch as usize])
-                        .max()
-                        .unwrap_or(0)
+                    let c = path.iter().map(|&ch| self.load[ch as usize]).max();
+                    (c, RouteTerms::of(m, self.topo, path.iter().copied()))
                 } else {
                     let load = &self.load;
-                    self.routing
-                        .walk(self.topo, a, b)
-                        .map(|(h, _)| load[h.channel as usize])
-                        .max()
-                        .unwrap_or(0)
+                    let walk = || self.routing.walk(self.topo, a, b).map(|(h, _)| h.channel);
+                    let c = walk().map(|ch| load[ch as usize]).max();
+                    (c, RouteTerms::of(m, self.topo, walk()))
                 };
-                each(msg, c.max(1));
+                each(msg, c.unwrap_or(0).max(1), terms);
             }
         }
     }

@@ -452,8 +452,8 @@ impl FlitConfig {
 
     /// Router-to-router channel latency: `channel_latency` when set; else BookSim's k-ary
     /// n-cube rule (`use_noc_latency`: 2 cycles on a torus, 1 on a mesh) and its cmesh rule
-    /// (2 cycles, a router's block being 2 nodes wide; BookSim's express links take k, which
-    /// this one latency does not give them: the `*_no_express` routings never take them).
+    /// (2 cycles, a router's block being 2 nodes wide; the express links take k, given them
+    /// by link_latency.rs).
     pub fn link_latency(&self) -> u32 {
         let noc_2 = matches!(self.topology.as_str(), "torus" | "cmesh");
         if !self.channel_latency_set && self.use_noc_latency && noc_2 {

@@ -11,7 +11,9 @@
 //!    100 on a global one (dragonfly.cpp is compiled with `DRAGON_LATENCY` defined), and
 //!    `topology = flatfly` with `use_noc_latency = 1` (BookSim's default) takes the channel's
 //!    length on BookSim's floor plan (flatfly_onchip.cpp: `xr * |dx| + yr * |dy|` between the
-//!    routers' places on an `x`-wide grid);
+//!    routers' places on an `x`-wide grid), and `topology = cmesh` with `use_noc_latency = 1`
+//!    takes 2 cycles on a mesh channel and `k` on an edge's express link (cmesh.cpp:
+//!    `cY * k / 2` with c = 4);
 //! 4. otherwise `channel_latency` (FlitConfig::link_latency).
 
 use super::config::FlitConfig;
@@ -32,6 +34,14 @@ pub fn channel_latencies(topo: &Topology, cfg: &FlitConfig) -> Result<Option<Vec
         None
     } else if cfg.topology == "dragonflynew" {
         let (local, global) = DRAGONFLYNEW_LATENCY;
+        Some(Box::new(move |ch| match topo.channel_class(ch) {
+            ChannelClass::Global => global,
+            _ => local,
+        }))
+    } else if cfg.topology == "cmesh" && cfg.use_noc_latency {
+        // cmesh.cpp: a mesh channel spans one router's block (`c / n` = 2 nodes, the base
+        // latency); an edge's express link spans half the edge, `cY * k / 2` = k cycles.
+        let (local, global) = (base, cfg.k as u32);
         Some(Box::new(move |ch| match topo.channel_class(ch) {
             ChannelClass::Global => global,
             _ => local,
@@ -141,10 +151,11 @@ mod tests {
         assert!(channel_latencies(&topo, &c3).unwrap().is_none());
     }
 
-    #[test]
-    fn flatfly_lengths_follow_booksims_floor_plan() {
+    /// `topology` as a 4 x 4 grid of routers of 4 nodes on BookSim's floor plan (x = y = 4,
+    /// xr = yr = 2), and its channel latencies.
+    fn four_by_four(topology: &str) -> (FlitConfig, Topology, Vec<u32>) {
         let c = cfg(&[
-            ("topology", "flatfly"),
+            ("topology", topology),
             ("k", "4"),
             ("n", "2"),
             ("c", "4"),
@@ -155,9 +166,19 @@ mod tests {
         ]);
         let topo = c.build_topology().unwrap();
         let lat = channel_latencies(&topo, &c).unwrap().unwrap();
+        (c, topo, lat)
+    }
+
+    fn channel_routers(topo: &Topology, ch: usize) -> (usize, usize) {
+        let (a, b) = topo.channel_ends(ch as u32);
+        (a.switch as usize, b.switch as usize)
+    }
+
+    #[test]
+    fn flatfly_lengths_follow_booksims_floor_plan() {
+        let (c, topo, lat) = four_by_four("flatfly");
         for (ch, &l) in lat.iter().enumerate() {
-            let (a, b) = topo.channel_ends(ch as u32);
-            let (a, b) = (a.switch as usize, b.switch as usize);
+            let (a, b) = channel_routers(&topo, ch);
             // One dimension differs: 2 cycles per router of distance.
             let d = (a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4);
             assert_eq!(l as usize, 2 * d);
@@ -167,6 +188,20 @@ mod tests {
         assert!(channel_latencies(&topo, &bad).is_err());
         bad.use_noc_latency = false;
         assert!(channel_latencies(&topo, &bad).unwrap().is_none());
+    }
+
+    #[test]
+    fn cmesh_express_links_take_k_cycles_as_booksims() {
+        let (c, topo, lat) = four_by_four("cmesh");
+        for (ch, &l) in lat.iter().enumerate() {
+            let (a, b) = channel_routers(&topo, ch);
+            let hop = (a % 4).abs_diff(b % 4) + (a / 4).abs_diff(b / 4);
+            // Mesh neighbours: 2 cycles; the express links jump k/2 = 2 routers: k = 4.
+            assert_eq!(l, if hop == 1 { 2 } else { 4 }, "channel {ch}: {a} -> {b}");
+        }
+        let mut off = c.clone();
+        off.use_noc_latency = false;
+        assert!(channel_latencies(&topo, &off).unwrap().is_none());
     }
 
     #[test]

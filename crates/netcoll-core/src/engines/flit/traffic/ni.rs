@@ -100,6 +100,10 @@ impl Network<'_> {
         ni.head = p.next;
         if ni.head == NONE {
             ni.tail = NONE;
+        } else {
+            // The next packet's record was written when it was made, often long ago (a
+            // saturated source queue holds thousands): fetch it now, not when it starts.
+            super::types::prefetch(&self.packets[ni.head as usize]);
         }
         ni.vc_rr = next(v, nv) as u8;
         if size == 1 {
