@@ -153,7 +153,11 @@ fn dragonfly_phases_take_one_vc_each_ejection_included() {
         let r = booksim_dragonfly(routing, rate);
         assert!(!r.unstable && r.misdelivered == 0, "{routing}");
         let diff = r.avg_packet_latency / booksim - 1.0;
-        assert!(diff.abs() < 0.03, "{routing} at {rate}: {} {diff}", r.avg_packet_latency);
+        assert!(
+            diff.abs() < 0.03,
+            "{routing} at {rate}: {} {diff}",
+            r.avg_packet_latency
+        );
     }
 }
 
