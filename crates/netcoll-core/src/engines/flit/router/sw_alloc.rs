@@ -24,6 +24,7 @@ use super::allocator::{next, rotate_pick, round_robin};
 use super::class_types::Priority;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
+use super::xbar_match::IslipRounds;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
@@ -137,7 +138,6 @@ impl Network<'_> {
             bits &= bits - 1;
             self.out_req[o] = 0;
         }
-        reqs.finish();
         self.va.book.reqs = reqs;
         let book = &mut self.va.book;
         let mut st = State {
@@ -150,7 +150,7 @@ impl Network<'_> {
             },
         };
         let iters = self.cfg.sw_iters();
-        allocate(kind, iters, &book.reqs, &mut st, &mut book.matching);
+        allocate(kind, iters, &mut book.reqs, &mut st, &mut book.matching);
         let (nv, mp) = (self.nv, self.out_req.len());
         for i in 0..nports {
             let o = self.va.book.matching.in_match[i];
@@ -171,55 +171,33 @@ impl Network<'_> {
         if ins == 0 {
             return;
         }
-        let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
-        let mp = self.out_req.len();
-        let (mut in_m, mut out_m) = (0u64, 0u64);
-        for iter in 0..self.cfg.sw_iters() {
-            // Grant: every unmatched requested output picks an unmatched input.
-            let (mut bits, mut granted) = (outs & !out_m, 0u64);
-            while bits != 0 {
-                let o = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let reqs = self.out_req[o] & !in_m;
-                if reqs != 0 {
-                    let i = rotate_pick(reqs, self.out_rr[p0 + o] as usize);
-                    self.sa_grants[i] |= 1 << o;
-                    granted |= 1 << i;
-                }
-            }
-            if granted == 0 {
-                break;
-            }
-            // Accept: every granted input picks an output.
-            while granted != 0 {
-                let i = granted.trailing_zeros() as usize;
-                granted &= granted - 1;
-                let grants = std::mem::take(&mut self.sa_grants[i]);
-                let gi = p0 + i;
-                let o = rotate_pick(grants, self.sa_aptr[gi] as usize);
-                let v = self.sa_req_vc[i * mp + o] as usize;
-                if iter == 0 {
-                    self.out_rr[p0 + o] = next(i, nports) as u16;
-                    self.sa_aptr[gi] = next(o, nports) as u16;
-                }
-                self.in_rr[gi] = next(v, nv) as u8;
-                self.req_vc[i] = v as u8;
-                (in_m, out_m) = (in_m | 1 << i, out_m | 1 << o);
-            }
-        }
-        let mut bits = outs;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.out_req[o] = 0;
-        }
+        let ports = p0..p0 + nports;
+        let rounds = IslipRounds {
+            n: (nports, nports),
+            iters: self.cfg.sw_iters() as usize,
+        };
+        let (mut in_m, mut pick) = (0u64, [0u8; 64]);
+        let ptrs = (&mut self.out_rr[ports.clone()], &mut self.sa_aptr[ports]);
+        rounds.run(
+            &mut self.out_req,
+            outs,
+            ptrs,
+            &mut self.sa_grants,
+            |i, o| {
+                in_m |= 1 << i;
+                pick[i] = o as u8;
+            },
+        );
         // The flits go, in port order.
+        let mp = self.out_req.len();
         while in_m != 0 {
             let i = in_m.trailing_zeros() as usize;
             in_m &= in_m - 1;
-            self.traverse(r, p0 + i, self.req_vc[i] as usize);
+            let v = self.sa_req_vc[i * mp + pick[i] as usize] as usize;
+            self.in_rr[p0 + i] = next(v, self.nv) as u8;
+            self.traverse(r, p0 + i, v);
         }
     }
 

@@ -78,7 +78,6 @@ impl Network<'_> {
         // requests or not); with no requests the others change nothing.
         if !self.va.book.reqs.is_empty() || kind == Kind::MaxSize {
             let va = &mut self.va;
-            va.book.reqs.finish();
             let mut st = State {
                 in_ptr: &mut va.aptr[p0v..p0v + n],
                 out_ptr: &mut va.gptr[p0v..p0v + n],
@@ -89,7 +88,13 @@ impl Network<'_> {
                 },
             };
             let iters = self.cfg.vc_iters();
-            allocate(kind, iters, &va.book.reqs, &mut st, &mut va.book.matching);
+            allocate(
+                kind,
+                iters,
+                &mut va.book.reqs,
+                &mut st,
+                &mut va.book.matching,
+            );
             for &i in &waiting {
                 let o = self.va.book.matching.in_match[i as usize];
                 if o != NONE {

@@ -88,7 +88,7 @@ impl Network<'_> {
             self.xb.steps_next_cycle();
         }
         let steps = self.xb.steps_next_cycle();
-        let several = self.xb.internal != 1.0;
+        let several = self.xb.several;
         for s in 0..steps {
             self.xb.last_step = s + 1 == steps;
             if several {
@@ -116,51 +116,14 @@ impl Network<'_> {
         if hin != 0 {
             self.send_held(r, hin);
         }
-        let p0 = self.pstart[r] as usize;
-        let np = self.pstart[r + 1] as usize - p0;
-        let (is, os, nv) = (self.xb.is, self.xb.os, self.nv);
-        debug_assert!(self.xb.split.len() >= np * nv);
-        let n_out = np * os;
-        let n_in = np * is;
-        let mut any = 0u64;
-        for w in 0..self.wpr {
-            let mut bits = self.va.holding[r * self.wpr + w];
-            while bits != 0 {
-                let b = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                // Port, VC and crossbar input of local VC `b` by table (no divisions).
-                let (i, v, xi) = self.xb.split[b];
-                let (i, v, xi) = (i as usize, v as usize, xi as usize);
-                let ivc = p0 * nv + b;
-                let x = &self.vcs[ivc];
-                if x.state != ACTIVE || x.len == 0 || !x.ready_by(self.now) {
-                    continue;
-                }
-                let go = x.out_port as usize;
-                if self.credits[go * nv + x.out_vc as usize] == 0 || self.out_full(go) {
-                    continue;
-                }
-                let xo = (go - p0) * os + self.xb.out_lane[i] as usize;
-                if hin >> xi & 1 != 0 || hout >> xo & 1 != 0 {
-                    continue;
-                }
-                let slot = xi * n_out + xo;
-                if self.xb.req[xi] >> xo & 1 != 0 {
-                    // One request per (input, output): the VC nearest the offset.
-                    let off = self.xb.in_off[p0 * is + xi] as usize;
-                    let old = self.xb.req_vc[slot] as usize;
-                    if (v + nv - off) % nv >= (old + nv - off) % nv {
-                        continue;
-                    }
-                }
-                self.xb.req[xi] |= 1 << xo;
-                self.xb.req_vc[slot] = v as u8;
-                any |= 1 << xi;
-            }
-        }
+        let any = self.xbar_requests(r, hin, hout);
         if any == 0 {
             return;
         }
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let (is, os) = (self.xb.is, self.xb.os);
+        let (n_in, n_out) = (np * is, np * os);
         let mut wins = std::mem::take(&mut self.xb.wins);
         wins.clear();
         let xb = &mut *self.xb;
@@ -168,43 +131,30 @@ impl Network<'_> {
         let req = &xb.req[..n_in];
         let (in_ptr, out_ptr) = (&mut xb.in_ptr[ins], &mut xb.out_ptr[outs]);
         let mut record = |i: usize, o: usize| wins.push((i as u8, o as u8));
+        let ports = (any, n_in, n_out);
         match self.cfg.sw_allocator {
             // Without conflicts every allocator grants every request.
-            _ if match_disjoint(req, n_in, n_out, in_ptr, out_ptr, &mut record) => {}
-            SwAllocator::SeparableInputFirst => separable_input_first(
-                req,
-                n_in,
-                n_out,
-                in_ptr,
-                out_ptr,
-                &mut xb.by_out,
-                &mut record,
-            ),
+            _ if match_disjoint(req, ports, in_ptr, out_ptr, &mut record) => {}
+            SwAllocator::SeparableInputFirst => {
+                separable_input_first(req, ports, in_ptr, out_ptr, &mut xb.by_out, &mut record)
+            }
             _ => {
                 let scratch = (&mut xb.by_out, &mut xb.grants);
                 let iters = self.cfg.sw_iters() as usize;
-                islip(
-                    req,
-                    n_in,
-                    n_out,
-                    out_ptr,
-                    in_ptr,
-                    iters,
-                    scratch,
-                    &mut record,
-                )
+                islip(req, ports, out_ptr, in_ptr, iters, scratch, &mut record)
             }
         }
-        while any != 0 {
-            let xi = any.trailing_zeros() as usize;
-            any &= any - 1;
+        let mut bits = any;
+        while bits != 0 {
+            let xi = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
             self.xb.req[xi] = 0;
         }
         for &(xi, xo) in &wins {
             let (xi, xo) = (xi as usize, xo as usize);
             let v = self.xb.req_vc[xi * n_out + xo] as usize;
-            self.xb.in_off[p0 * is + xi] = ((v + is) % nv) as u8;
-            let gi = p0 + xi / is;
+            self.xb.in_off[p0 * is + xi] = self.xb.off_after[v];
+            let gi = p0 + self.xb.in_port[xi] as usize;
             let (tail, left) = self.cross(r, gi, v);
             if self.xb.hold && !tail && left > 0 {
                 let gxi = p0 * is + xi;
@@ -215,6 +165,64 @@ impl Network<'_> {
             }
         }
         self.xb.wins = wins;
+    }
+
+    /// The switch requests of router `r` into `xb.req` / `xb.req_vc`: every VC holding an
+    /// output VC whose front flit is ready, with a credit and room in its output buffer, off
+    /// the held crossbar ports `hin` / `hout`; per (crossbar input, output) the VC nearest
+    /// the input's offset. Returns the requesting local crossbar inputs. (The network's
+    /// arrays are borrowed apart, so that the loop keeps them in registers.)
+    #[inline(always)]
+    fn xbar_requests(&mut self, r: usize, hin: u64, hout: u64) -> u64 {
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let nv = self.nv;
+        let xb = &mut *self.xb;
+        let (is, os) = (xb.is, xb.os);
+        debug_assert!(xb.split.len() >= np * nv);
+        let n_out = np * os;
+        let now = self.now;
+        let vcs = &self.vcs[p0 * nv..(p0 + np) * nv];
+        let credits = &self.credits[..];
+        let holding = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let in_off = &xb.in_off[p0 * is..(p0 + np) * is];
+        let mut any = 0u64;
+        for (w, &word) in holding.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let x = &vcs[b];
+                if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
+                    continue;
+                }
+                let go = x.out_port as usize;
+                if credits[go * nv + x.out_vc as usize] == 0 || xb.out_full(go) {
+                    continue;
+                }
+                // Port, VC and crossbar input of local VC `b` by table (no divisions).
+                let (i, v, xi) = xb.split[b];
+                let (i, v, xi) = (i as usize, v as usize, xi as usize);
+                let xo = (go - p0) * os + xb.out_lane[i] as usize;
+                if (hin >> xi | hout >> xo) & 1 != 0 {
+                    continue;
+                }
+                let slot = xi * n_out + xo;
+                if xb.req[xi] >> xo & 1 != 0 {
+                    // One request per (input, output): the VC nearest the offset.
+                    let off = in_off[xi] as usize;
+                    let old = xb.req_vc[slot] as usize;
+                    let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
+                    if dist(v) >= dist(old) {
+                        continue;
+                    }
+                }
+                xb.req[xi] |= 1 << xo;
+                xb.req_vc[slot] = v as u8;
+                any |= 1 << xi;
+            }
+        }
+        any
     }
 
     /// The held connections `hin` (local crossbar inputs) of router `r` send their next
@@ -231,7 +239,7 @@ impl Network<'_> {
             let x = &self.vcs[gi * nv + v];
             debug_assert!(x.state == ACTIVE && x.len > 0, "a held VC has flits");
             let go = x.out_port as usize;
-            let sends = self.credits[go * nv + x.out_vc as usize] > 0 && !self.out_full(go);
+            let sends = self.credits[go * nv + x.out_vc as usize] > 0 && !self.xb.out_full(go);
             let keep = sends && {
                 let (tail, left) = self.cross(r, gi, v);
                 !tail && left > 0
@@ -243,19 +251,6 @@ impl Network<'_> {
                 self.xb.held_out[r] &= !(1 << xo);
             }
         }
-    }
-
-    /// Whether the output buffer of global port `go` is full for the switch (BookSim
-    /// counts a flit in it from the step after its traversal).
-    #[inline]
-    fn out_full(&self, go: usize) -> bool {
-        if self.xb.out_cap < 0 || !self.xb.queued {
-            return false;
-        }
-        let q = &self.xb.outq[go];
-        let now = self.xb.step as u32;
-        let recent = q.iter().rev().take_while(|f| f.step + 1 >= now).count();
-        (q.len() - recent) as i64 >= self.xb.out_cap
     }
 
     /// The front flit of input VC `v` of global input port `gi` crosses the switch:
@@ -275,7 +270,6 @@ impl Network<'_> {
             self.traverse(r, gi, v);
             return (tail, left);
         }
-        self.sent.reserve_hop();
         let depth = self.depth;
         let x = &mut self.vcs[ivc];
         let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
@@ -288,12 +282,13 @@ impl Network<'_> {
         if left == 0 {
             self.vacate(r, bit);
         }
-        if self.xb.internal != 1.0 {
+        if self.xb.several {
             if self.xb.cred_step[gi] == 0 {
                 self.xb.cred_touched.push(gi as u32);
             }
             self.xb.cred_step[gi] |= 1 << v;
         } else {
+            self.sent.reserve_hop();
             self.return_credit(gi, v as u8);
         }
         self.enqueue(go, ov, flit);
@@ -315,19 +310,21 @@ impl Network<'_> {
         }
         // Reaches the buffer at the next step: this cycle unless this is its last step,
         // then the switch's remaining delay.
-        let cd = (self.cfg.st_final_delay as u64).max(1);
         let next = u64::from(self.xb.last_step);
-        let exit = self.now_cycle() + (self.cfg.sw_alloc_delay as u64 - 1) + next + cd - 1;
-        let q = &mut self.xb.outq[go];
-        if q.is_empty() {
+        let exit = self.now_cycle().wrapping_add(self.xb.exit_delay) + next;
+        let q = &mut self.xb.outq;
+        if q.is_empty(go) {
             self.xb.out_busy.push(go as u32);
         }
-        q.push_back(Queued {
-            flit,
-            ov,
-            exit: exit as u32,
-            step: self.xb.step as u32,
-        });
+        q.push_back(
+            go,
+            Queued {
+                flit,
+                ov,
+                exit: exit as u32,
+                step: self.xb.step as u32,
+            },
+        );
     }
 
     /// The cycle running (the routers' clock counts steps while they run with an internal
@@ -343,10 +340,10 @@ impl Network<'_> {
         for &gi in &touched {
             let gi = gi as usize;
             let mask = std::mem::take(&mut self.xb.cred_step[gi]);
-            if self.xb.credq[gi].is_empty() {
+            if self.xb.credq.is_empty(gi) {
                 self.xb.cred_busy.push(gi as u32);
             }
-            self.xb.credq[gi].push_back(mask);
+            self.xb.credq.push_back(gi, mask);
         }
         self.xb.cred_touched = touched;
         self.xb.cred_touched.clear();
@@ -355,58 +352,64 @@ impl Network<'_> {
     /// The end of a cycle: every input port sends its oldest credit message.
     fn send_credit_queues(&mut self) {
         let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        busy.retain(|&gi| {
-            let gi = gi as usize;
-            let mut mask = self.xb.credq[gi].pop_front().unwrap_or(0);
-            while mask != 0 {
-                let v = mask.trailing_zeros() as u8;
-                mask &= mask - 1;
-                self.sent.reserve_hop();
-                self.return_credit(gi, v);
-            }
-            !self.xb.credq[gi].is_empty()
-        });
+        busy.retain(|&gi| self.send_credit_message(gi as usize));
         self.xb.cred_busy = busy;
+    }
+
+    /// Input port `gi` sends the credits of its oldest message; returns whether more wait.
+    #[inline(never)]
+    fn send_credit_message(&mut self, gi: usize) -> bool {
+        let mut mask = self.xb.credq.pop_front(gi).unwrap_or(0);
+        while mask != 0 {
+            let v = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            self.sent.reserve_hop();
+            self.return_credit(gi, v);
+        }
+        !self.xb.credq.is_empty(gi)
     }
 
     /// The end of a cycle: every output buffer whose front flit may leave sends it, over
     /// its link or down its ejection channel (the delays after the switch traversal).
     fn send_output_buffers(&mut self) {
-        let now = self.now;
         let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
-        let link = self.hop.flit_link - st;
-        let eject = self.hop.flit_eject - st;
+        let delays = (self.hop.flit_link - st, self.hop.flit_eject - st);
         let mut busy = std::mem::take(&mut self.xb.out_busy);
-        busy.retain(|&go| {
-            let go = go as usize;
-            let q = &mut self.xb.outq[go];
-            // Exit cycles are kept in 32 bits, compared by their wrapping difference.
-            let due = |f: &Queued| (now as u32).wrapping_sub(f.exit) as i32 >= 0;
-            let Some(f) = q.front().copied().filter(due) else {
-                return true;
-            };
-            q.pop_front();
-            let left = !q.is_empty();
-            let down = self.down[go];
-            if down.ivc & DOWN_EJECT == 0 {
-                let to = Hop {
-                    ivc: down.ivc + f.ov as u32,
-                    bit: down.bit + f.ov as u32,
-                    flit: f.flit,
-                };
-                // A channel longer than the common latency (link classes) adds its extra.
-                let at = now + link + self.wheel.flit_extra(to.ivc);
-                self.wheel.push_hop(at, to);
-                self.flit_hops += 1;
-            } else {
-                let mut flit = f.flit;
-                self.mark_eject_vc(&mut flit, f.ov);
-                let ep = down.ivc & !DOWN_EJECT;
-                self.wheel.push(now + eject, Event::Eject { ep, flit });
-            }
-            self.last_move = now;
-            left
-        });
+        busy.retain(|&go| self.send_output_front(go as usize, delays));
         self.xb.out_busy = busy;
+    }
+
+    /// The front flit of output buffer `go` leaves if it is due, `link` / `eject` cycles
+    /// before it reaches the next router or its NI. Returns whether flits remain.
+    #[inline(never)]
+    fn send_output_front(&mut self, go: usize, (link, eject): (u64, u64)) -> bool {
+        let now = self.now;
+        let q = &mut self.xb.outq;
+        // Exit cycles are kept in 32 bits, compared by their wrapping difference.
+        let due = |f: &Queued| (now as u32).wrapping_sub(f.exit) as i32 >= 0;
+        let Some(f) = q.front(go).filter(due) else {
+            return true;
+        };
+        q.pop_front(go);
+        let left = !q.is_empty(go);
+        let down = self.down[go];
+        if down.ivc & DOWN_EJECT == 0 {
+            let to = Hop {
+                ivc: down.ivc + f.ov as u32,
+                bit: down.bit + f.ov as u32,
+                flit: f.flit,
+            };
+            // A channel longer than the common latency (link classes) adds its extra.
+            let at = now + link + self.wheel.flit_extra(to.ivc);
+            self.wheel.push_hop(at, to);
+            self.flit_hops += 1;
+        } else {
+            let mut flit = f.flit;
+            self.mark_eject_vc(&mut flit, f.ov);
+            let ep = down.ivc & !DOWN_EJECT;
+            self.wheel.push(now + eject, Event::Eject { ep, flit });
+        }
+        self.last_move = now;
+        left
     }
 }

@@ -17,31 +17,38 @@ use super::allocator::{next, rotate_pick};
 /// clears only the entries it used, not 512 bytes).
 pub type Scratch = [u64; 64];
 
+/// The crossbar ports of a router for the allocators: the inputs with requests (a mask:
+/// exactly those whose `req` is not 0), and how many inputs and outputs it has.
+pub type Ports = (u64, usize, usize);
+
 /// Matches every request when no two share an input or an output (one request per
 /// input, distinct outputs): both allocators grant and accept them all and move the
 /// pointers of every pair. Returns false (and matches nothing) otherwise.
 pub fn match_disjoint(
     req: &[u64],
-    n_in: usize,
-    n_out: usize,
+    (any, n_in, n_out): Ports,
     in_ptr: &mut [u16],
     out_ptr: &mut [u16],
     mut matched: impl FnMut(usize, usize),
 ) -> bool {
     let mut outs = 0u64;
-    for &m in req.iter().take(n_in) {
+    let mut bits = any;
+    while bits != 0 {
+        let m = req[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
         if m & m.wrapping_sub(1) != 0 || outs & m != 0 {
             return false;
         }
         outs |= m;
     }
-    for (i, &m) in req.iter().enumerate().take(n_in) {
-        if m != 0 {
-            let o = m.trailing_zeros() as usize;
-            out_ptr[o] = next(i, n_in) as u16;
-            in_ptr[i] = next(o, n_out) as u16;
-            matched(i, o);
-        }
+    let mut bits = any;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let o = req[i].trailing_zeros() as usize;
+        out_ptr[o] = next(i, n_in) as u16;
+        in_ptr[i] = next(o, n_out) as u16;
+        matched(i, o);
     }
     true
 }
@@ -50,17 +57,19 @@ pub fn match_disjoint(
 #[allow(clippy::too_many_arguments)]
 pub fn islip(
     req: &[u64],
-    n_in: usize,
-    n_out: usize,
+    (any, n_in, n_out): Ports,
     gptr: &mut [u16],
     aptr: &mut [u16],
     iters: usize,
     (by_out, grants): (&mut Scratch, &mut Scratch),
-    mut matched: impl FnMut(usize, usize),
+    matched: impl FnMut(usize, usize),
 ) {
     let mut outs = 0u64;
-    for (i, &m) in req.iter().enumerate().take(n_in) {
-        let mut bits = m;
+    let mut ins = any;
+    while ins != 0 {
+        let i = ins.trailing_zeros() as usize;
+        ins &= ins - 1;
+        let mut bits = req[i];
         while bits != 0 {
             let o = bits.trailing_zeros() as usize;
             bits &= bits - 1;
@@ -68,46 +77,79 @@ pub fn islip(
             outs |= 1 << o;
         }
     }
-    let (mut in_done, mut out_done) = (0u64, 0u64);
-    let mut pairs = [u8::MAX; 64];
-    for iter in 0..iters.max(1) {
-        let mut granted = 0u64;
-        let mut bits = outs & !out_done;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let cand = by_out[o] & !in_done;
-            if cand != 0 {
-                let i = rotate_pick(cand, gptr[o] as usize);
-                grants[i] |= 1 << o;
-                granted |= 1 << i;
+    let rounds = IslipRounds {
+        n: (n_in, n_out),
+        iters,
+    };
+    rounds.run(by_out, outs, (gptr, aptr), grants, matched);
+}
+
+/// iSLIP's grant and accept rounds over up to 64 inputs and outputs, shared by the crossbar
+/// (above) and the switch allocator over ports (sw_alloc.rs): per iteration every unmatched
+/// output grants the unmatched requesting input nearest its grant pointer, every input
+/// accepts the grant nearest its accept pointer; pointers move past first-iteration matches
+/// only.
+pub struct IslipRounds {
+    /// Inputs and outputs (the pointers wrap at these).
+    pub n: (usize, usize),
+    pub iters: usize,
+}
+
+impl IslipRounds {
+    /// Runs the rounds on `by_out[o]` (the inputs requesting output `o`, for the outputs
+    /// in `outs`), with a grant pointer per output and an accept pointer per input, and
+    /// `grants` as scratch (zero between calls). Leaves `by_out` zero and reports the
+    /// matches in input order through `matched`.
+    pub fn run(
+        &self,
+        by_out: &mut [u64],
+        mut outs: u64,
+        (gptr, aptr): (&mut [u16], &mut [u16]),
+        grants: &mut [u64],
+        mut matched: impl FnMut(usize, usize),
+    ) {
+        let (n_in, n_out) = self.n;
+        let (mut in_done, mut out_done) = (0u64, 0u64);
+        let mut pairs = [u8::MAX; 64];
+        for iter in 0..self.iters.max(1) {
+            let mut granted = 0u64;
+            let mut bits = outs & !out_done;
+            while bits != 0 {
+                let o = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let cand = by_out[o] & !in_done;
+                if cand != 0 {
+                    let i = rotate_pick(cand, gptr[o] as usize);
+                    grants[i] |= 1 << o;
+                    granted |= 1 << i;
+                }
+            }
+            if granted == 0 {
+                break;
+            }
+            while granted != 0 {
+                let i = granted.trailing_zeros() as usize;
+                granted &= granted - 1;
+                let o = rotate_pick(std::mem::take(&mut grants[i]), aptr[i] as usize);
+                in_done |= 1 << i;
+                out_done |= 1 << o;
+                pairs[i] = o as u8;
+                if iter == 0 {
+                    gptr[o] = next(i, n_in) as u16;
+                    aptr[i] = next(o, n_out) as u16;
+                }
             }
         }
-        if granted == 0 {
-            break;
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            by_out[o] = 0;
         }
-        while granted != 0 {
-            let i = granted.trailing_zeros() as usize;
-            granted &= granted - 1;
-            let o = rotate_pick(std::mem::take(&mut grants[i]), aptr[i] as usize);
-            in_done |= 1 << i;
-            out_done |= 1 << o;
-            pairs[i] = o as u8;
-            if iter == 0 {
-                gptr[o] = next(i, n_in) as u16;
-                aptr[i] = next(o, n_out) as u16;
-            }
+        while in_done != 0 {
+            let i = in_done.trailing_zeros() as usize;
+            in_done &= in_done - 1;
+            matched(i, pairs[i] as usize);
         }
-    }
-    while outs != 0 {
-        let o = outs.trailing_zeros() as usize;
-        outs &= outs - 1;
-        by_out[o] = 0;
-    }
-    while in_done != 0 {
-        let i = in_done.trailing_zeros() as usize;
-        in_done &= in_done - 1;
-        matched(i, pairs[i] as usize);
     }
 }
 
@@ -115,8 +157,7 @@ pub fn islip(
 /// (its arbiter over outputs), `out_ptr` per output (its arbiter over inputs).
 pub fn separable_input_first(
     req: &[u64],
-    n_in: usize,
-    n_out: usize,
+    (any, n_in, n_out): Ports,
     in_ptr: &mut [u16],
     out_ptr: &mut [u16],
     by_out: &mut Scratch,
@@ -124,13 +165,14 @@ pub fn separable_input_first(
 ) {
     let mut outs = 0u64;
     let mut pick_of = [0u8; 64];
-    for (i, &m) in req.iter().enumerate().take(n_in) {
-        if m != 0 {
-            let o = rotate_pick(m, in_ptr[i] as usize);
-            pick_of[i] = o as u8;
-            by_out[o] |= 1 << i;
-            outs |= 1 << o;
-        }
+    let mut ins = any;
+    while ins != 0 {
+        let i = ins.trailing_zeros() as usize;
+        ins &= ins - 1;
+        let o = rotate_pick(req[i], in_ptr[i] as usize);
+        pick_of[i] = o as u8;
+        by_out[o] |= 1 << i;
+        outs |= 1 << o;
     }
     let mut won = 0u64;
     while outs != 0 {
@@ -150,15 +192,24 @@ pub fn separable_input_first(
 
 #[cfg(test)]
 mod tests {
-    use super::{islip, match_disjoint, separable_input_first};
+    use super::{islip, match_disjoint, separable_input_first, Ports};
+
+    /// The allocators' ports of `req` with `n_out` outputs.
+    fn ports(req: &[u64], n_out: usize) -> Ports {
+        let any = req
+            .iter()
+            .enumerate()
+            .filter(|(_, &m)| m != 0)
+            .fold(0, |a, (i, _)| a | 1 << i);
+        (any, req.len(), n_out)
+    }
 
     fn run_islip(req: &[u64], g: &mut [u16], a: &mut [u16], iters: usize) -> Vec<(usize, usize)> {
         let mut m = Vec::new();
         let (mut x, mut y) = ([0u64; 64], [0u64; 64]);
         islip(
             req,
-            req.len(),
-            g.len(),
+            ports(req, g.len()),
             g,
             a,
             iters,
@@ -175,12 +226,17 @@ mod tests {
         let (mut ip, mut op) = (vec![0u16; 3], vec![0u16; 3]);
         let (mut ip2, mut op2) = (ip.clone(), op.clone());
         let mut m = Vec::new();
-        assert!(match_disjoint(&req, 3, 3, &mut ip, &mut op, |i, o| m.push((i, o))));
+        assert!(match_disjoint(
+            &req,
+            ports(&req, 3),
+            &mut ip,
+            &mut op,
+            |i, o| m.push((i, o))
+        ));
         let mut want = Vec::new();
         islip(
             &req,
-            3,
-            3,
+            ports(&req, 3),
             &mut op2,
             &mut ip2,
             1,
@@ -190,16 +246,14 @@ mod tests {
         assert_eq!((m, ip, op), (want, ip2, op2));
         assert!(!match_disjoint(
             &[0b1, 0b1],
-            2,
-            2,
+            ports(&[0b1, 0b1], 2),
             &mut [0; 2],
             &mut [0; 2],
             |_, _| {}
         ));
         assert!(!match_disjoint(
             &[0b11, 0],
-            2,
-            2,
+            ports(&[0b11, 0], 2),
             &mut [0; 2],
             &mut [0; 2],
             |_, _| {}
@@ -243,12 +297,16 @@ mod tests {
         let (mut ip, mut op) = (vec![0u16; 2], vec![0u16; 2]);
         let mut m = Vec::new();
         let mut x = [0u64; 64];
-        separable_input_first(&req, 2, 2, &mut ip, &mut op, &mut x, |i, o| m.push((i, o)));
+        separable_input_first(&req, ports(&req, 2), &mut ip, &mut op, &mut x, |i, o| {
+            m.push((i, o))
+        });
         assert_eq!(m, vec![(0, 0)]);
         assert_eq!((ip.clone(), op.clone()), (vec![1, 0], vec![1, 0]));
         m.clear();
         // Input 0 now prefers output 1, input 1 output 0: both win.
-        separable_input_first(&req, 2, 2, &mut ip, &mut op, &mut x, |i, o| m.push((i, o)));
+        separable_input_first(&req, ports(&req, 2), &mut ip, &mut op, &mut x, |i, o| {
+            m.push((i, o))
+        });
         assert!(x.iter().all(|&b| b == 0), "scratch left clear");
         assert_eq!(m, vec![(0, 1), (1, 0)]);
     }

@@ -12,7 +12,7 @@ pub const FREE: u8 = u8::MAX;
 
 /// A flit in an output buffer: it leaves at the end of cycle `exit` at the earliest
 /// (one flit per output port and cycle, in the order it entered).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Queued {
     pub flit: Flit,
     /// The output VC it holds downstream.
@@ -34,6 +34,12 @@ pub struct Xbar {
     /// steps of a cycle are those that bring it below 1).
     pub internal: f64,
     pub partial: f64,
+    /// `internal != 1`: several (or no) steps a cycle, credits queued per step.
+    pub several: bool,
+    /// Cycles from a switch allocation to its flit's exit from the output buffer, less one
+    /// when the allocation is in the cycle's last step (`sw_alloc_delay - 1 +
+    /// max(st_final_delay, 1) - 1`).
+    pub exit_delay: u64,
     /// Cycles the accumulator has been advanced through.
     pub acc_cycle: u64,
     /// Switch steps run so far: the routers' clock while `internal != 1` (ready times of
@@ -61,14 +67,14 @@ pub struct Xbar {
     pub held_in: Vec<u64>,
     pub held_out: Vec<u64>,
     /// Output buffers per global output port, and the ports whose buffer holds flits.
-    pub outq: Vec<VecDeque<Queued>>,
+    pub outq: PortQueues<Queued>,
     pub out_busy: Vec<u32>,
     /// Credits per global input port: this step's freed VCs (a mask), the ports touched this
     /// step, and the queue of BookSim's credit objects (one leaves per cycle) when the
     /// switch runs several steps a cycle; the ports whose queue is not empty.
     pub cred_step: Vec<u64>,
     pub cred_touched: Vec<u32>,
-    pub credq: Vec<VecDeque<u64>>,
+    pub credq: PortQueues<u64>,
     pub cred_busy: Vec<u32>,
     /// Switch allocation scratch: per local crossbar input the requested local outputs, and
     /// the VC carrying each (input, output) request.
@@ -79,6 +85,10 @@ pub struct Xbar {
     /// `i % os` (tables: the switch allocation divides nothing).
     pub split: Vec<(u8, u8, u8)>,
     pub out_lane: Vec<u8>,
+    /// Per local crossbar input its port (`xi / is`); per VC `v` the offset after it wins
+    /// (`(v + is) % num_vcs`).
+    pub in_port: Vec<u8>,
+    pub off_after: Vec<u8>,
     /// The allocators' scratch (zero between calls) and the matches of a router.
     pub by_out: [u64; 64],
     pub grants: [u64; 64],
@@ -93,6 +103,8 @@ impl Default for Xbar {
             os: 1,
             internal: 1.0,
             partial: 0.0,
+            several: false,
+            exit_delay: 0,
             acc_cycle: 0,
             step: 0,
             last_step: true,
@@ -106,16 +118,18 @@ impl Default for Xbar {
             hold_out: Vec::new(),
             held_in: Vec::new(),
             held_out: Vec::new(),
-            outq: Vec::new(),
+            outq: PortQueues::new(0),
             out_busy: Vec::new(),
             cred_step: Vec::new(),
             cred_touched: Vec::new(),
-            credq: Vec::new(),
+            credq: PortQueues::new(0),
             cred_busy: Vec::new(),
             req: [0; 64],
             req_vc: Vec::new(),
             split: Vec::new(),
             out_lane: Vec::new(),
+            in_port: Vec::new(),
+            off_after: Vec::new(),
             by_out: [0; 64],
             grants: [0; 64],
             wins: Vec::with_capacity(64),
@@ -140,6 +154,10 @@ impl Xbar {
             is,
             os,
             internal: cfg.internal_speedup,
+            several: several_steps,
+            // Wrapping: the delay is -1 when sw_alloc_delay is 0 (added to the cycle).
+            exit_delay: (cfg.sw_alloc_delay as u64 + (cfg.st_final_delay as u64).max(1))
+                .wrapping_sub(2),
             queued,
             out_cap: cfg.output_buffer_size,
             hold: cfg.hold_switch_for_packet,
@@ -150,21 +168,13 @@ impl Xbar {
             hold_out: vec![0; ports * is],
             held_in: vec![0; routers],
             held_out: vec![0; routers],
-            outq: if queued {
-                (0..ports).map(|_| VecDeque::new()).collect()
-            } else {
-                Vec::new()
-            },
+            outq: PortQueues::new(if queued { ports } else { 0 }),
             cred_step: if several_steps {
                 vec![0; ports]
             } else {
                 Vec::new()
             },
-            credq: if several_steps {
-                (0..ports).map(|_| VecDeque::new()).collect()
-            } else {
-                Vec::new()
-            },
+            credq: PortQueues::new(if several_steps { ports } else { 0 }),
             req_vc: vec![0; (max_ports * is) * (max_ports * os)],
             split: (0..max_ports * nv)
                 .map(|b| {
@@ -173,8 +183,26 @@ impl Xbar {
                 })
                 .collect(),
             out_lane: (0..max_ports).map(|i| (i % os) as u8).collect(),
+            in_port: (0..max_ports * is).map(|xi| (xi / is) as u8).collect(),
+            off_after: (0..nv).map(|v| ((v + is) % nv) as u8).collect(),
             ..Xbar::default()
         }
+    }
+
+    /// Whether the output buffer of global port `go` is full for the switch (only a
+    /// bounded one can be).
+    #[inline(always)]
+    pub fn out_full(&self, go: usize) -> bool {
+        self.out_cap >= 0 && self.queued && self.bounded_out_full(go)
+    }
+
+    /// [`Xbar::out_full`] of a bounded output buffer (BookSim counts a flit in it from the
+    /// step after its traversal).
+    #[inline(never)]
+    fn bounded_out_full(&self, go: usize) -> bool {
+        let now = self.step as u32;
+        let recent = self.outq.count_back_while(go, |f| f.step + 1 >= now);
+        (self.outq.len(go) - recent) as i64 >= self.out_cap
     }
 
     /// Switch steps in the next cycle: BookSim's `Router::Evaluate` adds the internal
@@ -188,5 +216,144 @@ impl Xbar {
         }
         self.acc_cycle += 1;
         n
+    }
+}
+
+/// Entries of a port's queue kept in the flat array (a power of two); the rest wait in the
+/// port's overflow deque.
+const RING: usize = 4;
+
+/// One FIFO queue per global port (output buffers, credit queues): each queue's first
+/// [`RING`] entries sit in one flat array, so a push or pop touches one slot found by
+/// index, not a deque header and then its own heap block (two cache misses a flit on
+/// networks of thousands of ports). Longer queues, rare, continue in a per-port deque,
+/// whose entries all come after the ring's.
+pub struct PortQueues<T: Copy + Default> {
+    slots: Vec<T>,
+    /// Per port: the ring's first slot and its entries.
+    head: Vec<u8>,
+    len: Vec<u8>,
+    overflow: Vec<VecDeque<T>>,
+}
+
+impl<T: Copy + Default> PortQueues<T> {
+    pub fn new(ports: usize) -> PortQueues<T> {
+        PortQueues {
+            slots: vec![T::default(); ports * RING],
+            head: vec![0; ports],
+            len: vec![0; ports],
+            overflow: (0..ports).map(|_| VecDeque::new()).collect(),
+        }
+    }
+
+    #[inline]
+    pub fn is_empty(&self, p: usize) -> bool {
+        self.len[p] == 0
+    }
+
+    /// Entries queued at port `p`.
+    #[inline]
+    pub fn len(&self, p: usize) -> usize {
+        let n = self.len[p] as usize;
+        if n < RING {
+            n
+        } else {
+            n + self.overflow[p].len()
+        }
+    }
+
+    #[inline]
+    pub fn push_back(&mut self, p: usize, x: T) {
+        let n = self.len[p] as usize;
+        if n < RING {
+            let at = (self.head[p] as usize + n) & (RING - 1);
+            self.slots[p * RING + at] = x;
+            self.len[p] += 1;
+        } else {
+            self.overflow[p].push_back(x);
+        }
+    }
+
+    #[inline]
+    pub fn front(&self, p: usize) -> Option<T> {
+        (self.len[p] != 0).then(|| self.slots[p * RING + self.head[p] as usize])
+    }
+
+    #[inline]
+    pub fn pop_front(&mut self, p: usize) -> Option<T> {
+        let x = self.front(p)?;
+        let n = self.len[p] as usize;
+        if n == RING {
+            if let Some(y) = self.overflow[p].pop_front() {
+                // The overflow's first entry takes the freed slot, at the ring's end.
+                self.slots[p * RING + self.head[p] as usize] = y;
+                self.head[p] = ((self.head[p] as usize + 1) & (RING - 1)) as u8;
+                return Some(x);
+            }
+        }
+        self.head[p] = ((self.head[p] as usize + 1) & (RING - 1)) as u8;
+        self.len[p] -= 1;
+        Some(x)
+    }
+
+    /// The entries of port `p` from the back, while `keep` holds: how many.
+    pub fn count_back_while(&self, p: usize, keep: impl Fn(&T) -> bool) -> usize {
+        let over = if self.len[p] as usize == RING {
+            &self.overflow[p]
+        } else {
+            &VecDeque::new()
+        };
+        let mut n = 0;
+        for x in over.iter().rev() {
+            if !keep(x) {
+                return n;
+            }
+            n += 1;
+        }
+        let (h, len) = (self.head[p] as usize, self.len[p] as usize);
+        for k in (0..len).rev() {
+            if !keep(&self.slots[p * RING + ((h + k) & (RING - 1))]) {
+                return n;
+            }
+            n += 1;
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PortQueues, RING};
+    use rand::{Rng, SeedableRng};
+    use std::collections::VecDeque;
+
+    /// The flat rings with their overflow behave as one deque per port, across random
+    /// pushes and pops that fill queues well past the ring (the overflow path).
+    #[test]
+    fn port_queues_are_fifo_queues_past_the_ring() {
+        let ports = 5;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut q = PortQueues::<u64>::new(ports);
+        let mut want: Vec<VecDeque<u64>> = vec![VecDeque::new(); ports];
+        let mut longest = 0;
+        for step in 0..20_000u64 {
+            let p = rng.random_range(0..ports);
+            // Phases that grow and drain, so queues reach several times the ring.
+            let push = rng.random_bool(if (step / 500) % 2 == 0 { 0.7 } else { 0.3 });
+            if push {
+                q.push_back(p, step);
+                want[p].push_back(step);
+            } else {
+                assert_eq!(q.pop_front(p), want[p].pop_front(), "pop at step {step}");
+            }
+            assert_eq!(q.len(p), want[p].len());
+            assert_eq!(q.is_empty(p), want[p].is_empty());
+            assert_eq!(q.front(p), want[p].front().copied());
+            let cut = rng.random_range(0..=step);
+            let tail = want[p].iter().rev().take_while(|&&x| x >= cut).count();
+            assert_eq!(q.count_back_while(p, |&x| x >= cut), tail);
+            longest = longest.max(want[p].len());
+        }
+        assert!(longest > 4 * RING, "the overflow path ran ({longest})");
     }
 }

@@ -28,13 +28,23 @@
 //! routers run in or on the thread count, and each draw is uniform as BookSim's).
 //!
 //! Requests carry BookSim's two priorities (`in_pri` for the input side's choice, `out_pri`
-//! for the output side's); netcoll's packets have none yet (`priority = none`), so the
-//! stages pass 0 and every arbiter is plain round-robin, as BookSim's are then.
+//! for the output side's); under `priority = none` the stages pass 0 and every arbiter is
+//! plain round-robin, as BookSim's are then.
+//!
+//! Two paths give the same matching and pointers: the list path (the files above, on the
+//! sorted request list and its by-input and by-output views; any priorities, any width)
+//! and the mask path (masks.rs: islip, select and the separable allocators on per-input
+//! and per-output bitmasks, each round-robin arbiter a "first set bit at or after the
+//! pointer"), chosen by [`Requests::masks_apply`]: a round-robin allocator, a matrix at
+//! most 128 wide, every request at the same priorities (tests_masks.rs checks the two
+//! against each other).
 
 mod islip;
 mod loa;
+mod masks;
 mod max_size;
 mod pim;
+mod requests;
 mod select;
 mod separable_input_first;
 mod separable_output_first;
@@ -42,6 +52,10 @@ mod wavefront;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_masks;
+
+pub use requests::{Request, Requests};
 
 /// No match.
 pub const NONE: u32 = u32::MAX;
@@ -63,143 +77,6 @@ pub enum Kind {
     Loa,
 }
 
-/// One request: input `i` asks for output `o`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Request {
-    pub i: u16,
-    pub o: u16,
-    pub in_pri: i32,
-    pub out_pri: i32,
-}
-
-/// One router's requests in one cycle, seen by input (in output order) and by output (in
-/// input order), as BookSim's sparse allocators keep them. Reused from cycle to cycle.
-#[derive(Debug, Default)]
-pub struct Requests {
-    n_in: usize,
-    n_out: usize,
-    /// In (input, output) order once [`Requests::finish`] ran.
-    reqs: Vec<Request>,
-    /// `reqs[in_start[i]..in_start[i + 1]]` are input `i`'s.
-    in_start: Vec<u32>,
-    /// Indices into `reqs` in (output, input) order; `out_start` as `in_start`.
-    by_out: Vec<u32>,
-    out_start: Vec<u32>,
-    /// Scratch of [`Requests::finish`].
-    fill: Vec<u32>,
-}
-
-impl Requests {
-    /// Starts an empty request matrix of `n_in` inputs and `n_out` outputs.
-    pub fn clear(&mut self, n_in: usize, n_out: usize) {
-        debug_assert!(n_in <= u16::MAX as usize && n_out <= u16::MAX as usize);
-        self.n_in = n_in;
-        self.n_out = n_out;
-        self.reqs.clear();
-    }
-
-    /// Input `i` asks for output `o` (each pair at most once).
-    #[inline]
-    pub fn add(&mut self, i: usize, o: usize, in_pri: i32, out_pri: i32) {
-        debug_assert!(i < self.n_in && o < self.n_out);
-        self.reqs.push(Request {
-            i: i as u16,
-            o: o as u16,
-            in_pri,
-            out_pri,
-        });
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.reqs.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.reqs.len()
-    }
-
-    pub fn inputs(&self) -> usize {
-        self.n_in
-    }
-
-    pub fn outputs(&self) -> usize {
-        self.n_out
-    }
-
-    /// Sorts the requests and builds both views (counting sorts: no comparison sort when
-    /// the stages add them in order, as they do).
-    pub fn finish(&mut self) {
-        if !self.reqs.is_sorted_by_key(|r| (r.i, r.o)) {
-            self.reqs.sort_unstable_by_key(|r| (r.i, r.o));
-        }
-        debug_assert!(self
-            .reqs
-            .windows(2)
-            .all(|w| (w[0].i, w[0].o) != (w[1].i, w[1].o)));
-        counts(&mut self.in_start, self.n_in, self.reqs.iter().map(|r| r.i));
-        counts(
-            &mut self.out_start,
-            self.n_out,
-            self.reqs.iter().map(|r| r.o),
-        );
-        self.by_out.clear();
-        self.by_out.resize(self.reqs.len(), 0);
-        // Place each request after the earlier ones of its output (input order kept).
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.out_start[..self.n_out]);
-        for (k, r) in self.reqs.iter().enumerate() {
-            let at = &mut self.fill[r.o as usize];
-            self.by_out[*at as usize] = k as u32;
-            *at += 1;
-        }
-    }
-
-    /// Input `i`'s requests, in output order.
-    #[inline]
-    pub fn of_input(&self, i: usize) -> &[Request] {
-        &self.reqs[self.in_start[i] as usize..self.in_start[i + 1] as usize]
-    }
-
-    /// Output `o`'s requests, in input order.
-    #[inline]
-    pub fn of_output(&self, o: usize) -> impl Iterator<Item = &Request> + Clone + '_ {
-        self.by_out[self.out_start[o] as usize..self.out_start[o + 1] as usize]
-            .iter()
-            .map(|&k| &self.reqs[k as usize])
-    }
-
-    /// The number of requests output `o` has.
-    #[inline]
-    pub fn output_count(&self, o: usize) -> usize {
-        (self.out_start[o + 1] - self.out_start[o]) as usize
-    }
-
-    /// Every request, in (input, output) order.
-    pub fn all(&self) -> &[Request] {
-        &self.reqs
-    }
-
-    /// Input `i`'s request for output `o`, if it made one.
-    pub fn find(&self, i: usize, o: usize) -> Option<&Request> {
-        let reqs = self.of_input(i);
-        reqs.binary_search_by_key(&(o as u16), |r| r.o)
-            .ok()
-            .map(|k| &reqs[k])
-    }
-}
-
-/// `start[x]..start[x + 1]` will be the positions of key `x` among `keys` (`n` keys).
-fn counts(start: &mut Vec<u32>, n: usize, keys: impl Iterator<Item = u16>) {
-    start.clear();
-    start.resize(n + 1, 0);
-    for k in keys {
-        start[k as usize + 1] += 1;
-    }
-    for x in 0..n {
-        start[x + 1] += start[x];
-    }
-}
-
 /// The allocation: each input's output and each output's input ([`NONE`]: none).
 #[derive(Debug, Default)]
 pub struct Matching {
@@ -208,8 +85,14 @@ pub struct Matching {
     /// The allocators' scratch (grants or picks; the wavefront's sweep order; max-size's
     /// search), kept to spare allocations per call.
     scratch: Vec<u32>,
+    /// A second such scratch (the separable allocators' second round of arbiters).
+    scratch2: Vec<u32>,
     order: Vec<Request>,
     stacks: (Vec<u32>, Vec<u32>),
+    /// The mask path's scratch (masks.rs): one mask per input or output, all 0 between
+    /// calls.
+    masks64: Vec<u64>,
+    masks128: Vec<u128>,
 }
 
 impl Matching {
@@ -230,6 +113,21 @@ impl Matching {
 
     fn put_scratch(&mut self, s: Vec<u32>) {
         self.scratch = s;
+    }
+
+    /// Both scratches, `a` and `b` entries of [`NONE`] (give them back with
+    /// [`Matching::put_scratches`]).
+    fn take_scratches(&mut self, a: usize, b: usize) -> (Vec<u32>, Vec<u32>) {
+        let first = self.take_scratch(a);
+        let mut second = std::mem::take(&mut self.scratch2);
+        second.clear();
+        second.resize(b, NONE);
+        (first, second)
+    }
+
+    fn put_scratches(&mut self, (a, b): (Vec<u32>, Vec<u32>)) {
+        self.scratch = a;
+        self.scratch2 = b;
     }
 
     fn set(&mut self, i: usize, o: usize) {
@@ -292,9 +190,22 @@ pub struct State<'a> {
     pub draws: Draws<'a>,
 }
 
-/// Runs allocator `kind` (`iters` iterations where it iterates) over `reqs` into `m`.
-pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
+/// Runs allocator `kind` (`iters` iterations where it iterates) over `reqs` into `m`: on
+/// the masks where [`Requests::masks_apply`] says so (the same matching and pointers,
+/// faster), else on the lists.
+pub fn allocate(kind: Kind, iters: u32, reqs: &mut Requests, st: &mut State, m: &mut Matching) {
     m.reset(reqs.inputs(), reqs.outputs());
+    if reqs.masks_apply(kind) {
+        #[cfg(test)]
+        tests_masks::ON_MASKS.with(|n| n.set(n.get() + 1));
+        return masks::allocate(kind, iters, reqs, st, m);
+    }
+    reqs.ensure_views();
+    allocate_lists(kind, iters, reqs, st, m);
+}
+
+/// The list path of [`allocate`] (`reqs` finished, `m` reset).
+fn allocate_lists(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
     match kind {
         Kind::Islip => islip::allocate(reqs, iters, st, m),
         Kind::Pim => pim::allocate(reqs, iters, st, m),
@@ -305,6 +216,67 @@ pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut
         Kind::MaxSize => max_size::allocate(reqs, st, m),
         Kind::Loa => loa::allocate(reqs, st, m),
     }
+}
+
+/// One round of the input arbiters (list path): every input `i` picks, among its requests
+/// that are `eligible`, the highest `in_pri`, ties to the first output from `ptr[i]`;
+/// `pick[i]` becomes that output (left as it was where none is eligible).
+fn arbitrate_inputs(
+    reqs: &Requests,
+    ptr: &[u16],
+    eligible: impl Fn(&Request) -> bool,
+    pick: &mut [u32],
+) {
+    let n_out = reqs.outputs();
+    for (i, p) in pick.iter_mut().enumerate() {
+        let reqs = reqs.of_input(i).iter();
+        let pri = |r: &Request| eligible(r).then_some(r.in_pri);
+        if let Some(o) = best_from(reqs, |r| r.o as usize, ptr[i] as usize, n_out, pri) {
+            *p = o as u32;
+        }
+    }
+}
+
+/// One round of the output arbiters (list path), as [`arbitrate_inputs`]: every output
+/// `o` with requests for which `live(o)` holds picks the eligible input of highest
+/// `out_pri`, ties to the first from `ptr[o]`.
+fn arbitrate_outputs(
+    reqs: &Requests,
+    ptr: &[u16],
+    live: impl Fn(usize) -> bool,
+    eligible: impl Fn(&Request) -> bool,
+    pick: &mut [u32],
+) {
+    let n_in = reqs.inputs();
+    for (o, p) in pick.iter_mut().enumerate() {
+        if reqs.output_count(o) == 0 || !live(o) {
+            continue;
+        }
+        let pri = |r: &Request| eligible(r).then_some(r.out_pri);
+        let best = best_from(
+            reqs.of_output(o),
+            |r| r.i as usize,
+            ptr[o] as usize,
+            n_in,
+            pri,
+        );
+        if let Some(i) = best {
+            *p = i as u32;
+        }
+    }
+}
+
+/// Matches input `i` with output `o` and moves both arbiters' pointers past the match.
+fn match_and_move(i: usize, o: usize, st: &mut State, m: &mut Matching) {
+    m.set(i, o);
+    st.in_ptr[i] = allocator_next(o, m.out_match.len());
+    st.out_ptr[o] = allocator_next(i, m.in_match.len());
+}
+
+/// `(x + 1) % n` as a pointer.
+#[inline]
+fn allocator_next(x: usize, n: usize) -> u16 {
+    (if x + 1 == n { 0 } else { x + 1 }) as u16
 }
 
 /// BookSim's round-robin arbiter's order (`RoundRobinArbiter::Supersedes`): does a request

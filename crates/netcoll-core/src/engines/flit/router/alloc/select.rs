@@ -13,45 +13,27 @@
 //! leaving its first output unused this cycle. The stages read the matching by input,
 //! as BookSim's router does, so that is what a run sees.
 
-use super::{best_from, Matching, Requests, State};
+use super::{arbitrate_inputs, arbitrate_outputs, Matching, Requests, State};
 
 pub fn allocate(reqs: &Requests, iters: u32, st: &mut State, m: &mut Matching) {
-    let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    let mut grants = m.take_scratch(n_out);
+    let (mut grants, mut accept) = m.take_scratches(reqs.outputs(), reqs.inputs());
     for iter in 0..iters {
-        for (o, g) in grants.iter_mut().enumerate() {
-            if reqs.output_count(o) == 0 || !m.out_free(o) {
+        let free = |o| m.out_free(o);
+        let asks = |r: &super::Request| m.in_free(r.i as usize);
+        arbitrate_outputs(reqs, st.out_ptr, free, asks, &mut grants);
+        accept.fill(super::NONE);
+        let granted = |r: &super::Request| grants[r.o as usize] == u32::from(r.i);
+        arbitrate_inputs(reqs, st.in_ptr, granted, &mut accept);
+        for (i, &o) in accept.iter().enumerate() {
+            if o == super::NONE {
                 continue;
             }
-            let ptr = st.out_ptr[o] as usize;
-            let best = best_from(
-                reqs.of_output(o),
-                |r| r.i as usize,
-                ptr,
-                n_in,
-                |r| m.in_free(r.i as usize).then_some(r.out_pri),
-            );
-            if let Some(i) = best {
-                *g = i as u32;
-            }
-        }
-        for i in 0..n_in {
-            let ptr = st.in_ptr[i] as usize;
-            let best = best_from(
-                reqs.of_input(i).iter(),
-                |r| r.o as usize,
-                ptr,
-                n_out,
-                |r| (grants[r.o as usize] == i as u32).then_some(r.in_pri),
-            );
-            if let Some(o) = best {
-                m.set(i, o);
-                if iter == 0 {
-                    st.out_ptr[o] = ((i + 1) % n_in) as u16;
-                    st.in_ptr[i] = ((o + 1) % n_out) as u16;
-                }
+            if iter == 0 {
+                super::match_and_move(i, o as usize, st, m);
+            } else {
+                m.set(i, o as usize);
             }
         }
     }
-    m.put_scratch(grants);
+    m.put_scratches((grants, accept));
 }

@@ -9,43 +9,18 @@
 //! One pass, no iterations (BookSim's separable allocators ignore `alloc_iters`). Both
 //! arbiters of a match move their pointer past the winner; the others keep theirs.
 
-use super::{best_from, Matching, Requests, State, NONE};
+use super::{arbitrate_inputs, arbitrate_outputs, match_and_move, Matching, Requests, State};
 
 pub fn allocate(reqs: &Requests, st: &mut State, m: &mut Matching) {
-    let (n_in, n_out) = (reqs.inputs(), reqs.outputs());
-    // The input arbiters' picks.
-    let mut pick = m.take_scratch(n_in);
-    for (i, p) in pick.iter_mut().enumerate() {
-        let ptr = st.in_ptr[i] as usize;
-        let best = best_from(
-            reqs.of_input(i).iter(),
-            |r| r.o as usize,
-            ptr,
-            n_out,
-            |r| Some(r.in_pri),
-        );
-        if let Some(o) = best {
-            *p = o as u32;
+    let (mut pick, mut grant) = m.take_scratches(reqs.inputs(), reqs.outputs());
+    arbitrate_inputs(reqs, st.in_ptr, |_| true, &mut pick);
+    // Each output's arbiter among the inputs that picked it.
+    let picked = |r: &super::Request| pick[r.i as usize] == u32::from(r.o);
+    arbitrate_outputs(reqs, st.out_ptr, |_| true, picked, &mut grant);
+    for (o, &i) in grant.iter().enumerate() {
+        if i != super::NONE {
+            match_and_move(i as usize, o, st, m);
         }
     }
-    for o in 0..n_out {
-        if reqs.output_count(o) == 0 {
-            continue;
-        }
-        let ptr = st.out_ptr[o] as usize;
-        let best = best_from(
-            reqs.of_output(o),
-            |r| r.i as usize,
-            ptr,
-            n_in,
-            |r| (pick[r.i as usize] == o as u32).then_some(r.out_pri),
-        );
-        if let Some(i) = best {
-            m.set(i, o);
-            st.in_ptr[i] = ((o + 1) % n_out) as u16;
-            st.out_ptr[o] = ((i + 1) % n_in) as u16;
-        }
-    }
-    debug_assert!(pick.iter().all(|&p| p == NONE || (p as usize) < n_out));
-    m.put_scratch(pick);
+    m.put_scratches((pick, grant));
 }

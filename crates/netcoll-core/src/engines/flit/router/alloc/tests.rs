@@ -5,20 +5,33 @@
 use super::{allocate, Draws, Kind, Matching, Requests, State, NONE};
 
 /// An allocator's state kept across calls, as a router keeps it.
-struct Held {
-    in_ptr: Vec<u16>,
-    out_ptr: Vec<u16>,
+pub(super) struct Held {
+    pub(super) in_ptr: Vec<u16>,
+    pub(super) out_ptr: Vec<u16>,
     word: u32,
     draws: u32,
 }
 
 impl Held {
-    fn new(n_in: usize, n_out: usize) -> Held {
+    pub(super) fn new(n_in: usize, n_out: usize) -> Held {
         Held {
             in_ptr: vec![0; n_in],
             out_ptr: vec![0; n_out],
             word: 0,
             draws: 0,
+        }
+    }
+
+    /// The allocator's view of this state.
+    pub(super) fn state(&mut self) -> State<'_> {
+        State {
+            in_ptr: &mut self.in_ptr,
+            out_ptr: &mut self.out_ptr,
+            word: &mut self.word,
+            draws: Draws {
+                key: 42,
+                n: &mut self.draws,
+            },
         }
     }
 
@@ -34,18 +47,8 @@ impl Held {
         for &(i, o, ip, op) in reqs {
             r.add(i, o, ip, op);
         }
-        r.finish();
         let mut m = Matching::default();
-        let mut st = State {
-            in_ptr: &mut self.in_ptr,
-            out_ptr: &mut self.out_ptr,
-            word: &mut self.word,
-            draws: Draws {
-                key: 42,
-                n: &mut self.draws,
-            },
-        };
-        allocate(kind, iters, &r, &mut st, &mut m);
+        allocate(kind, iters, &mut r, &mut self.state(), &mut m);
         check_matching(&m);
         m
     }
