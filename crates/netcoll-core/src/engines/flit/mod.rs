@@ -78,6 +78,8 @@ mod sw_alloc;
 mod tail_credit;
 #[path = "router/types.rs"]
 mod types;
+#[path = "router/va_ports.rs"]
+mod va_ports;
 #[path = "router/va_state.rs"]
 mod va_state;
 #[path = "router/vc_alloc.rs"]

@@ -25,6 +25,18 @@ pub struct MaskRouter {
     pub sent: Vec<u64>,
     /// Every router's port count when all have the same, else 0; `usize::MAX` until found.
     pub uniform_ports: usize,
+    /// Scratch of the per-port iSLIP VC allocator (va_ports.rs): the requests by output
+    /// port, and where each port's group ends.
+    pub va_reqs: Vec<PortRequest>,
+    pub va_ends: Vec<usize>,
+}
+
+/// A VC request of the per-port iSLIP VC allocator (va_ports.rs): `local output port << 32
+/// | local input VC`, and the port's VCs it may take.
+#[derive(Clone, Copy)]
+pub struct PortRequest {
+    pub key: u64,
+    pub cand: u64,
 }
 
 impl Default for MaskRouter {
@@ -36,6 +48,8 @@ impl Default for MaskRouter {
             ep_routes: Vec::new(),
             sent: Vec::new(),
             uniform_ports: usize::MAX,
+            va_reqs: Vec::new(),
+            va_ends: Vec::new(),
         }
     }
 }

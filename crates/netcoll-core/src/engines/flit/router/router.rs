@@ -258,6 +258,8 @@ impl Network<'_> {
         self.push_credit(at.up, v as u8);
         self.send_out(go, ov, flit);
         if flit.tail {
+            // The VC holds no output VC any more: it leaves the switch candidates.
+            self.va.holding[bit / 64] &= !(1 << (bit % 64));
             self.tail_left(go, ov as usize);
             if left > 0 {
                 self.set_waiting_bit(bit);

@@ -24,6 +24,7 @@ use super::allocator::{next, rotate_pick, round_robin};
 use super::class_types::Priority;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
+use super::vc_masks::split_vc;
 use super::xbar_match::IslipRounds;
 
 impl Network<'_> {
@@ -52,55 +53,53 @@ impl Network<'_> {
 
     /// The requests of router `r`'s input ports (see the module comment): per local
     /// output its requesting inputs (`out_req`), per (input, output) the VC carrying the
-    /// request (`sa_req_vc`). Returns the outputs asked for and the inputs asking.
+    /// request (`sa_req_vc`). Returns the outputs asked for and the inputs asking. Only the
+    /// VCs holding an output VC with a flit are looked at (`holding` is exact here: a
+    /// tail's traversal clears its bit), in local order.
     fn switch_requests(&mut self, r: usize) -> (u64, u64) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
-        let nports = self.pstart[r + 1] as usize - p0;
         let mp = self.out_req.len();
         let (mut outs, mut ins) = (0u64, 0u64);
-        let held = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
-        for i in 0..nports {
-            let gi = p0 + i;
-            let mask = bits_at(held, i * nv, nv);
-            if mask == 0 {
-                continue;
-            }
-            let base = gi * nv;
-            let off = self.in_rr[gi] as usize;
-            let mut want = 0u64;
-            // VCs in round-robin order from the offset: the first VC asking for an output
-            // carries that (input, output) request.
-            let upper = !0u64 << off;
-            for mut bits in [mask & upper, mask & !upper] {
-                while bits != 0 {
-                    let v = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    // `holding` may keep a VC whose tail has left (mask_router.rs).
-                    if !self.sa_eligible(base + v) {
-                        continue;
-                    }
-                    let o = self.vcs[base + v].out_port as usize - p0;
-                    if want & (1 << o) == 0 {
-                        want |= 1 << o;
-                        self.sa_req_vc[i * mp + o] = v as u8;
-                        self.out_req[o] |= 1 << i;
-                    } else if self.prio != Priority::None {
-                        // BookSim's `Supersedes`: a higher priority takes the request over
-                        // (ties stay with the VC nearest the offset, visited first).
-                        let held = base + self.sa_req_vc[i * mp + o] as usize;
-                        if self.vc_pri(base + v) > self.vc_pri(held) {
-                            self.sa_req_vc[i * mp + o] = v as u8;
-                        }
-                    }
+        for w in 0..self.wpr {
+            let k = r * self.wpr + w;
+            let mut bits = self.va.holding[k] & self.occ[k];
+            while bits != 0 {
+                let b = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (i, v) = split_vc(b, nv);
+                let base = (p0 + i) * nv;
+                if !self.sa_eligible(base + v) {
+                    continue;
                 }
-            }
-            if want != 0 {
-                outs |= want;
-                ins |= 1 << i;
+                let o = self.vcs[base + v].out_port as usize - p0;
+                let slot = i * mp + o;
+                if self.out_req[o] >> i & 1 == 0 {
+                    self.out_req[o] |= 1 << i;
+                    self.sa_req_vc[slot] = v as u8;
+                    (outs, ins) = (outs | 1 << o, ins | 1 << i);
+                } else if self.supersedes(p0 + i, v, self.sa_req_vc[slot] as usize) {
+                    self.sa_req_vc[slot] = v as u8;
+                }
             }
         }
         (outs, ins)
+    }
+
+    /// Whether VC `v` of global input port `gi` carries its port's request for an output
+    /// rather than VC `held`, both eligible and asking for it: BookSim visits the VCs
+    /// round-robin from the port's VC offset (`_sw_rr_offset`) and the first visited
+    /// carries the request, unless a later one has a higher priority (its `Supersedes`).
+    #[inline]
+    fn supersedes(&self, gi: usize, v: usize, held: usize) -> bool {
+        let (nv, off) = (self.nv, self.in_rr[gi] as usize);
+        let dist = |x: usize| if x >= off { x - off } else { x + nv - off };
+        let nearer = dist(v) < dist(held);
+        if self.prio == Priority::None {
+            return nearer;
+        }
+        let (p, ph) = (self.vc_pri(gi * nv + v), self.vc_pri(gi * nv + held));
+        p > ph || (p == ph && nearer)
     }
 
     /// Switch allocation at router `r` by BookSim's allocator `kind` on a request matrix;
@@ -252,21 +251,6 @@ impl Network<'_> {
                 self.traverse(r, p0 + i, v);
             }
         }
-    }
-}
-
-/// The `n` bits (`n <= 64`) from bit `at` of the bit set `words`.
-#[inline]
-fn bits_at(words: &[u64], at: usize, n: usize) -> u64 {
-    let (w, off) = (at / 64, at % 64);
-    let mut x = words[w] >> off;
-    if off + n > 64 && w + 1 < words.len() {
-        x |= words[w + 1] << (64 - off);
-    }
-    if n >= 64 {
-        x
-    } else {
-        x & ((1 << n) - 1)
     }
 }
 

@@ -192,3 +192,131 @@ fn mask_router_stays_off_where_the_general_stages_differ() {
     // 5 ports x 16 VCs: more than a mask of 64 holds.
     assert!(!applies(&[("k", "8"), ("num_vcs", "16")]));
 }
+
+/// Every figure of a one-thread run with iSLIP VC allocation on its fastest path (`Fast`),
+/// on the grant table (`GrantTable`: `mask_limit = 0`) or on the request matrix
+/// (`Matrix`: router/alloc/); and whether the per-port masks (va_ports.rs) applied.
+#[derive(Clone, Copy)]
+enum VaPath {
+    Fast,
+    GrantTable,
+    Matrix,
+}
+
+fn va_figures(pairs: &[(&str, &str)], path: VaPath) -> (String, bool) {
+    let fixed = [
+        ("sim_type", "fixed"),
+        ("warmup_cycles", "100"),
+        ("sim_cycles", "1200"),
+        ("threads", "1"),
+    ];
+    let all: Vec<(&str, &str)> = pairs.iter().chain(&fixed).copied().collect();
+    let c = FlitConfig::from_pairs(all).unwrap();
+    let topo = c.build_topology().unwrap();
+    let mut sim = Sim::new(&topo, &c).unwrap();
+    let ports = sim.net.va_ports_apply();
+    match path {
+        VaPath::Fast => {}
+        VaPath::GrantTable => sim.net.va.mask_limit = 0,
+        VaPath::Matrix => sim.net.va.book.general = true,
+    }
+    (serde_json::to_string(&sim.simulate()).unwrap(), ports)
+}
+
+#[test]
+fn per_port_va_masks_match_the_grant_table_and_the_request_matrix() {
+    // Several iterations, routers of 80 and more VCs, request/reply classes on VC ranges,
+    // virtual cut-through, the shipped mesh and fat-tree runfiles' router: the per-port
+    // masks, the grant table and the request matrix give the same figures, bit for bit.
+    let mesh16 = [("k", "4"), ("num_vcs", "16"), ("injection_rate", "0.8")];
+    let cases: Vec<Vec<(&str, &str)>> = vec![
+        // One iteration on 80 VCs a router (past the one-word masks).
+        mesh16.to_vec(),
+        [&mesh16[..], &[("alloc_iters", "2")]].concat(),
+        [
+            &mesh16[..],
+            &[("alloc_iters", "3"), ("wait_for_tail_credit", "1")],
+        ]
+        .concat(),
+        // 4 VCs (20 a router, within one word) with 2 and 4 iterations.
+        vec![("k", "4"), ("injection_rate", "0.9"), ("alloc_iters", "2")],
+        vec![
+            ("k", "4"),
+            ("injection_rate", "0.9"),
+            ("alloc_iters", "4"),
+            ("packet_size", "3"),
+        ],
+        // 20 VCs a port (100 a router), long packets on shallow buffers.
+        vec![
+            ("k", "4"),
+            ("num_vcs", "20"),
+            ("vc_buf_size", "2"),
+            ("packet_size", "6"),
+            ("injection_rate", "0.3"),
+            ("alloc_iters", "4"),
+        ],
+        // Virtual cut-through: a VC is asked for only with room for the whole packet.
+        vec![
+            ("k", "4"),
+            ("num_vcs", "16"),
+            ("injection_rate", "0.5"),
+            ("packet_size", "4"),
+            ("injection_rate_uses_flits", "1"),
+            ("flow_control", "virtual_cut_through"),
+            ("vc_buf_size", "4"),
+            ("alloc_iters", "2"),
+        ],
+        // Dateline classes on a torus (VC ranges per class), 16 VCs, 3 iterations.
+        vec![
+            ("topology", "torus"),
+            ("k", "4"),
+            ("num_vcs", "16"),
+            ("injection_rate", "0.7"),
+            ("torus_routing", "dateline"),
+            ("alloc_iters", "3"),
+        ],
+        // runfiles/meshconfig's router at a load past saturation.
+        vec![
+            ("k", "8"),
+            ("num_vcs", "16"),
+            ("vc_buf_size", "8"),
+            ("wait_for_tail_credit", "1"),
+            ("alloc_iters", "2"),
+            ("credit_delay", "2"),
+            ("routing_delay", "0"),
+            ("injection_rate", "0.45"),
+        ],
+        // runfiles/ftreeconfig: request/reply classes on overlapping VC ranges, 128 VCs a
+        // router, nca routing.
+        vec![
+            ("topology", "fattree"),
+            ("k", "4"),
+            ("n", "3"),
+            ("routing_function", "nca"),
+            ("num_vcs", "16"),
+            ("use_read_write", "1"),
+            ("read_request_begin_vc", "0"),
+            ("read_request_end_vc", "5"),
+            ("write_reply_begin_vc", "2"),
+            ("write_reply_end_vc", "7"),
+            ("read_reply_begin_vc", "8"),
+            ("read_reply_end_vc", "12"),
+            ("write_request_begin_vc", "10"),
+            ("write_request_end_vc", "15"),
+            ("wait_for_tail_credit", "1"),
+            ("alloc_iters", "2"),
+            ("routing_delay", "0"),
+            ("traffic", "bitcomp"),
+            ("injection_rate", "0.4"),
+        ],
+    ];
+    for case in &cases {
+        let (fast, applies) = va_figures(case, VaPath::Fast);
+        assert!(applies, "the per-port masks must apply to {case:?}");
+        assert!(fast.contains("\"flit_hops\""), "{fast}");
+        let (table, _) = va_figures(case, VaPath::GrantTable);
+        assert_eq!(fast, table, "grant table: {case:?}");
+        let (matrix, _) = va_figures(case, VaPath::Matrix);
+        assert_eq!(fast, matrix, "request matrix: {case:?}");
+    }
+}

@@ -17,9 +17,9 @@ pub struct VaState {
     /// Per global output port (`num_vcs <= 64`): bit v set when output VC v has no owner.
     pub out_free: Vec<u64>,
     /// Per router, as many words as its wait set: bit set when the local input VC holds an
-    /// output VC (state ACTIVE): set where a VC allocator grants, cleared where the mask
-    /// router sends a tail (or finds a VC that the general stages' traversal left idle).
-    /// The mask router's switch allocation looks at these VCs only.
+    /// output VC (state ACTIVE): set where a VC allocator grants, cleared where a tail
+    /// leaves (`Network::traverse`, and a worm's last branch may leave a stale bit, which
+    /// the switch allocators skip). The switch allocators look at these VCs only.
     pub holding: Vec<u64>,
     /// Likewise: the local input VCs routed and waiting for an output VC (state VC_WAIT),
     /// kept where a VC is routed and where a VC allocator grants.

@@ -31,6 +31,7 @@ use super::allocator::{next, round_robin};
 use super::network::{Network, ACTIVE, IDLE, NONE};
 use super::sw_alloc::clamp_pri;
 use super::types::REPL;
+use super::vc_masks::split_vc;
 
 impl Network<'_> {
     /// Routes the input VCs of router `r` that need it, then runs VC allocation.
@@ -40,15 +41,30 @@ impl Network<'_> {
         }
         match vc_kind(self.cfg.vc_allocator) {
             None => self.greedy_vcs(r),
-            Some(Kind::Islip) if !self.va.book.general => {
-                if self.cfg.vc_iters() == 1 {
-                    self.islip_vcs_masks(r)
-                } else {
-                    self.islip_vcs(r)
-                }
-            }
+            Some(Kind::Islip) if !self.va.book.general => self.islip_vcs_fast(r),
             Some(kind) => self.booksim_vcs(r, kind),
         }
+    }
+
+    /// BookSim's iSLIP at router `r` on the fastest path that applies, all giving the
+    /// same matching and pointer moves: one iteration on a router of at most 64 VCs on
+    /// one-word masks (vc_masks.rs); else, when every port's VCs fit a mask, on per-port
+    /// masks (va_ports.rs); else by the grant table (`islip_vcs`).
+    fn islip_vcs_fast(&mut self, r: usize) {
+        let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
+        if self.cfg.vc_iters() == 1 && n <= self.va.mask_limit {
+            return self.islip_vcs_masks(r);
+        }
+        if !self.va_ports_apply() {
+            return self.islip_vcs(r);
+        }
+        let mut reqs = std::mem::take(&mut self.va.reqs);
+        reqs.clear();
+        self.collect_vc_requests(r, &mut reqs);
+        if !reqs.is_empty() {
+            self.islip_vcs_ports(r, &reqs);
+        }
+        self.va.reqs = reqs;
     }
 
     /// VC allocation at router `r` by BookSim's allocator `kind` on a request matrix.
@@ -60,13 +76,25 @@ impl Network<'_> {
         waiting.clear();
         self.collect_vc_requests(r, &mut waiting);
         self.va.book.reqs.clear(n, n);
+        // Requests by the ports' masks where they fit (tests set `mask_limit` to 0).
+        let masks = self.va_ports_apply();
         for &i in &waiting {
             let ivc = p0v + i as usize;
             // The output side bids with the flit's priority, the input side with 0 (what
             // BookSim's routing functions give); 0 and 0 under priority = none.
             let pri = clamp_pri(self.vc_pri(ivc));
-            let (lo, hi) = self.vc_range(ivc);
             let base = self.vcs[ivc].out_port as usize * nv;
+            if masks {
+                // The free VCs of its class with room, by the port's masks (va_ports.rs).
+                let mut cand = self.port_candidates(ivc);
+                while cand != 0 {
+                    let og = base + cand.trailing_zeros() as usize;
+                    cand &= cand - 1;
+                    self.va.book.reqs.add(i as usize, og - p0v, 0, pri);
+                }
+                continue;
+            }
+            let (lo, hi) = self.vc_range(ivc);
             let need = self.vc_need(ivc);
             for og in base + lo..base + hi {
                 if self.owner[og] == NONE && self.credits[og] >= need {
@@ -116,19 +144,32 @@ impl Network<'_> {
     }
 
     /// Grants output VC `og` (global) to input VC `ivc` of router `r`.
-    fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
-        self.claim_vc(og / self.nv, og % self.nv, ivc);
-        self.vcs[ivc].out_vc = (og % self.nv) as u8;
-        self.vcs[ivc].state = ACTIVE;
-        self.set_waiting(r, ivc, false);
-        self.set_holding(r, ivc, true);
-        self.set_routed(r, ivc, false);
-        self.vcs[ivc].set_ready(self.now + self.va.delay);
+    pub(super) fn take_vc(&mut self, r: usize, ivc: usize, og: usize) {
+        let (go, ov) = split_vc(og, self.nv);
+        self.take_vc_at(r, ivc, go, ov);
+    }
+
+    /// [`Network::take_vc`] of output VC `ov` of global output port `go`.
+    #[inline]
+    pub(super) fn take_vc_at(&mut self, r: usize, ivc: usize, go: usize, ov: usize) {
+        let nv = self.nv;
+        self.claim_vc(go, ov, ivc);
+        let ready = self.now + self.va.delay;
+        let x = &mut self.vcs[ivc];
+        x.out_vc = ov as u8;
+        x.state = ACTIVE;
+        x.set_ready(ready);
+        // It leaves the wait set and the routed VCs and holds an output VC now.
+        let local = ivc - self.pstart[r] as usize * nv;
+        let (w, bit) = (r * self.wpr + local / 64, 1u64 << (local % 64));
+        self.wait_bits[w] &= !bit;
+        self.va.routed[w] &= !bit;
+        self.va.holding[w] |= bit;
     }
 
     /// Routes idle input VCs and collects the local indices of those ready for VA, in
     /// increasing order.
-    fn collect_vc_requests(&mut self, r: usize, reqs: &mut Vec<u32>) {
+    pub(super) fn collect_vc_requests(&mut self, r: usize, reqs: &mut Vec<u32>) {
         for w in 0..self.wpr {
             let mut bits = self.ready_requests(r, w);
             while bits != 0 {
@@ -142,25 +183,29 @@ impl Network<'_> {
     /// (router/alloc/islip.rs's rules: later iterations match among the unmatched, pointers
     /// move on first-iteration matches only).
     pub(super) fn islip_vcs(&mut self, r: usize) {
-        let nv = self.nv;
-        let p0v = self.pstart[r] as usize * nv;
-        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
         let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
+        self.islip_vcs_on(r, &reqs);
+        self.va.reqs = reqs;
+    }
+
+    /// [`Network::islip_vcs`] over the requesting local input VCs `reqs` (increasing).
+    pub(super) fn islip_vcs_on(&mut self, r: usize, reqs: &[u32]) {
+        let nv = self.nv;
+        let p0v = self.pstart[r] as usize * nv;
+        let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
         if reqs.len() == 1 {
             // A lone requester is granted by every free VC it asks for: it takes the one
             // nearest its accept pointer (the same outcome, without the grant table).
-            self.lone_vc_request(r, p0v + reqs[0] as usize, n);
-            self.va.reqs = reqs;
-            return;
+            return self.lone_vc_request(r, p0v + reqs[0] as usize, n);
         }
         let mut touched = std::mem::take(&mut self.va.touched);
         for iter in 0..self.cfg.vc_iters() {
             // Grant: every free output VC picks the unmatched requester nearest its
             // pointer (a match takes the output VC, and leaves its input VC active).
             touched.clear();
-            for &i in &reqs {
+            for &i in reqs {
                 let ivc = p0v + i as usize;
                 if self.vcs[ivc].state == ACTIVE {
                     continue;
@@ -179,7 +224,7 @@ impl Network<'_> {
                 break;
             }
             // Accept: every input VC takes the grant nearest its pointer.
-            for &i in &reqs {
+            for &i in reqs {
                 let ivc = p0v + i as usize;
                 let (lo, hi) = self.vc_range(ivc);
                 let base = self.vcs[ivc].out_port as usize * nv;
@@ -208,7 +253,6 @@ impl Network<'_> {
             }
         }
         self.va.touched = touched;
-        self.va.reqs = reqs;
     }
 
     /// Output VC `og` (router-local `o`) is asked for by input VC `i` (local): it keeps the

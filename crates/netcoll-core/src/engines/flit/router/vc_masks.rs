@@ -146,6 +146,13 @@ impl Network<'_> {
         if self.sets.routes() {
             return self.sets.candidates(ivc, &self.va.out_free[p0..], self.nv);
         }
+        self.candidates_from(ivc, p0)
+    }
+
+    /// [`free_candidates`] of input VC `ivc` numbered from port `p0` (a router's first, or
+    /// the VC's own output port for a mask of that port's VCs).
+    #[inline(always)]
+    pub(super) fn candidates_from(&self, ivc: usize, p0: usize) -> u64 {
         let vct = self
             .is_vct()
             .then_some((&self.packets[..], &self.credits[..]));
@@ -226,6 +233,17 @@ pub(super) fn grant_conflicts(
             outs &= outs - 1;
             cand[rotate_pick(askers, gptr(g)) & 63] |= 1 << g;
         }
+    }
+}
+
+/// VC number `x` as (port, VC) with `nv` VCs a port: by a shift when `nv` is a power of
+/// two (a division costs tens of cycles).
+#[inline(always)]
+pub(super) fn split_vc(x: usize, nv: usize) -> (usize, usize) {
+    if nv.is_power_of_two() {
+        (x >> nv.trailing_zeros(), x & (nv - 1))
+    } else {
+        (x / nv, x % nv)
     }
 }
 
