@@ -288,10 +288,11 @@ impl<'t> Network<'t> {
                 topo.name()
             );
         }
-        let class_lo: Vec<u8> = (0..classes).map(|c| (c * nv / classes) as u8).collect();
-        let class_hi: Vec<u8> = (0..classes)
-            .map(|c| ((c + 1) * nv / classes) as u8)
-            .collect();
+        // Class c is the c-th share of the VCs, or VC c alone where the routing pins it.
+        let pinned = adaptive.as_ref().is_some_and(|a| a.pins_vcs());
+        let share = |c: usize| if pinned { c.min(nv) } else { c * nv / classes } as u8;
+        let class_lo: Vec<u8> = (0..classes).map(share).collect();
+        let class_hi: Vec<u8> = (1..=classes).map(share).collect();
         let (pstart, port_router) = ports(topo);
         let np = port_router.len();
         let (out_to, in_from, ep_port) = wiring(topo, &pstart);

@@ -11,9 +11,12 @@
 //! lowest dimension first on the flatfly: the same ports as BookSim's `dragonfly_port` and
 //! `flatfly_outport`).
 //!
-//! Dragonfly (3 VC classes, one VC each when `num_vcs = 3`, which BookSim asserts): phase 0
-//! travels to the intermediate router, 1 minimally before the global hop, 2 from the global
-//! hop on; the class is the phase. UGAL picks phase 0 when the minimal output's used credits
+//! Dragonfly: class `c` is VC `c` alone (BookSim's `out_vc = f->ph`, `FlitAdaptive::pins_vcs`)
+//! and a packet ejects on its phase's VC, as BookSim's routing functions set it. Minimal
+//! (`min_dragonflynew`, 2 classes): phase 0 to the global hop, 1 from it on. UGAL and
+//! Valiant (3 classes; BookSim asserts `num_vcs = 3`): phase 0 travels to the intermediate
+//! router, 1 minimally before the global hop, 2 from the global hop on; the class is the
+//! phase. UGAL picks phase 0 when the minimal output's used credits
 //! exceed twice the Valiant output's plus 30 (BookSim's `adaptive_threshold`). The
 //! intermediate is a uniformly drawn router; one in the source group means minimal. Valiant
 //! is netcoll's (BookSim has none for the dragonfly): UGAL's phases with the choice always
@@ -33,12 +36,34 @@ use super::adaptive_kind::{
 use super::network::{In, Network};
 use crate::topology::LinkClass;
 
-/// What the adaptive routing decided at a router: the local output port, the VC class
-/// (`u8::MAX`: ejection, any VC) and the packet's phase after it.
+/// What the adaptive routing decided at a router: the local output port (ignored when it
+/// ejects), the VC class (`u8::MAX`: any VC) and the packet's phase after it.
 struct Decision {
     port: u32,
     class: u8,
     phase: u8,
+    eject: bool,
+}
+
+impl Decision {
+    fn hop(port: u32, class: u8, phase: u8) -> Decision {
+        Decision {
+            port,
+            class,
+            phase,
+            eject: false,
+        }
+    }
+
+    /// Ejection on VC class `class` (`u8::MAX`: any VC).
+    fn eject(class: u8, phase: u8) -> Decision {
+        Decision {
+            port: 0,
+            class,
+            phase,
+            eject: true,
+        }
+    }
 }
 
 impl Network<'_> {
@@ -67,19 +92,23 @@ impl Network<'_> {
             Shape::FatTree { .. } => self.fat_tree_step(&ad, r, dst_ep),
         };
         self.adaptive = Some(ad);
-        let v = &mut self.vcs[ivc];
-        if d.class == u8::MAX {
-            v.out_port = self.ep_port[dst_ep];
-            v.class = u8::MAX;
+        let vclass = if self.step_classes > 1 {
+            self.packets[pkt].vclass
         } else {
-            v.out_port = self.pstart[r] + d.port;
-            let vclass = if self.step_classes > 1 {
-                self.packets[pkt].vclass
-            } else {
-                0
-            };
-            self.vcs[ivc].class = self.hop_class(vclass, d.class);
-        }
+            0
+        };
+        let class = if d.class == u8::MAX {
+            u8::MAX
+        } else {
+            self.hop_class(vclass, d.class)
+        };
+        let v = &mut self.vcs[ivc];
+        v.out_port = if d.eject {
+            self.ep_port[dst_ep]
+        } else {
+            self.pstart[r] + d.port
+        };
+        v.class = class;
         self.vcs[ivc].front.set_rstate(d.phase);
     }
 
@@ -110,7 +139,7 @@ impl Network<'_> {
         ad.draw(self.adapt_draws, bound)
     }
 
-    /// `ugal_dragonflynew` (and netcoll's Valiant with its phases).
+    /// `min_dragonflynew`, `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).
     #[allow(clippy::too_many_arguments)]
     fn dragonfly_step(
         &mut self,
@@ -123,6 +152,20 @@ impl Network<'_> {
         a: usize,
     ) -> Decision {
         let dest = self.ep_switch[dst_ep] as usize;
+        if ad.choice == Choice::Min {
+            // BookSim starts every packet in phase 0, whatever group it is for.
+            if injected {
+                phase = 0;
+            }
+            if dest == r {
+                return Decision::eject(phase, phase);
+            }
+            let (port, global) = self.min_port(r, dest);
+            if global {
+                phase = 1;
+            }
+            return Decision::hop(port, phase, phase);
+        }
         if injected {
             phase = if dest / a == r / a {
                 2
@@ -150,21 +193,13 @@ impl Network<'_> {
         }
         let target = if phase == 0 { via } else { dest };
         if target == r {
-            return Decision {
-                port: 0,
-                class: u8::MAX,
-                phase,
-            };
+            return Decision::eject(phase, phase);
         }
         let (port, global) = self.min_port(r, target);
         if phase == 1 && global {
             phase = 2;
         }
-        Decision {
-            port,
-            class: phase,
-            phase,
-        }
+        Decision::hop(port, phase, phase)
     }
 
     /// `ugal_flatfly` and `valiant_flatfly` on the Hamming families.
@@ -180,11 +215,7 @@ impl Network<'_> {
         dims: &[usize],
     ) -> Decision {
         let dest = self.ep_switch[dst_ep] as usize;
-        let eject = |phase| Decision {
-            port: 0,
-            class: u8::MAX,
-            phase,
-        };
+        let eject = |phase| Decision::eject(u8::MAX, phase);
         if ad.choice == Choice::Valiant {
             if injected {
                 phase = 0;
@@ -200,11 +231,7 @@ impl Network<'_> {
             }
             let target = if phase == 0 { via } else { dest };
             let port = self.min_port(r, target).0;
-            return Decision {
-                port,
-                class: phase,
-                phase,
-            };
+            return Decision::hop(port, phase, phase);
         }
         if injected {
             phase = 0;
@@ -245,11 +272,7 @@ impl Network<'_> {
             }
         }
         let port = self.min_port(r, target).0;
-        Decision {
-            port,
-            class: if phase == 1 { 0 } else { 1 },
-            phase,
-        }
+        Decision::hop(port, if phase == 1 { 0 } else { 1 }, phase)
     }
 
     /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
@@ -267,11 +290,7 @@ impl Network<'_> {
         };
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
-            return Decision {
-                port: 0,
-                class: u8::MAX,
-                phase: 0,
-            };
+            return Decision::eject(u8::MAX, 0);
         }
         // Closed-form NCA (as routing/minimal.rs, without the neighbour look-up): the
         // leaves below router `r` form an aligned block of k^(levels-1-depth).
@@ -279,11 +298,7 @@ impl Network<'_> {
         let leaf = dest - (levels - 1) * per_level;
         let span = k.pow((levels - 1 - depth) as u32);
         if leaf / span == pos / span {
-            return Decision {
-                port: ((leaf % span) / (span / k)) as u32,
-                class: 0,
-                phase: 1,
-            };
+            return Decision::hop(((leaf % span) / (span / k)) as u32, 0, 1);
         }
         let up_base = if depth == levels - 1 { leaf_up } else { k };
         let port = if ad.choice == Choice::Anca {
@@ -297,11 +312,7 @@ impl Network<'_> {
         } else {
             (up_base + self.next_draw(ad, k)) as u32
         };
-        Decision {
-            port,
-            class: 0,
-            phase: 0,
-        }
+        Decision::hop(port, 0, 0)
     }
 
     /// BookSim's `find_ran_intm`: the source's coordinate where source and destination

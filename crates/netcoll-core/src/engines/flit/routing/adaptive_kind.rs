@@ -14,6 +14,9 @@ pub(super) const FLATFLY_THRESHOLD: u64 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Choice {
+    /// The dragonfly's minimal routing as BookSim's `min_dragonflynew` runs it: phase 0
+    /// (VC 0) until the global hop, 1 (VC 1) from it on, ejection on the phase's VC.
+    Min,
     Ugal,
     Valiant,
     /// Fat-tree NCA: one up port drawn per packet and router (BookSim's `nca`).
@@ -51,6 +54,9 @@ impl FlitAdaptive {
     /// The adaptive routing of `kind` on `topo`, or None for a destination-based kind.
     pub fn of(topo: &Topology, kind: RoutingKind, seed: u64) -> Result<Option<FlitAdaptive>> {
         let choice = match kind {
+            // Minimal routing is a destination table except on the dragonfly, whose BookSim
+            // routings pin each phase to one VC, ejection included (see `pins_vcs`).
+            RoutingKind::Shortest if matches!(topo.family(), Family::Dragonfly(_)) => Choice::Min,
             RoutingKind::Ugal => Choice::Ugal,
             RoutingKind::Valiant => Choice::Valiant,
             RoutingKind::Nca => Choice::Nca,
@@ -93,13 +99,25 @@ impl FlitAdaptive {
         }))
     }
 
-    /// VC classes: the dragonfly's three phases, the flatfly's two halves.
+    /// VC classes: the dragonfly's phases (two minimal, three UGAL and Valiant), the
+    /// flatfly's two halves.
     pub fn classes(&self) -> usize {
         match self.shape {
+            Shape::Dragonfly { .. } if self.choice == Choice::Min => 2,
             Shape::Dragonfly { .. } => 3,
             Shape::Hamming { .. } => 2,
             Shape::FatTree { .. } => 1,
         }
+    }
+
+    /// True when class `c` is VC `c` alone rather than the `c`-th share of the VCs:
+    /// BookSim's dragonfly routings set `out_vc = f->ph` whatever `num_vcs` is (VCs past
+    /// the phases carry injected flits only), and eject on that VC too. With one VC per
+    /// class in BookSim's own files, a minimal packet crossing a global link has one VC on
+    /// it and on its ejection channel, each taking a packet per two router cycles (VC then
+    /// switch allocation): that is the dragonfly's saturation with 1-flit packets.
+    pub fn pins_vcs(&self) -> bool {
+        matches!(self.shape, Shape::Dragonfly { .. })
     }
 
     /// Draw `n` of this run (a counter hashed with the key): a number below `bound`.
