@@ -91,10 +91,9 @@ fn islip_switch_allocation_wastes_a_grant_that_max_size_uses() {
     assert_eq!(crossed_requests("max_size"), 2);
 }
 
-/// Every figure of a one-thread fixed run as JSON; `general`: `islip` runs on the request
-/// matrix (router/alloc/) instead of its fast paths.
-fn run_json(pairs: &[(&str, &str)], general: bool) -> String {
-    use super::sim::Sim;
+/// `f` on the simulation of `pairs` as a one-thread fixed run of 1,200 cycles after 100 of
+/// warm-up, not yet run (`f` sets the path to test, runs it and reads what it needs).
+pub(super) fn fixed_run<R>(pairs: &[(&str, &str)], f: impl FnOnce(super::sim::Sim) -> R) -> R {
     let fixed = [
         ("sim_type", "fixed"),
         ("warmup_cycles", "100"),
@@ -104,9 +103,16 @@ fn run_json(pairs: &[(&str, &str)], general: bool) -> String {
     let all: Vec<(&str, &str)> = pairs.iter().chain(&fixed).copied().collect();
     let c = FlitConfig::from_pairs(all).unwrap();
     let topo = c.build_topology().unwrap();
-    let mut sim = Sim::new(&topo, &c).unwrap();
-    sim.net.va.book.general = general;
-    serde_json::to_string(&sim.simulate()).unwrap()
+    f(super::sim::Sim::new(&topo, &c).unwrap())
+}
+
+/// Every figure of a one-thread fixed run as JSON; `general`: `islip` runs on the request
+/// matrix (router/alloc/) instead of its fast paths.
+fn run_json(pairs: &[(&str, &str)], general: bool) -> String {
+    fixed_run(pairs, |mut sim| {
+        sim.net.va.book.general = general;
+        serde_json::to_string(&sim.simulate()).unwrap()
+    })
 }
 
 #[test]

@@ -204,23 +204,15 @@ enum VaPath {
 }
 
 fn va_figures(pairs: &[(&str, &str)], path: VaPath) -> (String, bool) {
-    let fixed = [
-        ("sim_type", "fixed"),
-        ("warmup_cycles", "100"),
-        ("sim_cycles", "1200"),
-        ("threads", "1"),
-    ];
-    let all: Vec<(&str, &str)> = pairs.iter().chain(&fixed).copied().collect();
-    let c = FlitConfig::from_pairs(all).unwrap();
-    let topo = c.build_topology().unwrap();
-    let mut sim = Sim::new(&topo, &c).unwrap();
-    let ports = sim.net.va_ports_apply();
-    match path {
-        VaPath::Fast => {}
-        VaPath::GrantTable => sim.net.va.mask_limit = 0,
-        VaPath::Matrix => sim.net.va.book.general = true,
-    }
-    (serde_json::to_string(&sim.simulate()).unwrap(), ports)
+    super::alloc_tests::fixed_run(pairs, |mut sim| {
+        let ports = sim.net.va_ports_apply();
+        match path {
+            VaPath::Fast => {}
+            VaPath::GrantTable => sim.net.va.mask_limit = 0,
+            VaPath::Matrix => sim.net.va.book.general = true,
+        }
+        (serde_json::to_string(&sim.simulate()).unwrap(), ports)
+    })
 }
 
 #[test]
