@@ -10,6 +10,7 @@ pub use super::config_enums::{
     DigitArgs, FlowControl, InjectionSpec, McScheme, Pattern, SimType, SwAllocator, TorusRouting,
     VcAllocator,
 };
+use super::latency_keys::LatencyKeys;
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
@@ -71,7 +72,7 @@ pub struct FlitConfig {
     #[serde(skip)]
     pub channel_latency_set: bool,
     /// Channel latency per link class, and BookSim's flatfly floor plan (link_latency.rs).
-    pub link_lat: super::latency_keys::LatencyKeys,
+    pub link_lat: LatencyKeys,
     /// `topology = anynet`: BookSim's network listing file, and the folder of the
     /// configuration file it may be relative to.
     pub network_file: String,
@@ -216,25 +217,27 @@ impl Default for FlitConfig {
     }
 }
 
-/// Every key [`FlitConfig::set`] accepts: netcoll's ([`KEYS`]) and BookSim's own.
+/// Every key [`FlitConfig::set`] accepts: netcoll's ([`netcoll_keys`]) and BookSim's own.
 pub fn all_keys() -> Vec<&'static str> {
-    KEYS.iter()
-        .copied()
+    netcoll_keys()
         .chain(CLASS_KEYS.iter().copied())
         .chain(booksim_only_keys())
         .collect()
 }
 
-/// netcoll's keys (each a field of [`FlitConfig`]), for error messages and the CLI.
+/// netcoll's keys: [`KEYS`], then the channel latencies' and BookSim's floor plan's
+/// ([`LatencyKeys::KEYS`], listed once there).
+pub fn netcoll_keys() -> impl Iterator<Item = &'static str> {
+    KEYS.iter().chain(&LatencyKeys::KEYS).copied()
+}
+
+/// netcoll's keys (each a field of [`FlitConfig`]) but the latency keys, for error messages
+/// and the CLI.
 pub const KEYS: &[&str] = &[
     "topology",
     "k",
     "n",
     "c",
-    "x",
-    "y",
-    "xr",
-    "yr",
     "netcoll_topology",
     "routing_function",
     "route_set",
@@ -252,14 +255,6 @@ pub const KEYS: &[&str] = &[
     "speculative",
     "channel_latency",
     "use_noc_latency",
-    "local_latency",
-    "global_latency",
-    "up_latency",
-    "down_latency",
-    "x",
-    "y",
-    "xr",
-    "yr",
     "network_file",
     "injection_latency",
     "ejection_latency",
@@ -271,7 +266,6 @@ pub const KEYS: &[&str] = &[
     "burst_beta",
     "burst_r1",
     "perm_seed",
-    "xr",
     "packet_size",
     "injection_rate",
     "injection_rate_uses_flits",

@@ -3,7 +3,7 @@
 
 use super::alloc_registry::{allocator_value, SW_ALLOCATORS, VC_ALLOCATORS};
 use super::booksim_keys::{booksim_only, BooksimOnly};
-use super::config::{FlitConfig, KEYS, MAX_SPEEDUP};
+use super::config::{netcoll_keys, FlitConfig, MAX_SPEEDUP};
 use super::config_enums::{FlowControl, InjectionSpec, McScheme, SimType, TorusRouting};
 use super::config_values::{flag, num, unquote};
 use super::pattern_registry::parse_pattern;
@@ -169,7 +169,7 @@ impl FlitConfig {
                     return spec_err!(
                         "unsupported key '{key}': {hint}netcoll's flit engine knows {} and \
                          BookSim's own keys (docs/flit.md)",
-                        KEYS.join(", ")
+                        netcoll_keys().collect::<Vec<_>>().join(", ")
                     );
                 }
             },
