@@ -366,10 +366,6 @@ impl Wheel {
 
     /// Moves the events sent at cycle `now` into the slots they are due in.
     pub fn enter(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
-        if self.extra.is_some() {
-            return self.enter_unequal(now, hop, sent);
-        }
-        append(&mut self.slot(now + hop.flit_link).hops, &mut sent.flits);
         append(
             &mut self.slot(now + hop.inject).arrivals,
             &mut sent.injected,
@@ -378,6 +374,10 @@ impl Wheel {
             &mut self.slot(now + hop.flit_eject).ejects,
             &mut sent.ejects,
         );
+        if self.extra.is_some() {
+            return self.enter_unequal(now, hop, sent);
+        }
+        append(&mut self.slot(now + hop.flit_link).hops, &mut sent.flits);
         if hop.credit_link == hop.credit_ni {
             append(
                 &mut self.slot(now + hop.credit_link).credits,
@@ -398,8 +398,8 @@ impl Wheel {
         }
     }
 
-    /// [`Wheel::enter`] on a network whose channels differ in latency: flits over links and
-    /// credits to routers one by one, each into its channel's slot.
+    /// [`Wheel::enter`]'s flits over links and credits on a network whose channels differ
+    /// in latency: one by one, each into its channel's slot.
     #[inline(never)]
     fn enter_unequal(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
         for &h in &sent.flits {
@@ -417,14 +417,6 @@ impl Wheel {
             self.slot(at).credits.push(c);
         }
         sent.credits.clear();
-        append(
-            &mut self.slot(now + hop.inject).arrivals,
-            &mut sent.injected,
-        );
-        append(
-            &mut self.slot(now + hop.flit_eject).ejects,
-            &mut sent.ejects,
-        );
     }
 
     /// Takes the events due at `now`, leaving an empty slot (the caller hands the vectors

@@ -113,11 +113,7 @@ mod tests {
     use super::*;
 
     fn cfg(lines: &[(&str, &str)]) -> FlitConfig {
-        let mut c = FlitConfig::default();
-        for (k, v) in lines {
-            c.set(k, v).unwrap();
-        }
-        c
+        FlitConfig::from_pairs(lines.iter().copied()).unwrap()
     }
 
     #[test]
