@@ -92,7 +92,8 @@ def vocabulary_markdown() -> list[str]:
         "comma lists `1K,64K,1M`.",
         "- **JSON keys**: the same key for the same thing in every `--json` output: `op` "
         "(canonical name), `algo`, `topo` (the spec), `ranks`, `steps`, `aggregate_hops` (sum "
-        "of the hops of every message), `time_s` (model time, seconds), `cycles` (flit "
+        "of the hops of every message; the analytic engine splits it by link class in "
+        "`hops_by_class`: `local`, `global`, `up`, `down`), `time_s` (model time, seconds), `cycles` (flit "
         "engine); units are in key names (`_s`, `_bytes`, `_flits`). Outputs with `steps` say "
         "what a step is in `step_definition`: the schedule's rounds (`schedule`, `analyze`) or "
         "the step engine's link steps (`simulate --engine step`: one packet per link per "
