@@ -95,8 +95,8 @@ def vocabulary_markdown() -> list[str]:
         "of the hops of every message; the analytic engine splits it by link class in "
         "`hops_by_class`: `local`, `global`, `up`, `down`), `time_s` (model time, seconds), "
         "`cycles` (flit engine); units are in key names (`_s`, `_bytes`, `_flits`). Outputs "
-        "with `steps` say what a step is in `step_definition`: the schedule's rounds (`schedule`, `analyze`) or "
-        "the step engine's link steps (`simulate --engine step`: one packet per link per "
+        "with `steps` say what a step is in `step_definition`: the schedule's rounds "
+        "(`schedule`, `analyze`) or the step engine's link steps (`simulate --engine step`: one packet per link per "
         "step, so a binomial broadcast on mesh:4x4 is 4 rounds but 6 link steps). Deprecated "
         f"keys, kept for one release: `spec` beside `topo`; gone: {legacy}. `sim` keeps "
         "BookSim's own key names (`topology=mesh`).",
