@@ -58,9 +58,8 @@ impl Network<'_> {
             // A lone requester is granted every VC it asks for: it takes the one nearest
             // its accept pointer.
             let ivc = p0v + *i as usize;
-            let cand = self.port_candidates(ivc);
+            let (go, cand) = self.port_request(ivc);
             if cand != 0 {
-                let go = self.vcs[ivc].out_port as usize;
                 self.accept_vc(r, *i as usize, go, cand, true);
             }
             return;
@@ -73,7 +72,7 @@ impl Network<'_> {
             let port = self.vcs[ivc].out_port as usize - p0;
             let key = (port as u64) << 32 | i as u64;
             sorted &= groups.last().is_none_or(|q: &PortRequest| q.key < key);
-            let cand = self.port_candidates(ivc);
+            let cand = self.port_request(ivc).1;
             groups.push(PortRequest { key, cand });
         }
         if !sorted {

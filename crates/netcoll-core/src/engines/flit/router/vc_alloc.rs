@@ -59,6 +59,9 @@ impl Network<'_> {
     /// applies, all giving the same matching and pointer moves: one iteration on a router
     /// of at most 64 VCs on one-word masks (vc_masks.rs); else, when every port's VCs fit
     /// a mask, on per-port masks (va_ports.rs); else by the grant table (`islip_vcs_on`).
+    /// Inlined: its two callers are one `match` (a call per router and cycle showed in
+    /// meshconfig's profile).
+    #[inline(always)]
     fn islip_vcs_fast(&mut self, r: usize, iters: u32) {
         let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
         if iters == 1 && n <= self.va.mask_limit {
