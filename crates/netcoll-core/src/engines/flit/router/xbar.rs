@@ -218,19 +218,9 @@ impl Network<'_> {
                 if (hin >> xi | hout >> xo) & 1 != 0 {
                     continue;
                 }
-                let slot = xi * n_out + xo;
-                if xb.req[xi] >> xo & 1 != 0 {
-                    // One request per (input, output): the VC nearest the offset.
-                    let off = in_off[xi] as usize;
-                    let old = xb.req_vc[slot] as usize;
-                    let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
-                    if dist(v) >= dist(old) {
-                        continue;
-                    }
+                if offer(&mut xb.req, &mut xb.req_vc, (xi, xo, n_out), v, in_off, nv) {
+                    any |= 1 << xi;
                 }
-                xb.req[xi] |= 1 << xo;
-                xb.req_vc[slot] = v as u8;
-                any |= 1 << xi;
             }
         }
         any
@@ -279,19 +269,9 @@ impl Network<'_> {
                 if held && (hin >> i | hout >> o) & 1 != 0 {
                     continue;
                 }
-                let slot = i * np + o;
-                if req[i] >> o & 1 != 0 {
-                    // One request per (input, output): the VC nearest the offset.
-                    let off = in_off[i] as usize;
-                    let old = req_vc[slot] as usize;
-                    let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
-                    if dist(v) >= dist(old) {
-                        continue;
-                    }
+                if offer(req, req_vc, (i, o, np), v, in_off, nv) {
+                    any |= 1 << i;
                 }
-                req[i] |= 1 << o;
-                req_vc[slot] = v as u8;
-                any |= 1 << i;
             }
         }
         any
@@ -501,6 +481,32 @@ impl Network<'_> {
         self.last_move = now;
         left
     }
+}
+
+/// Records VC `v`'s request of crossbar input `xi` for output `xo` (of `n_out`) in `req` /
+/// `req_vc`, unless a VC nearer the input's offset (`in_off[xi]`) asked first: one request
+/// per (input, output). Returns whether it did.
+#[inline(always)]
+fn offer(
+    req: &mut [u64; 64],
+    req_vc: &mut [u8],
+    (xi, xo, n_out): (usize, usize, usize),
+    v: usize,
+    in_off: &[u8],
+    nv: usize,
+) -> bool {
+    let slot = xi * n_out + xo;
+    if req[xi] >> xo & 1 != 0 {
+        let off = in_off[xi] as usize;
+        let old = req_vc[slot] as usize;
+        let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
+        if dist(v) >= dist(old) {
+            return false;
+        }
+    }
+    req[xi] |= 1 << xo;
+    req_vc[slot] = v as u8;
+    true
 }
 
 #[cfg(test)]
