@@ -162,8 +162,8 @@ pub struct Network<'t> {
     /// prefetch theirs (`deliver`).
     pub prefetch: bool,
     /// Whether deliveries prefetch the ring slots arriving flits are written to: only when
-    /// the rings outgrow a core's L2 cache (deep buffers, as the dragonfly runfile's 256
-    /// flits: 46 MiB of rings), as `prefetch`.
+    /// the rings are far larger than a core's L2 cache (`RING_PREFETCH_MIN_BYTES`; deep
+    /// buffers, as the dragonfly runfile's 256 flits: 46 MiB of rings).
     pub prefetch_rings: bool,
     /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
     pub torus: TorusDor,
@@ -390,7 +390,7 @@ impl<'t> Network<'t> {
             sent: Sent::default(),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
-            prefetch_rings: np * nv * depth * std::mem::size_of::<Flit>() > PREFETCH_MIN_BYTES,
+            prefetch_rings: np * nv * depth * std::mem::size_of::<Flit>() > RING_PREFETCH_MIN_BYTES,
             torus: TorusDor::new(topo, cfg),
             grid,
             sets,
@@ -549,6 +549,12 @@ impl<'t> Network<'t> {
 /// VC records (bytes) from which they are prefetched: the L2 cache of one core (512 KiB on
 /// the machines measured); a 16x16 mesh of 4 VCs has 160 KiB of records, 32x32 640 KiB.
 const PREFETCH_MIN_BYTES: usize = 512 << 10;
+
+/// Ring bytes from which deliveries prefetch ring slots: a VC's ring is used from its
+/// start, so rings a few times a core's L2 (the 8x8 mesh of 16 VCs: 640 KiB) stay cached
+/// and the look at the record the prefetch needs costs more than it saves (3% more
+/// instructions on meshconfig); the dragonfly runfile's 46 MiB spread a page per VC.
+const RING_PREFETCH_MIN_BYTES: usize = 4 << 20;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;
