@@ -83,8 +83,13 @@ impl Network<'_> {
         let p = &self.packets[pkt as usize];
         let need = if self.is_vct() { p.size } else { 1 };
         let (lo, hi) = self.injection_range(p.vclass);
+        let base = ep * nv + lo;
+        let credits = &self.credits[self.ni_credit(ep, lo)..];
         let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
-        let Some(k) = self.free_ni_vc(ep, lo, hi, start, need) else {
+        let pick = super::allocator::round_robin(start, hi - lo, |k| {
+            !self.ni_busy[base + k] && credits[k] >= need
+        });
+        let Some(k) = pick else {
             return false;
         };
         let v = lo + k;
@@ -117,23 +122,6 @@ impl Network<'_> {
         ni.cur_vc = v as u8;
         self.ni_busy[ep * nv + v] = true;
         true
-    }
-
-    /// The first of NI `ep`'s injection VCs `lo..hi` from `start` on (round-robin, as an
-    /// offset from `lo`) that is free and holds `need` credits, as an offset from `lo`.
-    #[inline]
-    fn free_ni_vc(
-        &self,
-        ep: usize,
-        lo: usize,
-        hi: usize,
-        start: usize,
-        need: u16,
-    ) -> Option<usize> {
-        let base = ep * self.nv + lo;
-        let busy = &self.ni_busy[base..base + hi - lo];
-        let credits = &self.credits[self.ni_credit(ep, lo)..][..hi - lo];
-        pick_free_vc(busy, credits, need, start)
     }
 
     /// A flit reaches its destination NI.
@@ -187,54 +175,6 @@ impl Network<'_> {
         self.free.push(flit.pkt);
         if self.cls.is_some() {
             self.class_packet_arrived(&p, ep as usize);
-        }
-    }
-}
-
-/// The first VC from `start` on, round-robin, that is not `busy` and holds `need` credits.
-/// Up to 64 VCs (every configuration BookSim runs) they are looked at all at once, a bit
-/// each, and the pick is a rotation: a saturated source (the single-router example) finds
-/// most VCs taken, and the scan's early exits were mispredicted. Beyond, the scan.
-#[inline]
-fn pick_free_vc(busy: &[bool], credits: &[u16], need: u16, start: usize) -> Option<usize> {
-    let n = busy.len();
-    if n > 64 {
-        return super::allocator::round_robin(start, n, |k| !busy[k] && credits[k] >= need);
-    }
-    let start = if start < n { start } else { 0 };
-    // Below saturation the VC after the last one used is free (the scan's first look).
-    if !busy[start] && credits[start] >= need {
-        return Some(start);
-    }
-    let mut free = 0u64;
-    for (k, (&b, &c)) in busy.iter().zip(credits).enumerate() {
-        free |= u64::from(!b & (c >= need)) << k;
-    }
-    (free != 0).then(|| super::allocator::rotate_pick(free, start))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::allocator::round_robin;
-    use rand::{Rng, SeedableRng};
-
-    /// The mask pick is the round-robin scan's pick, on random VCs, credits and pointers
-    /// (starts past the range included), and past 64 VCs it is the scan.
-    #[test]
-    fn mask_pick_is_the_round_robin_pick() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        for _ in 0..20_000 {
-            let n = rng.random_range(1..=80usize);
-            let busy: Vec<bool> = (0..n).map(|_| rng.random_bool(0.6)).collect();
-            let credits: Vec<u16> = (0..n).map(|_| rng.random_range(0..4)).collect();
-            let need = rng.random_range(1..3);
-            let start = rng.random_range(0..n + 3);
-            let want = round_robin(start, n, |k| !busy[k] && credits[k] >= need);
-            let got = super::pick_free_vc(&busy, &credits, need, start);
-            assert_eq!(
-                got, want,
-                "n {n} start {start} busy {busy:?} credits {credits:?}"
-            );
         }
     }
 }
