@@ -266,7 +266,7 @@ pub struct Wheel {
     ni_base: u32,
     /// Channels of unequal latency (link_latency.rs), else None: the common case keeps
     /// its one delay per kind.
-    extra: Option<PortExtra>,
+    extra: Option<VcExtra>,
 }
 
 /// Per-port delays beyond [`HopDelays`]'s `flit_link` and `credit_link`, for networks whose
@@ -276,6 +276,15 @@ pub struct Wheel {
 pub struct PortExtra {
     pub flit_in: Vec<u32>,
     pub credit_out: Vec<u32>,
+}
+
+/// [`PortExtra`] spread over the VCs, as the wheel reads it: by global input VC for flits,
+/// by credit number for the routers' credits. A flit's or a credit's extra is then one
+/// load, with no division by the VCs per port to find its port.
+#[derive(Debug, Clone)]
+struct VcExtra {
+    flit_in: Vec<u32>,
+    credit_out: Vec<u32>,
 }
 
 impl Wheel {
@@ -300,7 +309,12 @@ impl Wheel {
     /// Gives the channels their own latencies (the wheel's span covers `max_delay` plus
     /// the largest extra, as [`Wheel::new`] was told).
     pub fn set_extra(&mut self, extra: PortExtra) {
-        self.extra = Some(extra);
+        let nv = self.nv as usize;
+        let per_vc = |v: &[u32]| v.iter().flat_map(|&x| std::iter::repeat_n(x, nv)).collect();
+        self.extra = Some(VcExtra {
+            flit_in: per_vc(&extra.flit_in),
+            credit_out: per_vc(&extra.credit_out),
+        });
     }
 
     /// The extra delay of a flit over a link to global input VC `ivc`.
@@ -308,14 +322,14 @@ impl Wheel {
     pub fn flit_extra(&self, ivc: u32) -> u64 {
         self.extra
             .as_ref()
-            .map_or(0, |e| e.flit_in[(ivc / self.nv) as usize] as u64)
+            .map_or(0, |e| e.flit_in[ivc as usize] as u64)
     }
 
     /// The extra delay of credit number `c` (0 for NI credits).
     #[inline]
     pub fn credit_extra(&self, c: u32) -> u64 {
         match &self.extra {
-            Some(e) if c < self.ni_base => e.credit_out[(c / self.nv) as usize] as u64,
+            Some(e) if c < self.ni_base => e.credit_out[c as usize] as u64,
             _ => 0,
         }
     }
@@ -343,6 +357,8 @@ impl Wheel {
     }
 
     /// Schedules `e` for cycle `at` (strictly in the future, within the wheel's span).
+    /// Inlined: a caller's constant kind then needs no dispatch.
+    #[inline]
     pub fn push(&mut self, at: u64, e: Event) {
         let nv = self.nv;
         let ni_base = self.ni_base;
@@ -360,6 +376,7 @@ impl Wheel {
     }
 
     /// Schedules the flit over a link `h` for cycle `at` (as [`Wheel::push`]).
+    #[inline]
     pub fn push_hop(&mut self, at: u64, h: Hop) {
         self.slot(at).hops.push(h);
     }
@@ -402,19 +419,23 @@ impl Wheel {
     /// in latency: one by one, each into its channel's slot.
     #[inline(never)]
     fn enter_unequal(&mut self, now: u64, hop: &HopDelays, sent: &mut Sent) {
+        let Some(extra) = self.extra.as_ref() else {
+            unreachable!("enter_unequal runs on a wheel with extra delays");
+        };
+        let (slots, mask) = (&mut self.slots, self.mask);
+        let at = now + hop.flit_link;
         for &h in &sent.flits {
-            let at = now + hop.flit_link + self.flit_extra(h.ivc);
-            self.slot(at).hops.push(h);
+            let due = at + extra.flit_in[h.ivc as usize] as u64;
+            slots[(due & mask) as usize].hops.push(h);
         }
         sent.flits.clear();
+        let (at, ni_at) = (now + hop.credit_link, now + hop.credit_ni);
         for &c in &sent.credits {
-            let at = now
-                + if c < self.ni_base {
-                    hop.credit_link + self.credit_extra(c)
-                } else {
-                    hop.credit_ni
-                };
-            self.slot(at).credits.push(c);
+            let due = match extra.credit_out.get(c as usize) {
+                Some(&x) => at + x as u64,
+                None => ni_at,
+            };
+            slots[(due & mask) as usize].credits.push(c);
         }
         sent.credits.clear();
     }

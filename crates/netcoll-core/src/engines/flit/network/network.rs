@@ -25,7 +25,11 @@ pub use super::wiring::{Down, In, Out, PortAt};
 use super::worm_table::Replication;
 use super::xbar_state::Xbar;
 
+/// A packet's record in the packet table, one cache line (64-byte aligned: at 56 bytes
+/// unaligned, six records in eight straddled two lines, and a prefetch of a record's start
+/// left its second line to miss; see docs/flit.md "Performance").
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
 pub struct Packet {
     pub src: u32,
     pub dst: u32,
@@ -51,6 +55,9 @@ pub struct Packet {
     /// class`, `age`, `sequence`; see `Network::vc_pri`), else 0.
     pub pri: i64,
 }
+
+/// A packet record is one cache line.
+const _: () = assert!(std::mem::size_of::<Packet>() == 64);
 
 /// A network interface: an unbounded source queue and the sending side of the injection
 /// channel, with its own credits for the router's injection input VCs. The queue is linked
@@ -124,6 +131,9 @@ pub struct Network<'t> {
     /// and not active), a bit each (local index `port * num_vcs + vc`).
     pub wait_bits: Vec<u64>,
     pub wpr: usize,
+    /// `log2(64 * wpr)` when that is a power of two: the router of an input VC bit is then
+    /// a shift (`Network::bit_router`), else a division.
+    pub bit_shift: Option<u32>,
     /// Scratch for the switch allocator: per local output port, the requesting input ports.
     pub out_req: Vec<u64>,
     /// Routers holding flits, a bit each: the routers run in index order, so their state
@@ -151,6 +161,10 @@ pub struct Network<'t> {
     /// cache (on smaller networks the hint costs more than it saves). Deliveries always
     /// prefetch theirs (`deliver`).
     pub prefetch: bool,
+    /// Whether deliveries prefetch the ring slots arriving flits are written to: only when
+    /// the rings are far larger than a core's L2 cache (`RING_PREFETCH_MIN_BYTES`; deep
+    /// buffers, as the dragonfly runfile's 256 flits: 46 MiB of rings).
+    pub prefetch_rings: bool,
     /// DOR on a torus in closed form, with BookSim's random tie-breaks (torus.rs).
     pub torus: TorusDor,
     /// BookSim's per-packet random and credit-read routings on grids (grid_random.rs).
@@ -352,7 +366,7 @@ impl<'t> Network<'t> {
             credits,
             owner: vec![NONE; np * nv],
             vcs,
-            ring: vec![Flit::default(); np * nv * depth],
+            ring: super::zeroed::zeroed_vec(np * nv * depth),
             in_rr: vec![0; np],
             out_rr: vec![0; np],
             va_rr: vec![0; np],
@@ -360,6 +374,9 @@ impl<'t> Network<'t> {
             occ: vec![0; topo.num_switches() * wpr],
             wait_bits: vec![0; topo.num_switches() * wpr],
             wpr,
+            bit_shift: (64 * wpr)
+                .is_power_of_two()
+                .then(|| (64 * wpr).trailing_zeros()),
             out_req: vec![0; max_ports],
             active: vec![0; topo.num_switches().div_ceil(64)],
             req_vc: vec![0; max_ports],
@@ -373,6 +390,7 @@ impl<'t> Network<'t> {
             sent: Sent::default(),
             hop: HopDelays::new(cfg),
             prefetch: np * nv * std::mem::size_of::<Vc>() > PREFETCH_MIN_BYTES,
+            prefetch_rings: np * nv * depth * std::mem::size_of::<Flit>() > RING_PREFETCH_MIN_BYTES,
             torus: TorusDor::new(topo, cfg),
             grid,
             sets,
@@ -531,6 +549,12 @@ impl<'t> Network<'t> {
 /// VC records (bytes) from which they are prefetched: the L2 cache of one core (512 KiB on
 /// the machines measured); a 16x16 mesh of 4 VCs has 160 KiB of records, 32x32 640 KiB.
 const PREFETCH_MIN_BYTES: usize = 512 << 10;
+
+/// Ring bytes from which deliveries prefetch ring slots: a VC's ring is used from its
+/// start, so rings a few times a core's L2 (the 8x8 mesh of 16 VCs: 640 KiB) stay cached
+/// and the look at the record the prefetch needs costs more than it saves (3% more
+/// instructions on meshconfig); the dragonfly runfile's 46 MiB spread a page per VC.
+const RING_PREFETCH_MIN_BYTES: usize = 4 << 20;
 
 /// Routers up to which a stateless routing is tabulated (a million entries at most).
 const ROUTE_TABLE_MAX: usize = 1024;

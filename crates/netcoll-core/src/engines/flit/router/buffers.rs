@@ -7,24 +7,44 @@ use super::channel::{Flit, Hop};
 use super::config::FlowControl;
 use super::network::{Network, IDLE};
 
-/// Arrivals per batch of [`Network::deliver`]'s prefetches (64 lines of the 512 of a
-/// 32 KiB L1).
-const ARRIVAL_BATCH: usize = 64;
+/// The `k`-th batch of `hops` (empty past the end).
+#[inline(always)]
+fn batch(hops: &[Hop], k: usize) -> &[Hop] {
+    let lo = (k * ARRIVAL_BATCH).min(hops.len());
+    &hops[lo..(lo + ARRIVAL_BATCH).min(hops.len())]
+}
+
+/// Arrivals per batch of [`Network::deliver`]'s prefetches: a batch's VC records are
+/// fetched two batches ahead and its ring slots one batch ahead, so at most three batches'
+/// lines (a few dozen of the 512 of a 32 KiB L1) are on their way at once.
+const ARRIVAL_BATCH: usize = 32;
+
+/// Ejections per batch of [`Network::deliver`]'s packet-record prefetches.
+const EJECT_BATCH: usize = 32;
 
 impl Network<'_> {
-    /// Applies the events due this cycle.
+    /// Applies the events due this cycle: credits, flits from NIs, flits over links,
+    /// ejections, each kind in the order it was sent (the order within a kind is the only
+    /// one that matters, see [`super::channel::Due`]).
+    ///
+    /// Memory, not instructions, is what delivery costs on large networks: an arrival
+    /// writes a VC record and, behind a VC's front flit, a slot of its ring; an ejection
+    /// reads its packet's record, which was written when the packet was made, often
+    /// thousands of cycles before. None of them is in a cache the hardware prefetcher can
+    /// guess, and each would miss in turn. So every kind is prefetched ahead of its use:
+    /// the NIs' flits and the first hops' VC records, and the first ejections' packets,
+    /// while the credits are applied; then the hops in a pipeline (records two batches
+    /// ahead, ring slots, whose place the record gives, one batch ahead); the ejections
+    /// a batch ahead.
     pub fn deliver(&mut self) {
         let now = self.now;
         let due = self.wheel.take(now);
-        // The input VC records the arrivals write are prefetched a batch ahead (the first
-        // batch while the credits are applied): they are rarely in L1, even on an 8x8
-        // mesh, and their misses would otherwise come one after the other.
-        // The NIs' flits (a few per cycle) are prefetched with the first batch of hops.
-        let (hops, n) = (&due.hops[..], due.hops.len());
+        let hops = &due.hops[..];
         for a in &due.arrivals {
             super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
         }
-        self.prefetch_hops(&hops[..n.min(ARRIVAL_BATCH)]);
+        self.prefetch_records(batch(hops, 0));
+        self.prefetch_packets(&due.ejects[..due.ejects.len().min(EJECT_BATCH)]);
         // The credits borrowed once: an increment through `self.credits` would make every
         // next one reload the vector's pointer and length.
         if self.cfg.wait_for_tail_credit {
@@ -35,27 +55,74 @@ impl Network<'_> {
                 credits[c as usize] += 1;
             }
         }
+        self.prefetch_records(batch(hops, 1));
         for a in &due.arrivals {
             self.arrive(a.port, a.vc as u8, a.flit);
         }
-        for (k, batch) in hops.chunks(ARRIVAL_BATCH).enumerate() {
-            let next = ((k + 1) * ARRIVAL_BATCH).min(n);
-            self.prefetch_hops(&hops[next..(next + ARRIVAL_BATCH).min(n)]);
-            for h in batch {
+        let rings = self.prefetch_rings;
+        if rings {
+            self.prefetch_ring_slots(batch(hops, 0));
+        }
+        for k in 0..hops.len().div_ceil(ARRIVAL_BATCH) {
+            self.prefetch_records(batch(hops, k + 2));
+            if rings {
+                self.prefetch_ring_slots(batch(hops, k + 1));
+            }
+            for h in batch(hops, k) {
                 self.arrive_at(h.ivc as usize, h.bit as usize, h.flit);
             }
         }
-        for &(ep, flit) in &due.ejects {
-            self.eject(ep, flit);
+        for (k, ejects) in due.ejects.chunks(EJECT_BATCH).enumerate() {
+            let next = (k + 1) * EJECT_BATCH;
+            let ahead = &due.ejects[next.min(due.ejects.len())..];
+            self.prefetch_packets(&ahead[..ahead.len().min(EJECT_BATCH)]);
+            for &(ep, flit) in ejects {
+                self.eject(ep, flit);
+            }
         }
         self.wheel.give_back(now, due);
     }
 
     /// Prefetches the input VC records of `hops`.
     #[inline]
-    fn prefetch_hops(&self, hops: &[Hop]) {
+    fn prefetch_records(&self, hops: &[Hop]) {
         for h in hops {
             super::types::prefetch(&self.vcs[h.ivc as usize]);
+        }
+    }
+
+    /// Prefetches the ring slots `hops` will be written to: those of VCs that hold a flit
+    /// already (an arrival at an empty VC writes its record only). Reads the records, so
+    /// they should have been prefetched a while before.
+    #[inline]
+    fn prefetch_ring_slots(&self, hops: &[Hop]) {
+        for h in hops {
+            let ivc = h.ivc as usize;
+            let v = &self.vcs[ivc];
+            if v.len > 0 {
+                let slot = self.ring_slot(v.head, v.len);
+                super::types::prefetch(&self.ring[ivc * self.depth + slot]);
+            }
+        }
+    }
+
+    /// Prefetches the packet records of `ejects`.
+    #[inline]
+    fn prefetch_packets(&self, ejects: &[(u32, Flit)]) {
+        for (_, f) in ejects {
+            super::types::prefetch(&self.packets[f.pkt as usize]);
+        }
+    }
+
+    /// The ring position a flit arriving at a VC of ring head `head` holding `len > 0`
+    /// flits is written to (the front flit lives in the record, the rest from `head` on).
+    #[inline(always)]
+    fn ring_slot(&self, head: u16, len: u16) -> usize {
+        let slot = head as usize + len as usize - 1;
+        if slot >= self.depth {
+            slot - self.depth
+        } else {
+            slot
         }
     }
 
@@ -72,41 +139,36 @@ impl Network<'_> {
     /// [`Network::arrive`] at global input VC `ivc` of bit `bit` (see [`PortAt`]).
     #[inline(always)]
     fn arrive_at(&mut self, ivc: usize, bit: usize, flit: Flit) {
-        let depth = self.depth;
+        let mut flit = flit;
+        flit.hops += 1;
         let v = &mut self.vcs[ivc];
-        debug_assert!((v.len as usize) < depth, "buffer overflow: credit bug");
-        if v.len == 0 {
-            v.front = flit;
-            v.front.hops += 1;
-        } else {
-            let mut slot = v.head as usize + v.len as usize - 1;
-            if slot >= depth {
-                slot -= depth;
-            }
-            let at = &mut self.ring[ivc * depth + slot];
-            *at = flit;
-            at.hops += 1;
+        let (head, len) = (v.head, v.len);
+        debug_assert!((len as usize) < self.depth, "buffer overflow: credit bug");
+        v.len = len + 1;
+        if len > 0 {
+            let slot = self.ring_slot(head, len);
+            self.ring[ivc * self.depth + slot] = flit;
+            return;
         }
-        v.len += 1;
-        if v.len == 1 {
-            self.occ[bit / 64] |= 1 << (bit % 64);
-            if self.vcs[ivc].state == IDLE {
-                self.set_waiting_bit(bit);
-            }
-            // A router with flits is active already.
-            let r = self.bit_router(bit);
-            self.active[r / 64] |= 1 << (r % 64);
+        v.front = flit;
+        let idle = v.state == IDLE;
+        self.occ[bit / 64] |= 1 << (bit % 64);
+        if idle {
+            self.set_waiting_bit(bit);
         }
+        // A router with flits is active already.
+        let r = self.bit_router(bit);
+        self.active[r / 64] |= 1 << (r % 64);
     }
 
-    /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's VCs fit
-    /// one word (every run of the mask router), else a division.
+    /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's words are
+    /// a power of two (one word in every run of the mask router; two on an 8x8 mesh of 16
+    /// VCs), else a division.
     #[inline(always)]
     pub(super) fn bit_router(&self, bit: usize) -> usize {
-        if self.wpr == 1 {
-            bit / 64
-        } else {
-            bit / (64 * self.wpr)
+        match self.bit_shift {
+            Some(s) => bit >> s,
+            None => bit / (64 * self.wpr),
         }
     }
 
