@@ -22,6 +22,12 @@
 //! is netcoll's (BookSim has none for the dragonfly): UGAL's phases with the choice always
 //! non-minimal.
 //!
+//! With `routing_delay = 0` BookSim routes by lookahead: a router computes the next
+//! router's route as a head leaves it, and the NI the source router's as the head leaves the
+//! NI. Only the source's UGAL choice reads state, so it alone moves: it is made at the NI,
+//! on the credits of that moment, and the head then queues in the source router's input VC
+//! with its phase fixed (`Network::route_at_injection`).
+//!
 //! Flattened butterfly (2 classes, the halves of the VCs): UGAL's intermediate keeps the
 //! source's coordinate where source and destination agree and draws the others; it goes
 //! non-minimal (phase 1, lower half) when `hops_min * q_min > hops_val * q_val + 2`, else
@@ -33,8 +39,13 @@ pub use super::adaptive_kind::FlitAdaptive;
 use super::adaptive_kind::{
     Choice, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
 };
+use super::channel::Flit;
 use super::network::{In, Network};
 use crate::topology::LinkClass;
+
+/// A flit's routing state bit saying that its source router's phase (the low bits) was
+/// chosen as it left its NI ([`Network::route_at_injection`]).
+pub(super) const DECIDED_AT_NI: u8 = 0x80;
 
 /// What the adaptive routing decided at a router: the local output port (ignored when it
 /// ejects), the VC class (`u8::MAX`: any VC) and the packet's phase after it.
@@ -167,24 +178,10 @@ impl Network<'_> {
             return Decision::hop(port, phase, phase);
         }
         if injected {
-            phase = if dest / a == r / a {
-                2
+            phase = if phase & DECIDED_AT_NI != 0 {
+                phase & !DECIDED_AT_NI
             } else {
-                let via = self.next_draw(ad, self.topo.num_switches());
-                self.adapt_via[pkt] = via as u32;
-                if via / a == r / a {
-                    1
-                } else if ad.choice == Choice::Valiant {
-                    0
-                } else {
-                    let q_min = self.used_credits(r, self.min_port(r, dest).0);
-                    let q_val = self.used_credits(r, self.min_port(r, via).0);
-                    if q_min <= DRAGONFLY_NONMIN_WEIGHT * q_val + DRAGONFLY_THRESHOLD {
-                        1
-                    } else {
-                        0
-                    }
-                }
+                self.dragonfly_source_phase(ad, r, pkt, dest, a)
             };
         }
         let via = self.adapt_via[pkt] as usize;
@@ -200,6 +197,64 @@ impl Network<'_> {
             phase = 2;
         }
         Decision::hop(port, phase, phase)
+    }
+
+    /// The source router's choice of `ugal_dragonflynew` (and netcoll's Valiant): phase 2
+    /// within the group, else an intermediate drawn (its router kept for the packet) and
+    /// phase 1 (minimal: the intermediate in this group, or UGAL's queue comparison) or 0.
+    fn dragonfly_source_phase(
+        &mut self,
+        ad: &FlitAdaptive,
+        r: usize,
+        pkt: usize,
+        dest: usize,
+        a: usize,
+    ) -> u8 {
+        if dest / a == r / a {
+            return 2;
+        }
+        let via = self.next_draw(ad, self.topo.num_switches());
+        self.adapt_via[pkt] = via as u32;
+        if via / a == r / a {
+            1
+        } else if ad.choice == Choice::Valiant {
+            0
+        } else {
+            let q_min = self.used_credits(r, self.min_port(r, dest).0);
+            let q_val = self.used_credits(r, self.min_port(r, via).0);
+            if q_min <= DRAGONFLY_NONMIN_WEIGHT * q_val + DRAGONFLY_THRESHOLD {
+                1
+            } else {
+                0
+            }
+        }
+    }
+
+    /// BookSim's lookahead routing (`routing_delay = 0`) for dragonfly UGAL: the source
+    /// router's route is computed as the head leaves its NI (trafficmanager.cpp calls the
+    /// routing function for the injection channel's router then), so UGAL reads the source
+    /// router's credits before the head queues in its input VC, not when it reaches the
+    /// front. The phase goes in the flit's routing state, marked [`DECIDED_AT_NI`].
+    pub(crate) fn route_at_injection(&mut self, ep: usize, flit: &mut Flit) {
+        let Some(ad) = self.adaptive.as_deref() else {
+            return;
+        };
+        let Shape::Dragonfly { a } = ad.shape else {
+            return;
+        };
+        if !flit.head || ad.choice != Choice::Ugal || self.cfg.routing_delay != 0 {
+            return;
+        }
+        let pkt = flit.pkt as usize;
+        if self.adapt_via.len() <= pkt {
+            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
+        }
+        let ad = self.adaptive.take().expect("checked above");
+        let r = self.ep_switch[ep] as usize;
+        let dest = self.ep_switch[flit.dst()] as usize;
+        let phase = self.dragonfly_source_phase(&ad, r, pkt, dest, a);
+        self.adaptive = Some(ad);
+        flit.set_rstate(phase | DECIDED_AT_NI);
     }
 
     /// `ugal_flatfly` and `valiant_flatfly` on the Hamming families.

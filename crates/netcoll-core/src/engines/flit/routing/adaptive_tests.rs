@@ -232,3 +232,55 @@ fn channel_classes_set_the_zero_load_latency() {
         slow.avg_packet_latency
     );
 }
+
+/// With lookahead routing (`routing_delay = 0`) BookSim computes the source router's route
+/// as the head leaves its NI: dragonfly UGAL reads the source router's credits then, and
+/// the head keeps that phase while it queues.
+#[test]
+fn dragonfly_ugal_chooses_at_the_ni_under_lookahead_routing() {
+    use super::adaptive::DECIDED_AT_NI;
+    use super::channel::Flit;
+    use super::network::Network;
+    use crate::topology::Topology;
+    let topo = Topology::from_spec("dragonfly:p=2,a=4,h=2").unwrap();
+    let net_with = |routing: &str, delay: &str| {
+        let mut c = FlitConfig::default();
+        for (k, v) in [
+            ("routing_function", routing),
+            ("num_vcs", "3"),
+            ("vc_buf_size", "256"),
+            ("routing_delay", delay),
+        ] {
+            c.set(k, v).unwrap();
+        }
+        Network::new(&topo, &c).unwrap()
+    };
+    // Heads from endpoint 0 (router 0, group 0) to endpoint 16 (router 8, group 2).
+    let states = |net: &mut Network, n: u32| -> Vec<u8> {
+        (0..n)
+            .map(|pkt| {
+                let mut f = Flit::new(pkt, 16, 0, true, true);
+                net.route_at_injection(0, &mut f);
+                f.rstate()
+            })
+            .collect()
+    };
+    let mut net = net_with("ugal", "0");
+    // Idle queues: minimal (phase 1) whatever the intermediate.
+    assert!(states(&mut net, 200)
+        .iter()
+        .all(|&s| s == DECIDED_AT_NI | 1));
+    // The minimal output's three VCs full: a head whose intermediate's output is another
+    // one goes round (phase 0).
+    let (r, to) = (net.ep_switch[0] as usize, net.ep_switch[16] as usize);
+    let port = net.routing.next(net.topo, r, to, 0).unwrap().via.port;
+    let g = (net.pstart[r] + port) as usize;
+    net.credits[g * 3..g * 3 + 3].fill(0);
+    let busy = states(&mut net, 200);
+    assert!(busy.contains(&DECIDED_AT_NI) && busy.contains(&(DECIDED_AT_NI | 1)));
+    // A routing delay routes at the router; minimal routing reads no state.
+    for (routing, delay) in [("ugal", "1"), ("min", "0")] {
+        let mut net = net_with(routing, delay);
+        assert!(states(&mut net, 10).iter().all(|&s| s == 0), "{routing}");
+    }
+}

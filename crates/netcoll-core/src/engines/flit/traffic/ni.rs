@@ -60,7 +60,10 @@ impl Network<'_> {
     /// A flit leaves NI `ep` on its VC `vc` (the cycle's end puts it in the wheel, and
     /// counts as a move for the deadlock watch, `end_sends`).
     #[inline]
-    pub(super) fn inject_flit(&mut self, ep: usize, vc: u8, flit: Flit) {
+    pub(super) fn inject_flit(&mut self, ep: usize, vc: u8, mut flit: Flit) {
+        if self.adaptive.is_some() {
+            self.route_at_injection(ep, &mut flit);
+        }
         self.sent.injected.push(Arrival {
             port: self.ep_port[ep],
             vc: vc as u32,
