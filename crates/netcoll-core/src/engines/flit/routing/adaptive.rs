@@ -31,10 +31,11 @@
 
 pub use super::adaptive_kind::FlitAdaptive;
 use super::adaptive_kind::{
-    Choice, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
+    Choice, FatTreeHops, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
 };
 use super::network::{In, Network};
-use crate::topology::LinkClass;
+use crate::routing::dragonfly_port;
+use crate::topology::{Family, LinkClass};
 
 /// What the adaptive routing decided at a router: the local output port (ignored when it
 /// ejects), the VC class (`u8::MAX`: any VC) and the packet's phase after it.
@@ -72,10 +73,6 @@ impl Network<'_> {
     pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
         let f = self.vcs[ivc].front;
         let pkt = f.pkt as usize;
-        if self.adapt_via.len() <= pkt {
-            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
-        }
-        let injected = matches!(self.in_from[ivc / self.nv], In::Ni(_));
         let dst_ep = f.dst();
         // Taken out while it decides (a move of a box), so the steps borrow the network.
         let ad = self
@@ -83,13 +80,16 @@ impl Network<'_> {
             .take()
             .expect("route_adaptive runs only with an adaptive routing");
         let d = match &ad.shape {
-            Shape::Dragonfly { a } => {
+            Shape::Dragonfly { a, .. } => {
+                let injected = self.phase_start(ivc, pkt);
                 self.dragonfly_step(&ad, r, pkt, dst_ep, f.rstate(), injected, *a)
             }
             Shape::Hamming { dims } => {
+                let injected = self.phase_start(ivc, pkt);
                 self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
             }
-            Shape::FatTree { .. } => self.fat_tree_step(&ad, r, dst_ep),
+            // NCA keeps no phase and no intermediate router.
+            Shape::FatTree { k, hops } => self.fat_tree_step(&ad, r, dst_ep, *k, hops),
         };
         self.adaptive = Some(ad);
         let vclass = if self.step_classes > 1 {
@@ -112,6 +112,15 @@ impl Network<'_> {
         self.vcs[ivc].front.set_rstate(d.phase);
     }
 
+    /// For the routings with phases: makes room for the packet's intermediate router and
+    /// says whether the head came in from an NI (its source router decides).
+    fn phase_start(&mut self, ivc: usize, pkt: usize) -> bool {
+        if self.adapt_via.len() <= pkt {
+            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
+        }
+        matches!(self.in_from[ivc / self.nv], In::Ni(_))
+    }
+
     /// BookSim's `GetUsedCredit`: the flits sent on output port `port` (local) of router
     /// `r` whose credits are not back, over all its VCs.
     pub(super) fn used_credits(&self, r: usize, port: u32) -> u32 {
@@ -124,14 +133,29 @@ impl Network<'_> {
     }
 
     /// The family's minimal hop from `r` towards router `to` (`r != to`): (local port, over
-    /// a global link).
+    /// a global link). The dragonfly's by index arithmetic (`dragonfly_port`, the family
+    /// routing's own hop without its neighbour look-up), the others by the routing.
     fn min_port(&self, r: usize, to: usize) -> (u32, bool) {
+        if let Family::Dragonfly(p) = self.topo.family() {
+            let (port, global) = dragonfly_port(p, r, to);
+            return (port as u32, global);
+        }
         let step = self
             .routing
             .next(self.topo, r, to, 0)
             .expect("not at the target router");
         let global = self.topo.link_class(step.via.link) == LinkClass::Global;
         (step.via.port, global)
+    }
+
+    /// [`Network::min_port`] by the dragonfly's table of hops when it has one.
+    fn min_hop(&self, ad: &FlitAdaptive, r: usize, to: usize) -> (u32, bool) {
+        match &ad.shape {
+            Shape::Dragonfly {
+                hops: Some(hops), ..
+            } => hops.hop(r, to),
+            _ => self.min_port(r, to),
+        }
     }
 
     fn next_draw(&mut self, ad: &FlitAdaptive, bound: usize) -> usize {
@@ -160,7 +184,7 @@ impl Network<'_> {
             if dest == r {
                 return Decision::eject(phase, phase);
             }
-            let (port, global) = self.min_port(r, dest);
+            let (port, global) = self.min_hop(ad, r, dest);
             if global {
                 phase = 1;
             }
@@ -278,29 +302,22 @@ impl Network<'_> {
     /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
     /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
     /// first has more used credits, as BookSim compares them).
-    fn fat_tree_step(&mut self, ad: &FlitAdaptive, r: usize, dst_ep: usize) -> Decision {
-        let Shape::FatTree {
-            k,
-            per_level,
-            levels,
-            leaf_up,
-        } = ad.shape
-        else {
-            unreachable!("a fat-tree routing")
-        };
+    fn fat_tree_step(
+        &mut self,
+        ad: &FlitAdaptive,
+        r: usize,
+        dst_ep: usize,
+        k: usize,
+        hops: &FatTreeHops,
+    ) -> Decision {
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
             return Decision::eject(u8::MAX, 0);
         }
-        // Closed-form NCA (as routing/minimal.rs, without the neighbour look-up): the
-        // leaves below router `r` form an aligned block of k^(levels-1-depth).
-        let (depth, pos) = (r / per_level, r % per_level);
-        let leaf = dest - (levels - 1) * per_level;
-        let span = k.pow((levels - 1 - depth) as u32);
-        if leaf / span == pos / span {
-            return Decision::hop(((leaf % span) / (span / k)) as u32, 0, 1);
-        }
-        let up_base = if depth == levels - 1 { leaf_up } else { k };
+        let up_base = match hops.hop(r, dest) {
+            Ok(down) => return Decision::hop(down, 0, 1),
+            Err(up_base) => up_base as usize,
+        };
         let port = if ad.choice == Choice::Anca {
             let p1 = (up_base + self.next_draw(ad, k)) as u32;
             let p2 = (up_base + self.next_draw(ad, k)) as u32;
