@@ -33,6 +33,7 @@ pub use super::adaptive_kind::FlitAdaptive;
 use super::adaptive_kind::{
     Choice, FatTreeHops, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
 };
+use super::channel::Flit;
 use super::network::{In, Network};
 use crate::routing::dragonfly_port;
 use crate::topology::{Family, LinkClass};
@@ -72,28 +73,26 @@ impl Network<'_> {
     /// ejection test: BookSim's phases may carry a packet through its destination router).
     pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
         let f = self.vcs[ivc].front;
-        let pkt = f.pkt as usize;
         let dst_ep = f.dst();
-        // Taken out while it decides (a move of a box), so the steps borrow the network.
         let ad = self
             .adaptive
-            .take()
+            .as_deref()
             .expect("route_adaptive runs only with an adaptive routing");
+        // NCA and the dragonfly's minimal routing keep no intermediate router: they decide
+        // by reading the network (the draws are counted here), the others in `route_phases`.
         let d = match &ad.shape {
-            Shape::Dragonfly { a, .. } => {
-                let injected = self.phase_start(ivc, pkt);
-                self.dragonfly_step(&ad, r, pkt, dst_ep, f.rstate(), injected, *a)
+            Shape::FatTree { k, hops } => {
+                let (d, draws) = self.fat_tree_step(ad, r, dst_ep, *k, hops);
+                self.adapt_draws += draws;
+                d
             }
-            Shape::Hamming { dims } => {
-                let injected = self.phase_start(ivc, pkt);
-                self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
+            Shape::Dragonfly { .. } if ad.choice == Choice::Min => {
+                self.dragonfly_min_step(ad, ivc, r, dst_ep, f.rstate())
             }
-            // NCA keeps no phase and no intermediate router.
-            Shape::FatTree { k, hops } => self.fat_tree_step(&ad, r, dst_ep, *k, hops),
+            _ => self.route_phases(ivc, r, f),
         };
-        self.adaptive = Some(ad);
         let vclass = if self.step_classes > 1 {
-            self.packets[pkt].vclass
+            self.packets[f.pkt as usize].vclass
         } else {
             0
         };
@@ -109,16 +108,35 @@ impl Network<'_> {
             self.pstart[r] + d.port
         };
         v.class = class;
-        self.vcs[ivc].front.set_rstate(d.phase);
+        v.front.set_rstate(d.phase);
     }
 
-    /// For the routings with phases: makes room for the packet's intermediate router and
-    /// says whether the head came in from an NI (its source router decides).
-    fn phase_start(&mut self, ivc: usize, pkt: usize) -> bool {
+    /// UGAL and Valiant, whose packets keep their intermediate router (`adapt_via`) and
+    /// whose source router decides (a head that came in from an NI).
+    #[inline(never)]
+    fn route_phases(&mut self, ivc: usize, r: usize, f: Flit) -> Decision {
+        let pkt = f.pkt as usize;
         if self.adapt_via.len() <= pkt {
             self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
         }
-        matches!(self.in_from[ivc / self.nv], In::Ni(_))
+        let injected = matches!(self.in_from[ivc / self.nv], In::Ni(_));
+        // Taken out while it decides (a move of a box), so the steps borrow the network.
+        let ad = self
+            .adaptive
+            .take()
+            .expect("route_phases runs only with an adaptive routing");
+        let (dst_ep, phase) = (f.dst(), f.rstate());
+        let d = match &ad.shape {
+            Shape::Dragonfly { a, .. } => {
+                self.dragonfly_step(&ad, r, pkt, dst_ep, phase, injected, *a)
+            }
+            Shape::Hamming { dims } => {
+                self.hamming_step(&ad, r, pkt, dst_ep, phase, injected, dims)
+            }
+            Shape::FatTree { .. } => unreachable!("NCA routes in route_adaptive"),
+        };
+        self.adaptive = Some(ad);
+        d
     }
 
     /// BookSim's `GetUsedCredit`: the flits sent on output port `port` (local) of router
@@ -163,7 +181,31 @@ impl Network<'_> {
         ad.draw(self.adapt_draws, bound)
     }
 
-    /// `min_dragonflynew`, `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).
+    /// `min_dragonflynew`: phase 0 until the global hop, 1 from it on.
+    fn dragonfly_min_step(
+        &self,
+        ad: &FlitAdaptive,
+        ivc: usize,
+        r: usize,
+        dst_ep: usize,
+        mut phase: u8,
+    ) -> Decision {
+        // BookSim starts every packet in phase 0, whatever group it is for.
+        if matches!(self.in_from[ivc / self.nv], In::Ni(_)) {
+            phase = 0;
+        }
+        let dest = self.ep_switch[dst_ep] as usize;
+        if dest == r {
+            return Decision::eject(phase, phase);
+        }
+        let (port, global) = self.min_hop(ad, r, dest);
+        if global {
+            phase = 1;
+        }
+        Decision::hop(port, phase, phase)
+    }
+
+    /// `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).
     #[allow(clippy::too_many_arguments)]
     fn dragonfly_step(
         &mut self,
@@ -176,20 +218,6 @@ impl Network<'_> {
         a: usize,
     ) -> Decision {
         let dest = self.ep_switch[dst_ep] as usize;
-        if ad.choice == Choice::Min {
-            // BookSim starts every packet in phase 0, whatever group it is for.
-            if injected {
-                phase = 0;
-            }
-            if dest == r {
-                return Decision::eject(phase, phase);
-            }
-            let (port, global) = self.min_hop(ad, r, dest);
-            if global {
-                phase = 1;
-            }
-            return Decision::hop(port, phase, phase);
-        }
         if injected {
             phase = if dest / a == r / a {
                 2
@@ -301,35 +329,36 @@ impl Network<'_> {
 
     /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
     /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
-    /// first has more used credits, as BookSim compares them).
+    /// first has more used credits, as BookSim compares them). Also gives the number of
+    /// draws taken (the caller counts them: the routing stays borrowed meanwhile).
     fn fat_tree_step(
-        &mut self,
+        &self,
         ad: &FlitAdaptive,
         r: usize,
         dst_ep: usize,
         k: usize,
         hops: &FatTreeHops,
-    ) -> Decision {
+    ) -> (Decision, u64) {
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
-            return Decision::eject(u8::MAX, 0);
+            return (Decision::eject(u8::MAX, 0), 0);
         }
         let up_base = match hops.hop(r, dest) {
-            Ok(down) => return Decision::hop(down, 0, 1),
+            Ok(down) => return (Decision::hop(down, 0, 1), 0),
             Err(up_base) => up_base as usize,
         };
-        let port = if ad.choice == Choice::Anca {
-            let p1 = (up_base + self.next_draw(ad, k)) as u32;
-            let p2 = (up_base + self.next_draw(ad, k)) as u32;
-            if self.used_credits(r, p1) > self.used_credits(r, p2) {
+        let draw = |n| (up_base + ad.draw(self.adapt_draws + n, k)) as u32;
+        if ad.choice == Choice::Anca {
+            let (p1, p2) = (draw(1), draw(2));
+            let port = if self.used_credits(r, p1) > self.used_credits(r, p2) {
                 p2
             } else {
                 p1
-            }
+            };
+            (Decision::hop(port, 0, 0), 2)
         } else {
-            (up_base + self.next_draw(ad, k)) as u32
-        };
-        Decision::hop(port, 0, 0)
+            (Decision::hop(draw(1), 0, 0), 1)
+        }
     }
 
     /// BookSim's `find_ran_intm`: the source's coordinate where source and destination
