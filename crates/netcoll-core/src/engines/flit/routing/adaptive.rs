@@ -190,10 +190,9 @@ impl Network<'_> {
         dst_ep: usize,
         mut phase: u8,
     ) -> Decision {
-        // BookSim starts every packet in phase 0, whatever group it is for.
-        if matches!(self.in_from[ivc / self.nv], In::Ni(_)) {
-            phase = 0;
-        }
+        // BookSim starts every packet in phase 0, whatever group it is for: a flit leaves
+        // its NI with routing state 0 (`Flit::new`), so a head from an NI is in phase 0.
+        debug_assert!(phase == 0 || !matches!(self.in_from[ivc / self.nv], In::Ni(_)));
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
             return Decision::eject(phase, phase);

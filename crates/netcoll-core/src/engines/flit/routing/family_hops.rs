@@ -16,10 +16,10 @@
 use crate::params::{DragonflyParams, FatTreeParams};
 use crate::routing::{dragonfly_exit, dragonfly_local_port};
 
-/// Entries of the largest dragonfly table built (2 bytes each: 8 MB, below the memory
+/// Entries of the largest dragonfly table built (a byte each: 8 MB, below the memory
 /// guard's smallest refusal). Every balanced dragonfly up to a = 16, h = 8 (2,064 routers)
 /// fits; the 16,416-router a = 32, h = 16 does not and routes by arithmetic.
-pub(crate) const MAX_DRAGONFLY_ENTRIES: usize = 1 << 22;
+pub(crate) const MAX_DRAGONFLY_ENTRIES: usize = 1 << 23;
 
 /// A fat-tree router's view: the leaves below it (`lo..lo + span`), its first up port and
 /// its depth.
@@ -95,25 +95,26 @@ impl FatTreeHops {
 }
 
 /// Marks the own-group entry of a dragonfly row (the hop is in the row's in-group part).
-const OWN_GROUP: u16 = u16::MAX;
+const OWN_GROUP: u8 = u8::MAX;
 
 /// The dragonfly's minimal hops (l-g-l, BookSim's `dragonfly_port`).
 #[derive(Debug, Clone)]
 pub(crate) struct DragonflyHops {
-    a: u32,
-    /// Parallel global links per pair of groups; a destination router's index modulo it
-    /// picks one (as routing/minimal.rs does).
-    copies: u32,
+    /// Per destination router: its column in a row (group, and which of the parallel global
+    /// links between two groups its index picks, as routing/minimal.rs does) shifted past
+    /// its index in its group (low 8 bits).
+    dest: Vec<u32>,
     /// Entries per router: `g * copies` towards the groups, then `a` in its own group.
     stride: usize,
     own: usize,
     first_global: u32,
-    ports: Vec<u16>,
+    /// One byte a port: a router's row stays within a few cache lines.
+    ports: Vec<u8>,
 }
 
 impl DragonflyHops {
-    /// The table, or None when it would pass [`MAX_DRAGONFLY_ENTRIES`] (or a port would not
-    /// fit its 16 bits).
+    /// The table, or None when it would pass [`MAX_DRAGONFLY_ENTRIES`] or a port would not
+    /// fit its byte (radix 255 and up).
     pub(crate) fn of(p: &DragonflyParams) -> Option<DragonflyHops> {
         let copies = p.multiplicity();
         let own = p.g * copies;
@@ -130,7 +131,7 @@ impl DragonflyHops {
                     ports.push(if dest_group == group {
                         OWN_GROUP
                     } else {
-                        dragonfly_exit(p, group, r, dest_group, copy).0 as u16
+                        dragonfly_exit(p, group, r, dest_group, copy).0 as u8
                     });
                 }
             }
@@ -138,13 +139,15 @@ impl DragonflyHops {
                 if to == r {
                     OWN_GROUP
                 } else {
-                    dragonfly_local_port(p, r, to) as u16
+                    dragonfly_local_port(p, r, to) as u8
                 }
             }));
         }
+        let dest = (0..p.routers())
+            .map(|to| ((to / p.a * copies + to % copies) << 8 | to % p.a) as u32)
+            .collect();
         Some(DragonflyHops {
-            a: p.a as u32,
-            copies: copies as u32,
+            dest,
             stride,
             own,
             first_global: p.first_global_port() as u32,
@@ -156,13 +159,11 @@ impl DragonflyHops {
     #[inline]
     pub(crate) fn hop(&self, at: usize, to: usize) -> (u32, bool) {
         debug_assert_ne!(at, to, "not at the target router");
-        let to = to as u32;
-        let group = to / self.a;
-        let copy = if self.copies == 1 { 0 } else { to % self.copies };
-        let row = at * self.stride;
-        let mut port = self.ports[row + (group * self.copies + copy) as usize];
+        let dest = self.dest[to] as usize;
+        let row = &self.ports[at * self.stride..(at + 1) * self.stride];
+        let mut port = row[dest >> 8];
         if port == OWN_GROUP {
-            port = self.ports[row + self.own + (to - group * self.a) as usize];
+            port = row[self.own + (dest & 0xff)];
         }
         let port = port as u32;
         (port, port >= self.first_global)

@@ -61,7 +61,7 @@ fn dragonfly_hops_are_the_family_routings() {
 }
 
 #[test]
-fn a_dragonfly_past_the_table_limit_routes_by_arithmetic() {
+fn a_dragonfly_past_the_table_limits_routes_by_arithmetic() {
     // a = 32, h = 16: 16,416 routers of 545 entries each.
     let p = crate::params::DragonflyParams {
         p: 16,
@@ -71,8 +71,22 @@ fn a_dragonfly_past_the_table_limit_routes_by_arithmetic() {
         arrangement: crate::params::Arrangement::Absolute,
     };
     assert!(DragonflyHops::of(&p).is_none());
-    let small = crate::params::DragonflyParams { a: 16, h: 8, g: 129, ..p };
+    let small = crate::params::DragonflyParams {
+        a: 16,
+        h: 8,
+        g: 129,
+        ..p.clone()
+    };
     assert!(DragonflyHops::of(&small).is_some());
+    // Ports past a byte: radix 259.
+    let wide = crate::params::DragonflyParams {
+        p: 200,
+        a: 50,
+        h: 10,
+        g: 2,
+        ..p
+    };
+    assert!(DragonflyHops::of(&wide).is_none());
 }
 
 #[test]
