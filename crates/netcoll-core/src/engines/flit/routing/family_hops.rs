@@ -67,7 +67,11 @@ impl FatTreeHops {
             .flat_map(|leaf| {
                 (0..levels).map(move |depth| {
                     let span = span_at(depth);
-                    (if span >= k { leaf % span / (span / k) } else { 0 }) as u32
+                    (if span >= k {
+                        leaf % span / (span / k)
+                    } else {
+                        0
+                    }) as u32
                 })
             })
             .collect();

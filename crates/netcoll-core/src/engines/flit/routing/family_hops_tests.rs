@@ -133,7 +133,9 @@ fn fat_tree_hops_are_the_family_routings() {
 #[test]
 fn a_power_of_two_draw_is_the_remainder() {
     let topo = Topology::from_spec("fattree:k=4,levels=3").unwrap();
-    let ad = FlitAdaptive::of(&topo, RoutingKind::Nca, 7).unwrap().unwrap();
+    let ad = FlitAdaptive::of(&topo, RoutingKind::Nca, 7)
+        .unwrap()
+        .unwrap();
     for n in 0..10_000u64 {
         for bound in [1usize, 2, 3, 4, 5, 8, 48, 64, 264, 1 << 20] {
             let want = (splitmix64(ad.key ^ n) % bound as u64) as usize;
