@@ -148,7 +148,7 @@ impl DragonflyHops {
             }));
         }
         let dest = (0..p.routers())
-            .map(|to| ((to / p.a * copies + to % copies) << 8 | to % p.a) as u32)
+            .map(|to| (((to / p.a * copies + to % copies) << 8) | (to % p.a)) as u32)
             .collect();
         Some(DragonflyHops {
             dest,
