@@ -106,18 +106,47 @@ fn nca(topo: &Topology, p: &FatTreeParams, at: usize, dest: usize) -> Step {
 }
 
 fn dragonfly(topo: &Topology, p: &DragonflyParams, at: usize, dest: usize, state: u8) -> Step {
+    let (port, global) = dragonfly_port(p, at, dest);
+    let state = if global { 1 } else { state };
+    step(via(topo, at, port), state, state, false)
+}
+
+/// The dragonfly's minimal hop from router `at` to router `dest` (`at != dest`) by index
+/// arithmetic alone: (local port, over a global link). The flit engine routes every packet
+/// by it (or by a table of it) without the neighbour look-up.
+#[inline]
+pub fn dragonfly_port(p: &DragonflyParams, at: usize, dest: usize) -> (usize, bool) {
     let (group, r) = (at / p.a, at % p.a);
     let (dest_group, dest_r) = (dest / p.a, dest % p.a);
-    let local = |to: usize| p.p + if to < r { to } else { to - 1 };
     if group == dest_group {
-        return step(via(topo, at, local(dest_r)), state, state, false);
+        return (dragonfly_local_port(p, r, dest_r), false);
     }
-    let t = port_to_group(p, group, dest_group, dest % p.multiplicity());
+    dragonfly_exit(p, group, r, dest_group, dest % p.multiplicity())
+}
+
+/// The hop from router `r` of group `group` towards another group `dest_group` over copy
+/// `copy` of their parallel global links: the global port when `r` holds that link, else
+/// the local port to the router that does.
+#[inline]
+pub fn dragonfly_exit(
+    p: &DragonflyParams,
+    group: usize,
+    r: usize,
+    dest_group: usize,
+    copy: usize,
+) -> (usize, bool) {
+    let t = port_to_group(p, group, dest_group, copy);
     if t / p.h == r {
-        let port = p.first_global_port() + t % p.h;
-        return step(via(topo, at, port), 1, 1, false);
+        (p.first_global_port() + t % p.h, true)
+    } else {
+        (dragonfly_local_port(p, r, t / p.h), false)
     }
-    step(via(topo, at, local(t / p.h)), state, state, false)
+}
+
+/// The local port of router `r` to router `to` of its group (`to != r`).
+#[inline]
+pub fn dragonfly_local_port(p: &DragonflyParams, r: usize, to: usize) -> usize {
+    p.p + if to < r { to } else { to - 1 }
 }
 
 fn dimension_order(topo: &Topology, p: &HammingParams, at: usize, dest: usize) -> Step {

@@ -20,8 +20,8 @@ mod valiant;
 
 pub use cdg::{check_deadlock, CycleChannel, DeadlockReport, VcRule};
 pub use grid_route::grid_route;
-pub use minimal::ecmp_hash;
 use minimal::FamilyMin;
+pub use minimal::{dragonfly_exit, dragonfly_local_port, dragonfly_port, ecmp_hash};
 pub use updown::UpDown;
 use valiant::{Adaptive, Choice};
 

@@ -37,11 +37,12 @@
 
 pub use super::adaptive_kind::FlitAdaptive;
 use super::adaptive_kind::{
-    Choice, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
+    Choice, FatTreeHops, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
 };
 use super::channel::Flit;
 use super::network::{In, Network};
-use crate::topology::LinkClass;
+use crate::routing::dragonfly_port;
+use crate::topology::{Family, LinkClass};
 
 /// A flit's routing state bit saying that its source router's phase (the low bits) was
 /// chosen as it left its NI ([`Network::route_at_injection`]).
@@ -82,29 +83,26 @@ impl Network<'_> {
     /// ejection test: BookSim's phases may carry a packet through its destination router).
     pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
         let f = self.vcs[ivc].front;
-        let pkt = f.pkt as usize;
-        if self.adapt_via.len() <= pkt {
-            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
-        }
-        let injected = matches!(self.in_from[ivc / self.nv], In::Ni(_));
         let dst_ep = f.dst();
-        // Taken out while it decides (a move of a box), so the steps borrow the network.
         let ad = self
             .adaptive
-            .take()
+            .as_deref()
             .expect("route_adaptive runs only with an adaptive routing");
+        // NCA and the dragonfly's minimal routing keep no intermediate router: they decide
+        // by reading the network (the draws are counted here), the others in `route_phases`.
         let d = match &ad.shape {
-            Shape::Dragonfly { a } => {
-                self.dragonfly_step(&ad, r, pkt, dst_ep, f.rstate(), injected, *a)
+            Shape::FatTree { k, hops } => {
+                let (d, draws) = self.fat_tree_step(ad, r, dst_ep, *k, hops);
+                self.adapt_draws += draws;
+                d
             }
-            Shape::Hamming { dims } => {
-                self.hamming_step(&ad, r, pkt, dst_ep, f.rstate(), injected, dims)
+            Shape::Dragonfly { .. } if ad.choice == Choice::Min => {
+                self.dragonfly_min_step(ad, ivc, r, dst_ep, f.rstate())
             }
-            Shape::FatTree { .. } => self.fat_tree_step(&ad, r, dst_ep),
+            _ => self.route_phases(ivc, r, f),
         };
-        self.adaptive = Some(ad);
         let vclass = if self.step_classes > 1 {
-            self.packets[pkt].vclass
+            self.packets[f.pkt as usize].vclass
         } else {
             0
         };
@@ -120,7 +118,35 @@ impl Network<'_> {
             self.pstart[r] + d.port
         };
         v.class = class;
-        self.vcs[ivc].front.set_rstate(d.phase);
+        v.front.set_rstate(d.phase);
+    }
+
+    /// UGAL and Valiant, whose packets keep their intermediate router (`adapt_via`) and
+    /// whose source router decides (a head that came in from an NI).
+    #[inline(never)]
+    fn route_phases(&mut self, ivc: usize, r: usize, f: Flit) -> Decision {
+        let pkt = f.pkt as usize;
+        if self.adapt_via.len() <= pkt {
+            self.adapt_via.resize(self.packets.len().max(pkt + 1), 0);
+        }
+        let injected = matches!(self.in_from[ivc / self.nv], In::Ni(_));
+        // Taken out while it decides (a move of a box), so the steps borrow the network.
+        let ad = self
+            .adaptive
+            .take()
+            .expect("route_phases runs only with an adaptive routing");
+        let (dst_ep, phase) = (f.dst(), f.rstate());
+        let d = match &ad.shape {
+            Shape::Dragonfly { a, .. } => {
+                self.dragonfly_step(&ad, r, pkt, dst_ep, phase, injected, *a)
+            }
+            Shape::Hamming { dims } => {
+                self.hamming_step(&ad, r, pkt, dst_ep, phase, injected, dims)
+            }
+            Shape::FatTree { .. } => unreachable!("NCA routes in route_adaptive"),
+        };
+        self.adaptive = Some(ad);
+        d
     }
 
     /// BookSim's `GetUsedCredit`: the flits sent on output port `port` (local) of router
@@ -135,8 +161,13 @@ impl Network<'_> {
     }
 
     /// The family's minimal hop from `r` towards router `to` (`r != to`): (local port, over
-    /// a global link).
+    /// a global link). The dragonfly's by index arithmetic (`dragonfly_port`, the family
+    /// routing's own hop without its neighbour look-up), the others by the routing.
     fn min_port(&self, r: usize, to: usize) -> (u32, bool) {
+        if let Family::Dragonfly(p) = self.topo.family() {
+            let (port, global) = dragonfly_port(p, r, to);
+            return (port as u32, global);
+        }
         let step = self
             .routing
             .next(self.topo, r, to, 0)
@@ -145,12 +176,45 @@ impl Network<'_> {
         (step.via.port, global)
     }
 
+    /// [`Network::min_port`] by the dragonfly's table of hops when it has one.
+    fn min_hop(&self, ad: &FlitAdaptive, r: usize, to: usize) -> (u32, bool) {
+        match &ad.shape {
+            Shape::Dragonfly {
+                hops: Some(hops), ..
+            } => hops.hop(r, to),
+            _ => self.min_port(r, to),
+        }
+    }
+
     fn next_draw(&mut self, ad: &FlitAdaptive, bound: usize) -> usize {
         self.adapt_draws += 1;
         ad.draw(self.adapt_draws, bound)
     }
 
-    /// `min_dragonflynew`, `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).
+    /// `min_dragonflynew`: phase 0 until the global hop, 1 from it on.
+    fn dragonfly_min_step(
+        &self,
+        ad: &FlitAdaptive,
+        ivc: usize,
+        r: usize,
+        dst_ep: usize,
+        mut phase: u8,
+    ) -> Decision {
+        // BookSim starts every packet in phase 0, whatever group it is for: a flit leaves
+        // its NI with routing state 0 (`Flit::new`), so a head from an NI is in phase 0.
+        debug_assert!(phase == 0 || !matches!(self.in_from[ivc / self.nv], In::Ni(_)));
+        let dest = self.ep_switch[dst_ep] as usize;
+        if dest == r {
+            return Decision::eject(phase, phase);
+        }
+        let (port, global) = self.min_hop(ad, r, dest);
+        if global {
+            phase = 1;
+        }
+        Decision::hop(port, phase, phase)
+    }
+
+    /// `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).
     #[allow(clippy::too_many_arguments)]
     fn dragonfly_step(
         &mut self,
@@ -163,20 +227,6 @@ impl Network<'_> {
         a: usize,
     ) -> Decision {
         let dest = self.ep_switch[dst_ep] as usize;
-        if ad.choice == Choice::Min {
-            // BookSim starts every packet in phase 0, whatever group it is for.
-            if injected {
-                phase = 0;
-            }
-            if dest == r {
-                return Decision::eject(phase, phase);
-            }
-            let (port, global) = self.min_port(r, dest);
-            if global {
-                phase = 1;
-            }
-            return Decision::hop(port, phase, phase);
-        }
         if injected {
             phase = if phase & DECIDED_AT_NI != 0 {
                 phase & !DECIDED_AT_NI
@@ -332,42 +382,36 @@ impl Network<'_> {
 
     /// BookSim's `fattree_nca` / `fattree_anca`: down the one way when the destination
     /// lies below, else up by a drawn port (ANCA: of two drawn, the second only when the
-    /// first has more used credits, as BookSim compares them).
-    fn fat_tree_step(&mut self, ad: &FlitAdaptive, r: usize, dst_ep: usize) -> Decision {
-        let Shape::FatTree {
-            k,
-            per_level,
-            levels,
-            leaf_up,
-        } = ad.shape
-        else {
-            unreachable!("a fat-tree routing")
-        };
+    /// first has more used credits, as BookSim compares them). Also gives the number of
+    /// draws taken (the caller counts them: the routing stays borrowed meanwhile).
+    fn fat_tree_step(
+        &self,
+        ad: &FlitAdaptive,
+        r: usize,
+        dst_ep: usize,
+        k: usize,
+        hops: &FatTreeHops,
+    ) -> (Decision, u64) {
         let dest = self.ep_switch[dst_ep] as usize;
         if dest == r {
-            return Decision::eject(u8::MAX, 0);
+            return (Decision::eject(u8::MAX, 0), 0);
         }
-        // Closed-form NCA (as routing/minimal.rs, without the neighbour look-up): the
-        // leaves below router `r` form an aligned block of k^(levels-1-depth).
-        let (depth, pos) = (r / per_level, r % per_level);
-        let leaf = dest - (levels - 1) * per_level;
-        let span = k.pow((levels - 1 - depth) as u32);
-        if leaf / span == pos / span {
-            return Decision::hop(((leaf % span) / (span / k)) as u32, 0, 1);
-        }
-        let up_base = if depth == levels - 1 { leaf_up } else { k };
-        let port = if ad.choice == Choice::Anca {
-            let p1 = (up_base + self.next_draw(ad, k)) as u32;
-            let p2 = (up_base + self.next_draw(ad, k)) as u32;
-            if self.used_credits(r, p1) > self.used_credits(r, p2) {
+        let up_base = match hops.hop(r, dest) {
+            Ok(down) => return (Decision::hop(down, 0, 1), 0),
+            Err(up_base) => up_base as usize,
+        };
+        let draw = |n| (up_base + ad.draw(self.adapt_draws + n, k)) as u32;
+        if ad.choice == Choice::Anca {
+            let (p1, p2) = (draw(1), draw(2));
+            let port = if self.used_credits(r, p1) > self.used_credits(r, p2) {
                 p2
             } else {
                 p1
-            }
+            };
+            (Decision::hop(port, 0, 0), 2)
         } else {
-            (up_base + self.next_draw(ad, k)) as u32
-        };
-        Decision::hop(port, 0, 0)
+            (Decision::hop(draw(1), 0, 0), 1)
+        }
     }
 
     /// BookSim's `find_ran_intm`: the source's coordinate where source and destination

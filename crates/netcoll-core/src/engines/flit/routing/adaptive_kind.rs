@@ -1,10 +1,18 @@
 //! The adaptive routing chosen for a flit network and what it draws (adaptive.rs routes by
 //! it; kept apart so that the network's state can hold it without an import circle).
 
+pub(super) use family_hops::{DragonflyHops, FatTreeHops};
+
 use crate::error::Result;
 use crate::routing::RoutingKind;
 use crate::spec_err;
 use crate::topology::{Family, Topology};
+
+#[path = "family_hops.rs"]
+mod family_hops;
+#[cfg(test)]
+#[path = "family_hops_tests.rs"]
+mod family_hops_tests;
 
 /// BookSim's dragonfly UGAL threshold (`adaptive_threshold`) and queue weight of the
 /// non-minimal output; its flatfly threshold.
@@ -27,18 +35,15 @@ pub(super) enum Choice {
 
 #[derive(Debug, Clone)]
 pub(super) enum Shape {
-    /// Routers per group.
-    Dragonfly { a: usize },
+    /// Routers per group; the table of minimal hops when it is small enough.
+    Dragonfly {
+        a: usize,
+        hops: Option<DragonflyHops>,
+    },
     /// Routers per dimension.
     Hamming { dims: Vec<usize> },
-    /// Up ports per router (`k`), routers per level, levels, leaf endpoints (the first up
-    /// port of a leaf).
-    FatTree {
-        k: usize,
-        per_level: usize,
-        levels: usize,
-        leaf_up: usize,
-    },
+    /// Up ports per router (`k`) and the table of nearest-common-ancestor hops.
+    FatTree { k: usize, hops: FatTreeHops },
 }
 
 /// An adaptive routing bound to a network (see the module comment).
@@ -72,11 +77,12 @@ impl FlitAdaptive {
         let shape = match topo.family() {
             Family::FatTree(p) => Shape::FatTree {
                 k: p.k,
-                per_level: p.per_level(),
-                levels: p.levels,
-                leaf_up: p.leaf_endpoints(),
+                hops: FatTreeHops::of(p),
             },
-            Family::Dragonfly(p) => Shape::Dragonfly { a: p.a },
+            Family::Dragonfly(p) => Shape::Dragonfly {
+                a: p.a,
+                hops: DragonflyHops::of(p),
+            },
             Family::Flatfly(p) | Family::HyperX(p) => Shape::Hamming {
                 dims: p.dims.clone(),
             },
@@ -120,9 +126,17 @@ impl FlitAdaptive {
         matches!(self.shape, Shape::Dragonfly { .. })
     }
 
-    /// Draw `n` of this run (a counter hashed with the key): a number below `bound`.
+    /// Draw `n` of this run (a counter hashed with the key): a number below `bound`, the
+    /// hash's remainder. A power-of-two bound (a fat-tree's k = 4) takes the hash's low bits,
+    /// the same number without a division.
     pub(super) fn draw(&self, n: u64, bound: usize) -> usize {
-        (splitmix64(self.key ^ n) % bound as u64) as usize
+        let hash = splitmix64(self.key ^ n);
+        let bound = bound as u64;
+        (if bound.is_power_of_two() {
+            hash & (bound - 1)
+        } else {
+            hash % bound
+        }) as usize
     }
 }
 
