@@ -289,7 +289,7 @@ impl Network<'_> {
         let Some(ad) = self.adaptive.as_deref() else {
             return;
         };
-        let Shape::Dragonfly { a } = ad.shape else {
+        let Shape::Dragonfly { a, .. } = ad.shape else {
             return;
         };
         if !flit.head || ad.choice != Choice::Ugal || self.cfg.routing_delay != 0 {
