@@ -34,6 +34,8 @@ pub struct MaskRouter {
     /// local input port the outputs it requests; zero between routers.
     pub sa_vcs: Vec<u64>,
     pub sa_rows: [u64; LOCAL],
+    /// The router's switch requests were built on masks (else VC by VC).
+    pub sa_on_masks: bool,
     /// Scratch of the per-port iSLIP VC allocator (va_ports.rs): the requests by output
     /// port, and where each port's group ends.
     pub va_reqs: Vec<PortRequest>,
@@ -60,6 +62,7 @@ impl Default for MaskRouter {
             sa_fast: true,
             sa_vcs: Vec::new(),
             sa_rows: [0; LOCAL],
+            sa_on_masks: false,
             va_reqs: Vec::new(),
             va_ends: Vec::new(),
         }

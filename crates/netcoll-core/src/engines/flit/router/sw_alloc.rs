@@ -10,10 +10,18 @@
 //!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
 //!   `alloc_iters` iterations where they iterate) run on a request matrix
 //!   (router/alloc/, one file each).
-//! * `islip` with one iteration (BookSim 2's default) runs faster on port masks (below and
-//!   mask_router.rs), with the same matching: each output grants the requesting input
-//!   nearest its grant pointer, each input accepts the grant nearest its accept pointer; on
-//!   an accepted grant both pointers move past the match.
+//! * `islip` (any iterations) runs faster on port masks (below, xbar_match.rs'
+//!   `IslipRounds`, and mask_router.rs), with the same matching: each output grants the
+//!   requesting input nearest its grant pointer, each input accepts the grant nearest its
+//!   accept pointer; on an accepted grant both pointers move past the match. Without
+//!   priorities, `separable_output_first` runs as one iSLIP iteration (the same rule) and
+//!   `separable_input_first` on port masks too (xbar_match.rs), not on the request matrix
+//!   (`sa_ports_apply`).
+//! * Without priorities, a router with many candidate VCs builds its requests on masks
+//!   (`switch_request_masks`): each VC's eligibility is a bit in its output's mask of VCs,
+//!   and only a matched pair looks for its carrying VC (the first of the input port's VCs
+//!   in that mask from the port's VC offset). tests_mask_router.rs compares these paths
+//!   with the VC-by-VC requests on the request matrix.
 //! * Runs with multidestination worms use netcoll's input-first allocator (each input port
 //!   puts one VC forward, round-robin, each output port grants one input, round-robin):
 //!   a replicating VC bids on several outputs at once.
@@ -26,6 +34,11 @@ use super::network::{Network, ACTIVE};
 use super::types::REPL;
 use super::vc_masks::split_vc;
 use super::xbar_match::{separable_input_first, IslipRounds};
+
+/// Candidate VCs (holding an output VC and a flit) from which a router's switch requests
+/// are built on masks: with fewer (a mesh's routers hold a few each) testing them one by
+/// one costs less than clearing and reading the masks.
+const SA_MASK_MIN: u32 = 16;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
@@ -81,17 +94,29 @@ impl Network<'_> {
     /// the outputs asked for and the inputs asking. Only the VCs holding an output VC with
     /// a flit are looked at (`holding` is exact here: a tail's traversal clears its bit).
     /// The caller clears them ([`Network::clear_switch_requests`]).
+    #[inline]
     fn switch_requests(&mut self, r: usize) -> (u64, u64) {
-        if self.sa_masks_apply() {
+        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
+        self.mr.sa_on_masks = masks;
+        if masks {
             self.switch_request_masks(r)
         } else {
-            self.switch_requests_by_vc(r)
+            self.switch_requests_by_vc::<true>(r)
         }
+    }
+
+    /// The VCs of router `r` holding an output VC and a flit.
+    #[inline]
+    fn switch_candidates(&self, r: usize) -> u32 {
+        let k = r * self.wpr;
+        let (held, occ) = (&self.va.holding[k..k + self.wpr], &self.occ[k..k + self.wpr]);
+        held.iter().zip(occ).map(|(h, o)| (h & o).count_ones()).sum()
     }
 
     /// [`Network::switch_requests`] on masks: every candidate VC's eligibility is a bit
     /// (no branch on it) set in its output's mask of VCs (`mr.sa_vcs`), its input's row and
     /// its output's column.
+    #[inline(never)]
     fn switch_request_masks(&mut self, r: usize) -> (u64, u64) {
         let (nv, wpr, now) = (self.nv, self.wpr, self.now);
         let p0 = self.pstart[r] as usize;
@@ -129,8 +154,10 @@ impl Network<'_> {
     }
 
     /// [`Network::switch_requests`] VC by VC, each request's carrying VC in `sa_req_vc`
-    /// (priorities: a later VC may supersede the first).
-    fn switch_requests_by_vc(&mut self, r: usize) -> (u64, u64) {
+    /// (priorities: a later VC may supersede the first); the rows (`mr.sa_rows`) only
+    /// with `ROWS` (iSLIP reads the columns alone).
+    #[inline(never)]
+    fn switch_requests_by_vc<const ROWS: bool>(&mut self, r: usize) -> (u64, u64) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let mp = self.out_req.len();
@@ -150,7 +177,9 @@ impl Network<'_> {
                 let slot = i * mp + o;
                 if self.out_req[o] >> i & 1 == 0 {
                     self.out_req[o] |= 1 << i;
-                    self.mr.sa_rows[i] |= 1 << o;
+                    if ROWS {
+                        self.mr.sa_rows[i] |= 1 << o;
+                    }
                     self.sa_req_vc[slot] = v as u8;
                     (outs, ins) = (outs | 1 << o, ins | 1 << i);
                 } else if self.supersedes(p0 + i, v, self.sa_req_vc[slot] as usize) {
@@ -165,7 +194,7 @@ impl Network<'_> {
     /// first port is `p0` (after [`Network::switch_requests`]).
     #[inline]
     fn request_vc(&self, p0: usize, i: usize, o: usize) -> usize {
-        if !self.sa_masks_apply() {
+        if !self.mr.sa_on_masks {
             return self.sa_req_vc[i * self.out_req.len() + o] as usize;
         }
         let (nv, wpr) = (self.nv, self.wpr);
@@ -179,7 +208,7 @@ impl Network<'_> {
     #[inline]
     fn clear_switch_requests(&mut self, mut outs: u64, mut ins: u64) {
         let wpr = self.wpr;
-        let masks = self.sa_masks_apply();
+        let masks = self.mr.sa_on_masks;
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
@@ -320,7 +349,15 @@ impl Network<'_> {
     /// later iterations match among the unmatched, pointers move on first-iteration
     /// matches only); the matched inputs send in port order.
     fn islip_switch(&mut self, r: usize, iters: usize) {
-        let (outs, ins) = self.switch_requests(r);
+        // iSLIP reads only the columns (`out_req`): with few candidates, VC by VC without
+        // the rows.
+        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
+        self.mr.sa_on_masks = masks;
+        let (outs, ins) = if masks {
+            self.switch_request_masks(r)
+        } else {
+            self.switch_requests_by_vc::<false>(r)
+        };
         if ins == 0 {
             return;
         }
@@ -344,7 +381,9 @@ impl Network<'_> {
             },
         );
         self.send_matched(r, p0, in_m, &pick);
-        self.clear_switch_requests(outs, ins);
+        if masks {
+            self.clear_switch_requests(outs, ins);
+        }
     }
 
     /// Separable input-first allocation. A replicating worm's input VC (seed 003 s5.1.2)
