@@ -236,6 +236,7 @@ def _candidate(c: dict[str, Any]) -> dict[str, Any]:
         "messages": a["messages"],
         "steps": a["steps"],
         "aggregate_hops": a["aggregate_hops"],
+        "hops_by_class": a["hops_by_class"],
         "max_conflict": a["max_conflict"],
         "bytes_moved": a["bytes"],
     }

@@ -91,14 +91,15 @@ def vocabulary_markdown() -> list[str]:
         "`Ki`, `KB`, `KiB` are all 1024) and, where a list makes sense (`run --bytes`), "
         "comma lists `1K,64K,1M`.",
         "- **JSON keys**: the same key for the same thing in every `--json` output: `op` "
-        "(canonical name), `algo`, `topo` (the spec), `ranks`, `steps`, `aggregate_hops` (sum "
-        "of the hops of every message), `time_s` (model time, seconds), `cycles` (flit "
-        "engine); units are in key names (`_s`, `_bytes`, `_flits`). Outputs with `steps` say "
-        "what a step is in `step_definition`: the schedule's rounds (`schedule`, `analyze`) or "
-        "the step engine's link steps (`simulate --engine step`: one packet per link per "
-        "step, so a binomial broadcast on mesh:4x4 is 4 rounds but 6 link steps). Deprecated "
-        f"keys, kept for one release: `spec` beside `topo`; gone: {legacy}. `sim` keeps "
-        "BookSim's own key names (`topology=mesh`).",
+        "(canonical name), `algo`, `topo` (the spec), `ranks`, `steps`, `aggregate_hops` (sum of "
+        "the hops of every message; the analytic engine splits it by link class in "
+        "`hops_by_class`: `local`, `global`, `up`, `down`), `time_s` (model time, seconds), "
+        "`cycles` (flit engine); units are in key names (`_s`, `_bytes`, `_flits`). Outputs with "
+        "`steps` say what a step is in `step_definition`: the schedule's rounds (`schedule`, "
+        "`analyze`) or the step engine's link steps (`simulate --engine step`: one packet per "
+        "link per step, so a binomial broadcast on mesh:4x4 is 4 rounds but 6 link steps). "
+        f"Deprecated keys, kept for one release: `spec` beside `topo`; gone: {legacy}. `sim` keeps"
+        " BookSim's own key names (`topology=mesh`).",
         f"- **Reference machine** (analytic engine, `tune`, `netcoll.tune`): {machine} "
         "(1 us start-up, 1 GB/s, 0.1 ns/B to combine); override with `--alpha/--beta/--gamma` "
         "or `--machine K=V`.",

@@ -12,7 +12,7 @@
 //! Memory: one round's routes at a time, O(p x diameter); time: O(routes x hops) per
 //! distinct round, whatever `repeat`.
 
-use super::analytic::{Analysis, Machine, Times};
+use super::analytic::{Analysis, ClassHops, Machine, Times};
 use super::analytic_classes::RouteTerms;
 use super::round_rule::RoundRule;
 use crate::error::Result;
@@ -55,6 +55,7 @@ impl Totals {
             steps: acc.steps as u32,
             steps_from_schedule: true,
             max_conflict: acc.max_conflict,
+            hops_by_class: acc.class_hops,
             issue_order: true,
             times: Times::round_rule_only(acc.time),
         }
@@ -71,6 +72,7 @@ pub(super) struct Totals {
     packets: u64,
     bytes: u64,
     hops: u64,
+    class_hops: ClassHops,
     max_hops: u32,
     max_conflict: u32,
     steps: u64,
@@ -83,6 +85,7 @@ impl Totals {
         self.packets += r.packets * repeat;
         self.bytes += r.bytes * repeat;
         self.hops += r.hops * repeat;
+        self.class_hops.add(&r.class_hops, repeat);
         self.steps += r.steps * repeat;
         self.time += r.time * repeat as f64;
         self.max_hops = self.max_hops.max(r.max_hops);
@@ -185,6 +188,7 @@ impl Scratch {
             t.packets += packets(bytes, packet_bytes);
             t.bytes += bytes;
             t.hops += path.len() as u64;
+            t.class_hops.route(topo, path);
             t.max_hops = t.max_hops.max(path.len() as u32);
             t.max_conflict = t.max_conflict.max(conflict);
             let route = RouteTerms::of(m, topo, path.iter().copied());
@@ -227,6 +231,7 @@ pub(crate) fn assert_equal_figures(got: &Analysis, want: &Analysis, at: &str) {
         (want.max_hops, want.steps, want.max_conflict),
         "{at}"
     );
+    assert_eq!(got.hops_by_class, want.hops_by_class, "{at}");
     let (a, b) = (got.times.hockney_rounds, want.times.hockney_rounds);
     assert!((a - b).abs() <= 1e-12 * b.abs(), "{at}: {a} vs {b}");
 }

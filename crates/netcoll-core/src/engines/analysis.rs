@@ -4,6 +4,7 @@
 use crate::error::Result;
 use crate::models::{LogGP, MultisendParams};
 use crate::schedule::{ComputeOp, OpKind, Schedule};
+use crate::topology::{ChannelClass, Topology};
 use serde::Serialize;
 
 /// Machine parameters of the four models. Times: seconds for Hockney and LogGP, units of one
@@ -142,9 +143,88 @@ pub struct Analysis {
     /// Whether rounds come from the schedule's steps (else from its dependencies).
     pub steps_from_schedule: bool,
     pub max_conflict: u32,
+    /// `aggregate_hops` by link class.
+    pub hops_by_class: ClassHops,
     /// Whether ports served ops in issue order (see the module docs).
     pub issue_order: bool,
     pub times: Times,
+}
+
+/// A schedule's hops by link class (`topology::ChannelClass`): which links its traffic
+/// crosses, e.g. how much of a collective on a dragonfly goes over the global links. Every
+/// network's channels have a class (meshes, tori and the like: all local), so the four sum
+/// to `aggregate_hops`.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct ClassHops {
+    pub local: u64,
+    pub global: u64,
+    pub up: u64,
+    pub down: u64,
+}
+
+impl ClassHops {
+    /// Counts one hop over `channel` of `topo`.
+    #[inline]
+    pub fn hop(&mut self, topo: &Topology, channel: u32) {
+        *self.of_class(topo.channel_class(channel)) += 1;
+    }
+
+    /// Counts the hops of a route over `channels`.
+    pub fn route(&mut self, topo: &Topology, channels: &[u32]) {
+        for &c in channels {
+            self.hop(topo, c);
+        }
+    }
+
+    /// Adds `other` `times` times.
+    pub fn add(&mut self, other: &ClassHops, times: u64) {
+        for (a, b) in self.counts_mut().into_iter().zip(other.counts()) {
+            *a += b * times;
+        }
+    }
+
+    /// Local, global, up, down.
+    pub fn counts(&self) -> [u64; 4] {
+        [self.local, self.global, self.up, self.down]
+    }
+
+    /// From local, global, up, down.
+    pub fn from_counts([local, global, up, down]: [u64; 4]) -> ClassHops {
+        ClassHops {
+            local,
+            global,
+            up,
+            down,
+        }
+    }
+
+    fn counts_mut(&mut self) -> [&mut u64; 4] {
+        [
+            &mut self.local,
+            &mut self.global,
+            &mut self.up,
+            &mut self.down,
+        ]
+    }
+
+    fn of_class(&mut self, c: ChannelClass) -> &mut u64 {
+        match c {
+            ChannelClass::Local => &mut self.local,
+            ChannelClass::Global => &mut self.global,
+            ChannelClass::Up => &mut self.up,
+            ChannelClass::Down => &mut self.down,
+        }
+    }
+}
+
+/// The index of a link class in [`ClassCosts`]' and [`ClassHops`]' arrays.
+pub(super) fn class_index(c: ChannelClass) -> usize {
+    match c {
+        ChannelClass::Local => 0,
+        ChannelClass::Global => 1,
+        ChannelClass::Up => 2,
+        ChannelClass::Down => 3,
+    }
 }
 
 /// Checks the machine parameters (finite, non-negative; lambda >= 1).

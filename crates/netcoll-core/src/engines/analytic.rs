@@ -21,7 +21,7 @@
 //!   (a receive ends no earlier than the previous one plus its own transfer time). If issue order contradicts the dependencies,
 //!   ports serve ops in dependency order instead (reported as `issue_order: false`).
 
-pub use super::analysis::{check_machine, Analysis, ClassCosts, Machine, Times};
+pub use super::analysis::{check_machine, Analysis, ClassCosts, ClassHops, Machine, Times};
 use super::analysis::{combine_bytes, msg_bytes};
 use super::analytic_classes::RouteCosts;
 use super::list_schedule::{dest_positions, list_time, ListInputs, Model};
@@ -66,6 +66,10 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
         multisend_us: list_time(s, &lt, Model::Multisend, m),
         loggp: list_time(s, &lt, Model::LogGP, m),
     };
+    let mut hops_by_class = ClassHops::default();
+    for p in 0..paths.hops.len() {
+        hops_by_class.route(topo, paths.channels(p));
+    }
     Ok(Analysis {
         ranks: s.p(),
         messages: counts.messages,
@@ -77,6 +81,7 @@ pub fn analyze(s: &Schedule, topo: &Topology, routing: &Routing, m: &Machine) ->
         steps: rounds.steps,
         steps_from_schedule: rounds.from_schedule,
         max_conflict: conflict.iter().copied().max().unwrap_or(0),
+        hops_by_class,
         issue_order,
         times,
     })

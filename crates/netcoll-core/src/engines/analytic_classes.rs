@@ -14,10 +14,10 @@
 
 #[cfg(test)]
 use super::analysis::ClassCosts;
-use super::analysis::Machine;
+use super::analysis::{class_index, Machine};
 use super::op_graph::Paths;
 use crate::error::Result;
-use crate::topology::{ChannelClass, Topology};
+use crate::topology::Topology;
 
 /// The Hockney terms of one route: the latency its hops add to `alpha`, and the seconds
 /// per byte of its slowest link.
@@ -50,15 +50,6 @@ impl RouteTerms {
     /// `alpha + latency + conflict x bytes x beta` (exactly `alpha + c n beta` by default).
     pub(super) fn time(&self, m: &Machine, conflict: u32, bytes: u64) -> f64 {
         m.alpha + self.latency + conflict as f64 * bytes as f64 * self.beta
-    }
-}
-
-fn class_index(c: ChannelClass) -> usize {
-    match c {
-        ChannelClass::Local => 0,
-        ChannelClass::Global => 1,
-        ChannelClass::Up => 2,
-        ChannelClass::Down => 3,
     }
 }
 

@@ -8,6 +8,7 @@ use crate::engines::analytic::{analyze, Analysis};
 use crate::plan::tune::routing_for;
 use crate::routing::Routing;
 use crate::schedule::{CollectiveKind, ScheduleBuilder};
+use crate::topology::ChannelClass;
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0)
@@ -58,6 +59,8 @@ fn per_class_alpha_and_beta_by_hand_on_a_fat_tree() {
     };
     let a = fat_tree_broadcast(&m);
     assert_eq!((a.messages, a.aggregate_hops, a.steps), (3, 2, 2));
+    // 0 -> 2: one hop up, one down.
+    assert_eq!(a.hops_by_class.counts(), [0, 0, 1, 1]);
     // Round 0: 0 -> 2 costs alpha + alpha_up + alpha_down + n max(beta, beta_up, beta_down)
     // = 1 + 0.75 + 1000 x 0.004 = 5.75. Round 1: two on-leaf messages, alpha + n beta = 2.
     assert!(close(a.times.hockney_rounds, 7.75), "{:?}", a.times);
@@ -241,4 +244,46 @@ fn bad_class_values_are_refused_with_their_key() {
         .to_string();
     assert!(e.contains("beta_up = NaN"), "{e}");
     assert!(!ClassCosts::default().set("alpha_globl", 1.0));
+}
+
+/// `hops_by_class` splits `aggregate_hops` by link class: all local on a mesh, local and
+/// global on a dragonfly, up and down in equal parts on a fat-tree (every route climbs as
+/// far as it descends); and a rank placement that keeps ring neighbours in one group sends
+/// fewer hops over the global links than one that scatters them.
+#[test]
+fn hops_by_class_split_the_aggregate_hops() {
+    let d = Machine::default();
+    for spec in ["dragonfly:p=2,a=4,h=2", "fattree:k=4,levels=3", "mesh:4x4"] {
+        for algo in ["ring", "recursive-doubling"] {
+            let a = analysed(spec, algo, &d, None);
+            let [local, global, up, down] = a.hops_by_class.counts();
+            assert_eq!(
+                local + global + up + down,
+                a.aggregate_hops,
+                "{spec} {algo}"
+            );
+            assert_eq!(up, down, "{spec} {algo}");
+            let want_kinds = match spec.split(':').next().unwrap() {
+                "dragonfly" => [true, true, false, false],
+                "fattree" => [false, false, true, true],
+                _ => [true, false, false, false],
+            };
+            assert_eq!(
+                a.hops_by_class.counts().map(|n| n > 0),
+                want_kinds,
+                "{spec} {algo}"
+            );
+        }
+    }
+    // 72 endpoints, 8 per group in 9 groups: rank i on endpoint 8 (i mod 9) + i / 9 puts
+    // ring neighbours in different groups.
+    let spec = "dragonfly:p=2,a=4,h=2";
+    let linear = analysed(spec, "ring", &d, None);
+    let scattered = analysed(
+        spec,
+        "ring",
+        &d,
+        Some((0..72).map(|i| i % 9 * 8 + i / 9).collect()),
+    );
+    assert!(scattered.hops_by_class.global > 2 * linear.hops_by_class.global);
 }

@@ -13,7 +13,9 @@
 //! channels of one round's routes while they fit in [`ROUND_CHANNELS`] (a larger round is
 //! walked twice instead of stored).
 
-use super::analysis::{check_machine, combine_bytes, msg_bytes, Analysis, Machine, Times};
+use super::analysis::{
+    check_machine, combine_bytes, msg_bytes, Analysis, ClassHops, Machine, Times,
+};
 use super::analytic_classes::RouteTerms;
 use super::round_rule::RoundRule;
 use crate::error::Result;
@@ -80,6 +82,7 @@ pub(super) fn figures_by_steps(
         steps: rounds.steps,
         steps_from_schedule: true,
         max_conflict: figures.max_conflict,
+        hops_by_class: walker.class_hops,
         issue_order: true,
         times: Times::round_rule_only(time),
     }))
@@ -193,6 +196,7 @@ struct Walker<'a> {
     /// Most channels stored per round.
     cap: usize,
     hops: u64,
+    class_hops: ClassHops,
     max_hops: u32,
 }
 
@@ -210,6 +214,7 @@ impl<'a> Walker<'a> {
             stored: true,
             cap,
             hops: 0,
+            class_hops: ClassHops::default(),
             max_hops: 0,
         }
     }
@@ -239,6 +244,7 @@ impl<'a> Walker<'a> {
                         self.load[c] = 0;
                     }
                     self.load[c] += 1;
+                    self.class_hops.hop(self.topo, h.channel);
                     len += 1;
                     if self.stored {
                         self.chan.push(h.channel);

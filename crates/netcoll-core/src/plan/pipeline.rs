@@ -9,7 +9,7 @@
 //! schedule's figures where both run.
 
 use crate::algorithms::{self, AlgoRequest};
-use crate::engines::analytic::{analyze, Analysis, Machine, Times};
+use crate::engines::analytic::{analyze, Analysis, ClassHops, Machine, Times};
 use crate::error::Result;
 use crate::routing::Routing;
 
@@ -99,6 +99,13 @@ impl<'a> Line<'a> {
             steps: small(|x| x.steps)?,
             steps_from_schedule: c.steps_from_schedule,
             max_conflict: small(|x| x.max_conflict)?,
+            hops_by_class: {
+                let class = |i: usize| {
+                    let n = |x: &Analysis| x.hops_by_class.counts()[i];
+                    extend_int(n(a), n(b), n(c), more)
+                };
+                ClassHops::from_counts([class(0)?, class(1)?, class(2)?, class(3)?])
+            },
             issue_order: c.issue_order,
             times: Times {
                 hockney_rounds: real(|t| t.hockney_rounds)?,

@@ -327,10 +327,10 @@ pub(super) fn walk_to(
         let stamp = stamp as u32;
         for &src in sources {
             let mut prev: Option<(Hop, usize)> = None;
+            // A first leg may end before `dest` (the dragonfly's Valiant: valiant.rs); a walk
+            // cut short below continues as an earlier one did, whose end is recorded.
+            let mut cut = false;
             for (index, (hop, state)) in routing.walk_leg(topo, src, dest, leg).enumerate() {
-                if record && leg == 0 && hop.to as usize == dest {
-                    ends.push((dest as u32, hop));
-                }
                 if record && leg == 1 && index == 0 {
                     ends.push((src as u32, hop));
                 }
@@ -350,10 +350,14 @@ pub(super) fn walk_to(
                 debug_assert!(key < 2, "state keys are 0 or 1");
                 let at = (hop.channel as usize * 2 + key) * hop_keys + vc_of.hop_key(index);
                 if seen[at] == stamp {
+                    cut = true;
                     break;
                 }
                 seen[at] = stamp;
                 prev = Some((hop, index));
+            }
+            if let (true, 0, false, Some((last, _))) = (record, leg, cut, prev) {
+                ends.push((last.to, last));
             }
         }
     }

@@ -344,8 +344,8 @@ impl Routing {
         self.next_leg(topo, at, dest, 0, variant)
     }
 
-    /// The next hop on leg `leg` of a two-leg (Valiant) route: the minimal routing's, with
-    /// its VC class shifted past the first leg's classes on the second leg.
+    /// The next hop on leg `leg` of a two-leg (Valiant, ROMM) route: the minimal routing's,
+    /// with the VC class of its leg (valiant.rs, grid_legs.rs).
     fn next_leg(
         &self,
         topo: &Topology,
@@ -364,7 +364,7 @@ impl Routing {
             Imp::Family(f) => f.next(topo, at, dest, state),
             Imp::Adaptive(a) => {
                 let mut step = a.base.next(topo, at, dest, state);
-                step.vc_class += leg * a.base.vc_classes();
+                step.vc_class = a.leg_class(leg, step.vc_class);
                 step
             }
             Imp::Orders(o) => o.next(topo, at, dest, leg),
@@ -398,8 +398,8 @@ impl Routing {
             _ => None,
         };
         match via {
-            Some(via) => self.legs(topo, src, [via, dest], 0),
-            None => self.legs(topo, src, [dest, dest], 0),
+            Some(via) => self.legs(topo, src, [via, dest], 0, Legs::Both),
+            None => self.legs(topo, src, [dest, dest], 0, Legs::Minimal),
         }
     }
 
@@ -411,24 +411,42 @@ impl Routing {
         dest: usize,
         leg: u8,
     ) -> impl Iterator<Item = (Hop, u8)> + 'a {
-        self.legs(topo, src, [dest, dest], leg)
+        self.legs(topo, src, [dest, dest], leg, Legs::One)
     }
 
-    /// Walks to `targets[0]` on leg `first`, then (if `first` is 0) to `targets[1]` on leg 1.
+    /// Whether the first leg of a two-leg route towards `via` is over at `at` (the dragonfly's
+    /// Valiant ends it on entering the intermediate group: valiant.rs).
+    fn first_leg_ends(&self, at: usize, via: usize) -> bool {
+        match &self.imp {
+            Imp::Adaptive(a) => a.first_leg_ends(at, via),
+            _ => at == via,
+        }
+    }
+
+    /// Walks to `targets[0]` on leg `first`, then (with `Legs::Both`) to `targets[1]` on leg 1.
+    /// The first leg of a two-leg route may end before its target
+    /// ([`Routing::first_leg_ends`]).
     fn legs<'a>(
         &'a self,
         topo: &'a Topology,
         src: usize,
         targets: [usize; 2],
         first: u8,
+        legs: Legs,
     ) -> impl Iterator<Item = (Hop, u8)> + 'a {
         let mut at_state = Some((src, 0u8));
         let mut leg = first;
         std::iter::from_fn(move || loop {
             let (at, state) = at_state?;
             let target = targets[(leg as usize).min(1)];
-            let Some(step) = self.next_leg(topo, at, target, state, leg) else {
-                if leg == 0 && first == 0 && targets[0] != targets[1] {
+            let leg_over = legs != Legs::Minimal && leg == 0 && self.first_leg_ends(at, target);
+            let step = if leg_over {
+                None
+            } else {
+                self.next_leg(topo, at, target, state, leg)
+            };
+            let Some(step) = step else {
+                if leg == 0 && legs == Legs::Both {
                     (leg, at_state) = (1, Some((at, 0)));
                     continue;
                 }
@@ -474,3 +492,12 @@ mod tests;
 
 #[cfg(test)]
 mod network_tests;
+
+/// What a walk covers ([`Routing::legs`]): a one-leg (minimal) route, both legs of a two-leg
+/// route, or one leg of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Legs {
+    Minimal,
+    Both,
+    One,
+}

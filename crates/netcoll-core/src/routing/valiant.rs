@@ -1,20 +1,28 @@
 //! Valiant and UGAL routing over a family's minimal routing (dragonfly, flattened butterfly,
 //! HyperX), and what the channel-dependency check needs to cover every path they may take.
 //!
-//! Valiant (Valiant and Brebner 1981; Kim et al. 2008 on the dragonfly) routes minimally to a
-//! random intermediate router, then minimally to the destination; here the intermediate is
-//! a hash of (source, destination) over all routers, so a route is reproducible. UGAL (Singh
-//! 2005) chooses per packet between the minimal path and a Valiant path by queue length times
-//! hop count: UGAL-L with the source router's queues, UGAL-G with the queues along the paths.
-//! Where no queue state exists (`route`, the analytic and step engines) both queues are empty
-//! and UGAL takes the minimal path, as its rule does on a tie.
+//! Valiant (Valiant and Brebner 1981) routes minimally to a random intermediate router, then
+//! minimally to the destination; here the intermediate is a hash of (source, destination)
+//! over all routers, so a route is reproducible. On the dragonfly the intermediate is a group,
+//! as Kim et al. 2008 (§4.1) define VAL: the first leg ends where it enters the hashed
+//! router's group, and the second leg goes minimally on from there. UGAL (Singh 2005) chooses
+//! per packet between the minimal path and a Valiant path by queue length times hop count:
+//! UGAL-L with the source router's queues, UGAL-G with the queues along the paths. Where no
+//! queue state exists (`route`, the analytic and step engines) both queues are empty and UGAL
+//! takes the minimal path, as its rule does on a tie.
 //!
-//! VC classes: the second leg uses the minimal routing's classes shifted past the first
-//! leg's, so a dependency between legs only climbs (dragonfly: 4 classes, flattened
-//! butterfly and HyperX: 2). The dependency graph of an adaptive routing is the union over
-//! the paths it may choose: every minimal first leg (from a router with endpoints to any
-//! router), every second leg (from any router to a router with endpoints), and at each
-//! intermediate the junctions from the first legs' last channels to the second legs' first.
+//! VC classes: the whole first leg is class 0 and the second leg takes the minimal routing's
+//! classes shifted by one, so a dependency between legs only climbs. The dragonfly needs 3
+//! classes, Kim et al.'s three local VCs (§4.3): the source group's local hop and the first
+//! global hop on 0, the intermediate group's local hop on 1, the second global hop and the
+//! destination group's local hop on 2. The flattened butterfly and HyperX need 2. (The flit
+//! engine runs BookSim's `ugal_dragonflynew` instead, whose intermediate is a router reached
+//! on phase 0: see engines/flit/routing/adaptive.rs.)
+//!
+//! The dependency graph of an adaptive routing is the union over the paths it may choose:
+//! every first leg (from a router with endpoints towards any router), every second leg (from
+//! any router to a router with endpoints), and at each router where a first leg ends the
+//! junctions from the first legs' last channels to the second legs' first.
 
 use super::cdg::{walk_to, VcMap, Walked};
 use super::minimal::{ecmp_hash, FamilyMin};
@@ -37,7 +45,25 @@ pub struct Adaptive {
 
 impl Adaptive {
     pub fn vc_classes(&self) -> u8 {
-        2 * self.base.vc_classes()
+        1 + self.base.vc_classes()
+    }
+
+    /// The VC class of a minimal hop of class `class` on leg `leg` (the module header).
+    pub fn leg_class(&self, leg: u8, class: u8) -> u8 {
+        if leg == 0 {
+            0
+        } else {
+            1 + class
+        }
+    }
+
+    /// Whether a first leg towards `via` is over at `at`: on the dragonfly, on entering the
+    /// intermediate group (Kim et al.'s VAL); elsewhere only at `via` itself.
+    pub fn first_leg_ends(&self, at: usize, via: usize) -> bool {
+        match &self.base {
+            FamilyMin::Dragonfly(p) => at / p.a == via / p.a,
+            _ => at == via,
+        }
     }
 
     /// The intermediate router of a Valiant route, or None for a minimal one.

@@ -19,12 +19,26 @@
 //!
 //! Pointers move on first-iteration matches only; later iterations match the requesters
 //! left unmatched with the VCs left free (router/alloc/islip.rs's rules).
+//!
+//! BookSim's separable VC allocators with round-robin arbiters (every request at priority
+//! 0: `priority = none`) take the same masks (`separable_ports_apply`), giving the request
+//! matrix's matching and pointer moves (router/alloc/separable_*.rs) without writing it:
+//!
+//! * `separable_output_first` is one iteration of the above: every output VC picks the
+//!   requester first from its pointer, every input VC picked accepts the VC first from
+//!   its pointer, and both pointers of a match move, as iSLIP's do on a first iteration;
+//! * `separable_input_first` (`input_first_vcs_ports`): every requester picks the
+//!   candidate nearest its pointer (the accept rule above), then every output VC picked
+//!   grants the picker nearest its pointer (round the router's input VCs: the grant
+//!   table's `offer_grant`), and both pointers of a match move. A requester picks one VC,
+//!   so the picks need no masks by port: one pass over the requesters.
 
 use super::allocator::{next, pick_below_64};
+use super::class_types::Priority;
 use super::mask_state::PortRequest;
-use super::network::Network;
+use super::network::{Network, NONE};
 use super::va_state::MASK_VCS;
-use super::vc_masks::grant_conflicts;
+use super::vc_masks::{grant_conflicts, split_vc};
 
 impl Network<'_> {
     /// Whether iSLIP VC allocation may run on per-port masks: every port's VCs fit a mask
@@ -34,19 +48,18 @@ impl Network<'_> {
         self.nv <= self.va.mask_limit.min(MASK_VCS) && !self.sets.routes()
     }
 
-    /// iSLIP VC allocation at router `r` over its requesting local input VCs `reqs` (in
-    /// increasing order) on per-port masks; a group of more than 64 requesters sends the
-    /// router to the grant table.
-    pub(super) fn islip_vcs_ports(&mut self, r: usize, reqs: &[u32]) {
+    /// iSLIP VC allocation (`iters` iterations) at router `r` over its requesting local
+    /// input VCs `reqs` (in increasing order) on per-port masks; a group of more than 64
+    /// requesters sends the router to the grant table.
+    pub(super) fn islip_vcs_ports(&mut self, r: usize, reqs: &[u32], iters: u32) {
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * self.nv;
         if let [i] = reqs {
             // A lone requester is granted every VC it asks for: it takes the one nearest
             // its accept pointer.
             let ivc = p0v + *i as usize;
-            let cand = self.port_candidates(ivc);
+            let (go, cand) = self.port_request(ivc);
             if cand != 0 {
-                let go = self.vcs[ivc].out_port as usize;
                 self.accept_vc(r, *i as usize, go, cand, true);
             }
             return;
@@ -59,7 +72,7 @@ impl Network<'_> {
             let port = self.vcs[ivc].out_port as usize - p0;
             let key = (port as u64) << 32 | i as u64;
             sorted &= groups.last().is_none_or(|q: &PortRequest| q.key < key);
-            let cand = self.port_candidates(ivc);
+            let cand = self.port_request(ivc).1;
             groups.push(PortRequest { key, cand });
         }
         if !sorted {
@@ -87,15 +100,96 @@ impl Network<'_> {
                         self.accept_vc(r, q.key as u32 as usize, go, q.cand, true);
                     }
                 } else {
-                    self.islip_port_group(r, &groups[s..e]);
+                    self.islip_port_group(r, &groups[s..e], iters);
                 }
                 s = e;
             }
         } else {
-            self.islip_vcs_on(r, reqs);
+            self.islip_vcs_on(r, reqs, iters);
         }
         self.mr.va_reqs = groups;
         self.mr.va_ends = ends;
+    }
+
+    /// Whether the separable VC allocators run on per-port masks (module comment): the
+    /// per-port masks apply, every request has priority 0 (`priority = none`: plain
+    /// round-robin arbiters) and the request matrix is not asked for (`book.general`,
+    /// which tests set to compare the two).
+    pub(super) fn separable_ports_apply(&self) -> bool {
+        !self.va.book.general && self.prio == Priority::None && self.va_ports_apply()
+    }
+
+    /// BookSim's separable_input_first VC allocation at router `r` on per-port masks
+    /// (module comment).
+    pub(super) fn input_first_vcs_ports(&mut self, r: usize) {
+        let words = self.ready_words(r);
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * nv;
+        let n = (self.pstart[r + 1] as usize - p0) * nv;
+        let mut touched = std::mem::take(&mut self.va.touched);
+        touched.clear();
+        // Input arbiters: each requester picks one candidate; each VC picked keeps the
+        // picker nearest its grant pointer.
+        for (w, &word) in words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ivc = p0v + i;
+                let (go, cand) = self.port_request(ivc);
+                if cand != 0 {
+                    let base = (go - p0) * nv;
+                    let o = base + self.nearest_in_port(ivc, base, cand);
+                    self.offer_grant(o, p0v + o, i as u32, n, &mut touched);
+                }
+            }
+        }
+        // Output arbiters' grants: every match moves both pointers.
+        for &o in &touched {
+            let o = o as usize;
+            let i = std::mem::replace(&mut self.va.grant[o], NONE) as usize;
+            self.va.gptr[p0v + o] = next(i, n) as u16;
+            self.va.aptr[p0v + i] = next(o, n) as u16;
+            let (port, ov) = split_vc(o, nv);
+            self.take_vc_at(r, p0v + i, p0 + port, ov);
+        }
+        self.va.touched = touched;
+        self.va.ready = words;
+    }
+
+    /// Routes router `r`'s idle input VCs and returns, per word of its wait set, the mask
+    /// of those ready for VC allocation (`ready_requests`: every word routed before any
+    /// candidates are read), in a scratch to give back to `va.ready`.
+    fn ready_words(&mut self, r: usize) -> Vec<u64> {
+        let mut words = std::mem::take(&mut self.va.ready);
+        words.clear();
+        for w in 0..self.wpr {
+            words.push(self.ready_requests(r, w));
+        }
+        words
+    }
+
+    /// The output port of waiting input VC `ivc` (global) and its candidates there
+    /// ([`Network::port_candidates`], the VCT filter only where VCs are free).
+    #[inline(always)]
+    fn port_request(&self, ivc: usize) -> (usize, u64) {
+        let v = &self.vcs[ivc];
+        let go = v.out_port as usize;
+        let cand = self.va.out_free[go] & self.va.class_mask[v.class as usize];
+        if cand != 0 && self.is_vct() {
+            return (go, self.candidates_from(ivc, go));
+        }
+        (go, cand)
+    }
+
+    /// Of the VCs `mask` of the port whose first router-local VC is `base`, the one input
+    /// VC `ivc` (global) takes by its round-robin pointer (a local output VC number): the
+    /// first from the pointer within the port's VCs, else the port's first.
+    #[inline]
+    fn nearest_in_port(&self, ivc: usize, base: usize, mask: u64) -> usize {
+        let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
+        pick_below_64(mask, if a < self.nv { a } else { 0 })
     }
 
     /// The free output VCs of its port input VC `ivc` (global) may take, as a mask of the
@@ -105,9 +199,9 @@ impl Network<'_> {
         self.candidates_from(ivc, self.vcs[ivc].out_port as usize)
     }
 
-    /// iSLIP's iterations among the requesters of one output port of router `r` (`group`,
-    /// at most 64, in increasing input VC order; see the module comment).
-    fn islip_port_group(&mut self, r: usize, group: &[PortRequest]) {
+    /// iSLIP's `iters` iterations among the requesters of one output port of router `r`
+    /// (`group`, at most 64, in increasing input VC order; see the module comment).
+    fn islip_port_group(&mut self, r: usize, group: &[PortRequest], iters: u32) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * nv;
@@ -118,7 +212,7 @@ impl Network<'_> {
         } else {
             (1u64 << group.len()) - 1
         };
-        for iter in 0..self.cfg.vc_iters() {
+        for iter in 0..iters {
             // Candidates, and the VCs asked for by more than one requester.
             let free = self.va.out_free[go];
             let (mut asked, mut conflicts) = (0u64, 0u64);
@@ -166,8 +260,7 @@ impl Network<'_> {
         let p0 = self.pstart[r] as usize;
         let n = (self.pstart[r + 1] as usize - p0) * nv;
         let (ivc, base) = (p0 * nv + i, (go - p0) * nv);
-        let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
-        let ov = pick_below_64(grants, if a < nv { a } else { 0 });
+        let ov = self.nearest_in_port(ivc, base, grants);
         if first {
             self.va.gptr[go * nv + ov] = next(i, n) as u16;
             self.va.aptr[ivc] = next(base + ov, n) as u16;
@@ -175,3 +268,7 @@ impl Network<'_> {
         self.take_vc_at(r, ivc, go, ov);
     }
 }
+
+#[cfg(test)]
+#[path = "tests_va_separable.rs"]
+mod tests;

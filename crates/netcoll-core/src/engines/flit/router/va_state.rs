@@ -44,6 +44,9 @@ pub struct VaState {
     pub grant: Vec<u32>,
     pub grant_d: Vec<u16>,
     pub touched: Vec<u32>,
+    /// Scratch of the per-port VC allocators (va_ports.rs): per word of a router's wait
+    /// set, its input VCs ready for VC allocation.
+    pub ready: Vec<u64>,
     /// BookSim's allocators on a request matrix (router/alloc/): their per-router state
     /// and scratch, for both the VC and the switch allocator.
     pub book: Book,
@@ -81,6 +84,7 @@ impl VaState {
             grant: vec![NONE; max_ports * nv],
             grant_d: vec![0; max_ports * nv],
             touched: Vec::new(),
+            ready: Vec::new(),
             book: Book::new(routers, cfg.seed),
         };
         va.set_classes(lo, hi, nv);

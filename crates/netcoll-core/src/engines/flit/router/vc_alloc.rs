@@ -41,28 +41,39 @@ impl Network<'_> {
         }
         match vc_kind(self.cfg.vc_allocator) {
             None => self.greedy_vcs(r),
-            Some(Kind::Islip) if !self.va.book.general => self.islip_vcs_fast(r),
+            Some(Kind::Islip) if !self.va.book.general => {
+                self.islip_vcs_fast(r, self.cfg.vc_iters())
+            }
+            // separable_output_first is one iteration of iSLIP (va_ports.rs).
+            Some(Kind::SeparableOutputFirst) if self.separable_ports_apply() => {
+                self.islip_vcs_fast(r, 1)
+            }
+            Some(Kind::SeparableInputFirst) if self.separable_ports_apply() => {
+                self.input_first_vcs_ports(r)
+            }
             Some(kind) => self.booksim_vcs(r, kind),
         }
     }
 
-    /// BookSim's iSLIP at router `r` on the fastest path that applies, all giving the
-    /// same matching and pointer moves: one iteration on a router of at most 64 VCs on
-    /// one-word masks (vc_masks.rs); else, when every port's VCs fit a mask, on per-port
-    /// masks (va_ports.rs); else by the grant table (`islip_vcs`).
-    fn islip_vcs_fast(&mut self, r: usize) {
+    /// BookSim's iSLIP with `iters` iterations at router `r` on the fastest path that
+    /// applies, all giving the same matching and pointer moves: one iteration on a router
+    /// of at most 64 VCs on one-word masks (vc_masks.rs); else, when every port's VCs fit
+    /// a mask, on per-port masks (va_ports.rs); else by the grant table (`islip_vcs_on`).
+    /// Inlined: its two callers are one `match` (a call per router and cycle showed in
+    /// meshconfig's profile).
+    #[inline(always)]
+    fn islip_vcs_fast(&mut self, r: usize, iters: u32) {
         let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
-        if self.cfg.vc_iters() == 1 && n <= self.va.mask_limit {
+        if iters == 1 && n <= self.va.mask_limit {
             return self.islip_vcs_masks(r);
-        }
-        if !self.va_ports_apply() {
-            return self.islip_vcs(r);
         }
         let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
-        if !reqs.is_empty() {
-            self.islip_vcs_ports(r, &reqs);
+        if !self.va_ports_apply() {
+            self.islip_vcs_on(r, &reqs, iters);
+        } else if !reqs.is_empty() {
+            self.islip_vcs_ports(r, &reqs, iters);
         }
         self.va.reqs = reqs;
     }
@@ -186,12 +197,13 @@ impl Network<'_> {
         let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
-        self.islip_vcs_on(r, &reqs);
+        self.islip_vcs_on(r, &reqs, self.cfg.vc_iters());
         self.va.reqs = reqs;
     }
 
-    /// [`Network::islip_vcs`] over the requesting local input VCs `reqs` (increasing).
-    pub(super) fn islip_vcs_on(&mut self, r: usize, reqs: &[u32]) {
+    /// [`Network::islip_vcs`] with `iters` iterations over the requesting local input VCs
+    /// `reqs` (increasing).
+    pub(super) fn islip_vcs_on(&mut self, r: usize, reqs: &[u32], iters: u32) {
         let nv = self.nv;
         let p0v = self.pstart[r] as usize * nv;
         let n = (self.pstart[r + 1] as usize - self.pstart[r] as usize) * nv;
@@ -201,7 +213,7 @@ impl Network<'_> {
             return self.lone_vc_request(r, p0v + reqs[0] as usize, n);
         }
         let mut touched = std::mem::take(&mut self.va.touched);
-        for iter in 0..self.cfg.vc_iters() {
+        for iter in 0..iters {
             // Grant: every free output VC picks the unmatched requester nearest its
             // pointer (a match takes the output VC, and leaves its input VC active).
             touched.clear();
@@ -258,7 +270,14 @@ impl Network<'_> {
     /// Output VC `og` (router-local `o`) is asked for by input VC `i` (local): it keeps the
     /// requester nearest its grant pointer; `touched` lists the outputs asked this cycle.
     #[inline]
-    fn offer_grant(&mut self, o: usize, og: usize, i: u32, n: usize, touched: &mut Vec<u32>) {
+    pub(super) fn offer_grant(
+        &mut self,
+        o: usize,
+        og: usize,
+        i: u32,
+        n: usize,
+        touched: &mut Vec<u32>,
+    ) {
         let d = wrap(i as usize + n - self.va.gptr[og] as usize, n);
         if self.va.grant[o] == NONE {
             touched.push(o as u32);

@@ -34,7 +34,7 @@ use super::network::{Network, ACTIVE, IDLE};
 use super::router::advance_front;
 use super::wiring::DOWN_EJECT;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
-use super::xbar_state::{Queued, FREE};
+use super::xbar_state::{out_buffer_full, Queued, FREE};
 use crate::error::Result;
 use crate::spec_err;
 
@@ -116,7 +116,12 @@ impl Network<'_> {
         if hin != 0 {
             self.send_held(r, hin);
         }
-        let any = self.xbar_requests(r, hin, hout);
+        let plain = self.xb.plain_ports();
+        let any = if plain {
+            self.plain_requests(r, hin, hout)
+        } else {
+            self.xbar_requests(r, hin, hout)
+        };
         if any == 0 {
             return;
         }
@@ -133,11 +138,12 @@ impl Network<'_> {
         let mut record = |i: usize, o: usize| wins.push((i as u8, o as u8));
         let ports = (any, n_in, n_out);
         match self.cfg.sw_allocator {
-            // Without conflicts every allocator grants every request.
-            _ if match_disjoint(req, ports, in_ptr, out_ptr, &mut record) => {}
+            // (Without conflicts it grants every request, as `match_disjoint` would.)
             SwAllocator::SeparableInputFirst => {
                 separable_input_first(req, ports, in_ptr, out_ptr, &mut xb.by_out, &mut record)
             }
+            // Without conflicts every allocator grants every request.
+            _ if match_disjoint(req, ports, in_ptr, out_ptr, &mut record) => {}
             _ => {
                 let scratch = (&mut xb.by_out, &mut xb.grants);
                 let iters = self.cfg.sw_iters() as usize;
@@ -154,7 +160,12 @@ impl Network<'_> {
             let (xi, xo) = (xi as usize, xo as usize);
             let v = self.xb.req_vc[xi * n_out + xo] as usize;
             self.xb.in_off[p0 * is + xi] = self.xb.off_after[v];
-            let gi = p0 + self.xb.in_port[xi] as usize;
+            let gi = p0
+                + if plain {
+                    xi
+                } else {
+                    self.xb.in_port[xi] as usize
+                };
             let (tail, left) = self.cross(r, gi, v);
             if self.xb.hold && !tail && left > 0 {
                 let gxi = p0 * is + xi;
@@ -225,6 +236,67 @@ impl Network<'_> {
         any
     }
 
+    /// [`Network::xbar_requests`] when every port has one crossbar input and output
+    /// (`Xbar::plain_ports`): crossbar input and output are the local ports, so no lane
+    /// tables are read, and the held ports are looked at only when some are held.
+    #[inline(always)]
+    fn plain_requests(&mut self, r: usize, hin: u64, hout: u64) -> u64 {
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let nv = self.nv;
+        let xb = &mut *self.xb;
+        let now = self.now;
+        let vcs = &self.vcs[p0 * nv..(p0 + np) * nv];
+        let credits = &self.credits[..];
+        let holding = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let in_off = &xb.in_off[p0..p0 + np];
+        let split = &xb.split[..np * nv];
+        let req_vc = &mut xb.req_vc[..np * np];
+        let req = &mut xb.req;
+        let (bounded, outq, step, cap) =
+            (xb.out_cap >= 0 && xb.queued, &xb.outq, xb.step, xb.out_cap);
+        let held = hin | hout != 0;
+        let mut any = 0u64;
+        for (w, &word) in holding.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let x = &vcs[b];
+                if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
+                    continue;
+                }
+                let go = x.out_port as usize;
+                if credits[go * nv + x.out_vc as usize] == 0
+                    || bounded && out_buffer_full(outq, step, cap, go)
+                {
+                    continue;
+                }
+                // Local port (at most 64: `check_xbar`) and VC of local VC `b`.
+                let (i, v, _) = split[b];
+                let (i, v) = (i as usize & 63, v as usize);
+                let o = (go - p0) & 63;
+                if held && (hin >> i | hout >> o) & 1 != 0 {
+                    continue;
+                }
+                let slot = i * np + o;
+                if req[i] >> o & 1 != 0 {
+                    // One request per (input, output): the VC nearest the offset.
+                    let off = in_off[i] as usize;
+                    let old = req_vc[slot] as usize;
+                    let dist = |u: usize| if u >= off { u - off } else { u + nv - off };
+                    if dist(v) >= dist(old) {
+                        continue;
+                    }
+                }
+                req[i] |= 1 << o;
+                req_vc[slot] = v as u8;
+                any |= 1 << i;
+            }
+        }
+        any
+    }
+
     /// The held connections `hin` (local crossbar inputs) of router `r` send their next
     /// flit, or are released (buffer dry, tail gone, no credit).
     fn send_held(&mut self, r: usize, mut hin: u64) {
@@ -259,26 +331,26 @@ impl Network<'_> {
     /// flits left in the VC.
     fn cross(&mut self, r: usize, gi: usize, v: usize) -> (bool, u16) {
         let ivc = gi * self.nv + v;
-        let tail = self.vcs[ivc].front.tail;
-        if tail {
-            // Its VC gives up its place among the switch candidates.
-            self.set_holding(r, ivc, false);
-        }
         if !self.xb.queued {
-            // One step a cycle, one flit per output: it leaves as without the crossbar.
-            let left = self.vcs[ivc].len - 1;
+            // One step a cycle, one flit per output: it leaves as without the crossbar (and
+            // a tail's VC gives up its place among the switch candidates there).
+            let x = &self.vcs[ivc];
+            let (tail, left) = (x.front.tail, x.len - 1);
             self.traverse(r, gi, v);
             return (tail, left);
         }
         let depth = self.depth;
+        let at = self.port_at[gi];
+        let bit = at.bit as usize + v;
         let x = &mut self.vcs[ivc];
         let (go, ov, flit) = (x.out_port as usize, x.out_vc, x.front);
+        let tail = flit.tail;
         let left = advance_front(x, &self.ring, ivc * depth, depth);
         if tail {
             x.state = IDLE;
+            // Its VC gives up its place among the switch candidates.
+            self.set_holding(r, ivc, false);
         }
-        let at = self.port_at[gi];
-        let bit = at.bit as usize + v;
         if left == 0 {
             self.vacate(r, bit);
         }
@@ -352,12 +424,21 @@ impl Network<'_> {
     /// The end of a cycle: every input port sends its oldest credit message.
     fn send_credit_queues(&mut self) {
         let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        busy.retain(|&gi| self.send_credit_message(gi as usize));
+        // `retain` by hand: the send is inlined in the loop, not called through a closure.
+        let mut kept = 0;
+        for k in 0..busy.len() {
+            let gi = busy[k];
+            if self.send_credit_message(gi as usize) {
+                busy[kept] = gi;
+                kept += 1;
+            }
+        }
+        busy.truncate(kept);
         self.xb.cred_busy = busy;
     }
 
     /// Input port `gi` sends the credits of its oldest message; returns whether more wait.
-    #[inline(never)]
+    #[inline(always)]
     fn send_credit_message(&mut self, gi: usize) -> bool {
         let mut mask = self.xb.credq.pop_front(gi).unwrap_or(0);
         while mask != 0 {
@@ -375,13 +456,21 @@ impl Network<'_> {
         let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
         let delays = (self.hop.flit_link - st, self.hop.flit_eject - st);
         let mut busy = std::mem::take(&mut self.xb.out_busy);
-        busy.retain(|&go| self.send_output_front(go as usize, delays));
+        let mut kept = 0;
+        for k in 0..busy.len() {
+            let go = busy[k];
+            if self.send_output_front(go as usize, delays) {
+                busy[kept] = go;
+                kept += 1;
+            }
+        }
+        busy.truncate(kept);
         self.xb.out_busy = busy;
     }
 
     /// The front flit of output buffer `go` leaves if it is due, `link` / `eject` cycles
     /// before it reaches the next router or its NI. Returns whether flits remain.
-    #[inline(never)]
+    #[inline(always)]
     fn send_output_front(&mut self, go: usize, (link, eject): (u64, u64)) -> bool {
         let now = self.now;
         let q = &mut self.xb.outq;
@@ -413,3 +502,7 @@ impl Network<'_> {
         left
     }
 }
+
+#[cfg(test)]
+#[path = "xbar_tests.rs"]
+mod tests;

@@ -53,6 +53,10 @@ pub struct Xbar {
     pub queued: bool,
     pub out_cap: i64,
     pub hold: bool,
+    /// The plain-port path (xbar.rs `plain_requests`): on while every port has one crossbar
+    /// input and one output (`input_speedup = output_speedup = 1`: held connections or an
+    /// internal speedup only); tests turn it off to compare it with the general path.
+    pub plain: bool,
     /// Per global crossbar input (`port * is + k`): the switch allocator's VC offset
     /// (BookSim's `_sw_rr_offset`), its input pointer (iSLIP accept / input arbiter).
     pub in_off: Vec<u8>,
@@ -111,6 +115,7 @@ impl Default for Xbar {
             queued: false,
             out_cap: -1,
             hold: false,
+            plain: false,
             in_off: Vec::new(),
             in_ptr: Vec::new(),
             out_ptr: Vec::new(),
@@ -161,6 +166,7 @@ impl Xbar {
             queued,
             out_cap: cfg.output_buffer_size,
             hold: cfg.hold_switch_for_packet,
+            plain: is == 1 && os == 1,
             in_off: (0..ports * is).map(|x| (x % is) as u8).collect(),
             in_ptr: vec![0; ports * is],
             out_ptr: vec![0; ports * os],
@@ -193,16 +199,26 @@ impl Xbar {
     /// bounded one can be).
     #[inline(always)]
     pub fn out_full(&self, go: usize) -> bool {
-        self.out_cap >= 0 && self.queued && self.bounded_out_full(go)
+        self.out_bounded() && self.bounded_out_full(go)
+    }
+
+    /// Whether output buffers have a bound (`output_buffer_size`, with flits queueing).
+    #[inline(always)]
+    pub fn out_bounded(&self) -> bool {
+        self.out_cap >= 0 && self.queued
     }
 
     /// [`Xbar::out_full`] of a bounded output buffer (BookSim counts a flit in it from the
     /// step after its traversal).
-    #[inline(never)]
-    fn bounded_out_full(&self, go: usize) -> bool {
-        let now = self.step as u32;
-        let recent = self.outq.count_back_while(go, |f| f.step + 1 >= now);
-        (self.outq.len(go) - recent) as i64 >= self.out_cap
+    #[inline]
+    pub fn bounded_out_full(&self, go: usize) -> bool {
+        out_buffer_full(&self.outq, self.step, self.out_cap, go)
+    }
+
+    /// Whether the plain-port path (one crossbar input and output per port) runs.
+    #[inline(always)]
+    pub fn plain_ports(&self) -> bool {
+        self.plain && self.is == 1 && self.os == 1
     }
 
     /// Switch steps in the next cycle: BookSim's `Router::Evaluate` adds the internal
@@ -217,6 +233,15 @@ impl Xbar {
         self.acc_cycle += 1;
         n
     }
+}
+
+/// Whether bounded output buffer `go` of `cap` flits is full at switch step `step` (BookSim
+/// counts a flit in it from the step after its traversal).
+#[inline(never)]
+pub fn out_buffer_full(outq: &PortQueues<Queued>, step: u64, cap: i64, go: usize) -> bool {
+    let now = step as u32;
+    let recent = outq.count_back_while(go, |f| f.step + 1 >= now);
+    (outq.len(go) - recent) as i64 >= cap
 }
 
 /// Entries of a port's queue kept in the flat array (a power of two); the rest wait in the

@@ -1,0 +1,101 @@
+//! The crossbar's plain-port path (xbar.rs `plain_requests`, one crossbar input and output
+//! per port) against its general path (lane tables, any speedup): the same run on both
+//! gives the same figures, bit for bit, on random crossbar configurations and on the
+//! crossbar keys of BookSim's shipped dragonfly and fat-tree files.
+
+use super::super::alloc_tests::fixed_run;
+use rand::{Rng, SeedableRng};
+
+/// Every figure of a one-thread fixed run as JSON, on the plain-port path or (`plain =
+/// false`) the general crossbar path; and whether the plain path applied.
+fn figures(pairs: &[(&str, &str)], plain: bool) -> (String, bool) {
+    fixed_run(pairs, |mut sim| {
+        let applies = sim.net.xb.on && sim.net.xb.plain_ports();
+        sim.net.xb.plain = plain;
+        (serde_json::to_string(&sim.simulate()).unwrap(), applies)
+    })
+}
+
+fn assert_paths_agree(case: &[(&str, &str)]) {
+    let (a, applies) = figures(case, true);
+    let (b, _) = figures(case, false);
+    assert!(applies, "the plain-port path must apply to {case:?}");
+    assert!(a.contains("\"flit_hops\""), "{a}");
+    assert_eq!(a, b, "{case:?}");
+}
+
+#[test]
+fn plain_ports_match_the_general_crossbar_on_shipped_files() {
+    // BookSim's src/examples/fattree_config (held connections, separable_input_first) and
+    // runfiles/dragonflyconfig (internal speedup 1.7, islip with 4 iterations).
+    assert_paths_agree(&[
+        ("topology", "fattree"),
+        ("k", "4"),
+        ("n", "3"),
+        ("routing_function", "nca"),
+        ("hold_switch_for_packet", "1"),
+        ("vc_allocator", "separable_input_first"),
+        ("sw_allocator", "separable_input_first"),
+        ("num_vcs", "4"),
+        ("vc_buf_size", "16"),
+        ("credit_delay", "2"),
+        ("routing_delay", "0"),
+        ("injection_rate", "0.6"),
+        ("injection_rate_uses_flits", "1"),
+    ]);
+    assert_paths_agree(&[
+        ("topology", "dragonflynew"),
+        ("k", "2"),
+        ("n", "1"),
+        ("routing_function", "min"),
+        ("internal_speedup", "1.7"),
+        ("vc_allocator", "islip"),
+        ("sw_allocator", "islip"),
+        ("alloc_iters", "4"),
+        ("num_vcs", "3"),
+        ("vc_buf_size", "256"),
+        ("credit_delay", "2"),
+        ("routing_delay", "0"),
+        ("injection_rate", "0.2"),
+    ]);
+}
+
+#[test]
+fn plain_ports_match_the_general_crossbar_on_random_configurations() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(34);
+    let pick =
+        |rng: &mut rand::rngs::StdRng, xs: &[&'static str]| xs[rng.random_range(0..xs.len())];
+    for _ in 0..8 {
+        // Held connections or an internal speedup (or both), long and short packets,
+        // bounded output buffers, both crossbar allocators, loads up to saturation.
+        let hold = pick(&mut rng, &["0", "1"]);
+        let internal = if hold == "0" {
+            pick(&mut rng, &["1.5", "1.7", "2.0"])
+        } else {
+            pick(&mut rng, &["1.0", "1.0", "1.3", "2.0"])
+        };
+        let sw = pick(&mut rng, &["islip", "separable_input_first"]);
+        let iters = if sw == "islip" {
+            pick(&mut rng, &["1", "2", "4"])
+        } else {
+            "1"
+        };
+        let case: Vec<(&str, &str)> = vec![
+            ("k", pick(&mut rng, &["3", "4"])),
+            ("n", "2"),
+            ("hold_switch_for_packet", hold),
+            ("internal_speedup", internal),
+            ("sw_allocator", sw),
+            ("alloc_iters", iters),
+            ("num_vcs", pick(&mut rng, &["2", "4", "8"])),
+            ("vc_buf_size", pick(&mut rng, &["2", "4", "8"])),
+            ("packet_size", pick(&mut rng, &["1", "4", "10"])),
+            ("injection_rate_uses_flits", "1"),
+            ("output_buffer_size", pick(&mut rng, &["-1", "2", "6"])),
+            ("injection_rate", pick(&mut rng, &["0.2", "0.45", "0.8"])),
+            ("speculative", pick(&mut rng, &["0", "1"])),
+            ("seed", pick(&mut rng, &["1", "2", "3"])),
+        ];
+        assert_paths_agree(&case);
+    }
+}
