@@ -109,8 +109,14 @@ impl Network<'_> {
     #[inline]
     fn switch_candidates(&self, r: usize) -> u32 {
         let k = r * self.wpr;
-        let (held, occ) = (&self.va.holding[k..k + self.wpr], &self.occ[k..k + self.wpr]);
-        held.iter().zip(occ).map(|(h, o)| (h & o).count_ones()).sum()
+        let (held, occ) = (
+            &self.va.holding[k..k + self.wpr],
+            &self.occ[k..k + self.wpr],
+        );
+        held.iter()
+            .zip(occ)
+            .map(|(h, o)| (h & o).count_ones())
+            .sum()
     }
 
     /// [`Network::switch_requests`] on masks: every candidate VC's eligibility is a bit

@@ -354,7 +354,10 @@ const SHIPPED_GENERAL_SA: [&[(&str, &str)]; 2] = [
 fn general_switch_allocation_fast_paths_match_the_request_matrix() {
     for case in SHIPPED_GENERAL_SA {
         let (fast, applies) = sa_figures(case, true);
-        assert!(applies, "the switch requests on masks must apply to {case:?}");
+        assert!(
+            applies,
+            "the switch requests on masks must apply to {case:?}"
+        );
         assert!(fast.contains("\"flit_hops\""), "{fast}");
         assert_eq!(fast, sa_figures(case, false).0, "{case:?}");
     }
@@ -368,7 +371,9 @@ fn general_switch_allocation_fast_paths_match_the_request_matrix() {
         let topo = ["mesh", "torus", "fly"][rng.random_range(0..3)];
         let k = if topo == "fly" { "6" } else { "4" };
         // A torus's dateline classes need two VCs.
-        let vcs = rng.random_range(usize::from(topo == "torus") + 1..=20).to_string();
+        let vcs = rng
+            .random_range(usize::from(topo == "torus") + 1..=20)
+            .to_string();
         let sw = allocators[rng.random_range(0..3)];
         let va = allocators[rng.random_range(0..3)];
         let iters = rng.random_range(1..=3).to_string();
@@ -410,5 +415,8 @@ fn general_switch_allocation_fast_paths_match_the_request_matrix() {
         assert_eq!(fast, general, "{case:?} (requests on masks: {applies})");
         applied += usize::from(applies);
     }
-    assert!(applied >= 6, "the fast paths served {applied} random cases of 12");
+    assert!(
+        applied >= 6,
+        "the fast paths served {applied} random cases of 12"
+    );
 }
