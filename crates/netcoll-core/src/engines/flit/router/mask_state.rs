@@ -25,6 +25,17 @@ pub struct MaskRouter {
     pub sent: Vec<u64>,
     /// Every router's port count when all have the same, else 0; `usize::MAX` until found.
     pub uniform_ports: usize,
+    /// The general stages' switch allocation on its fast paths (sw_alloc.rs: requests on
+    /// masks, the round-robin allocators on port masks); off: requests VC by VC and the
+    /// request matrix (tests compare the two).
+    pub sa_fast: bool,
+    /// Scratch of the switch requests on masks: per local output port, the router's
+    /// eligible input VCs that want it (`wpr` words each, local VC numbers), and per
+    /// local input port the outputs it requests; zero between routers.
+    pub sa_vcs: Vec<u64>,
+    pub sa_rows: [u64; LOCAL],
+    /// The router's switch requests were built on masks (else VC by VC).
+    pub sa_on_masks: bool,
     /// Scratch of the per-port iSLIP VC allocator (va_ports.rs): the requests by output
     /// port, and where each port's group ends.
     pub va_reqs: Vec<PortRequest>,
@@ -48,6 +59,10 @@ impl Default for MaskRouter {
             ep_routes: Vec::new(),
             sent: Vec::new(),
             uniform_ports: usize::MAX,
+            sa_fast: true,
+            sa_vcs: Vec::new(),
+            sa_rows: [0; LOCAL],
+            sa_on_masks: false,
             va_reqs: Vec::new(),
             va_ends: Vec::new(),
         }

@@ -10,10 +10,18 @@
 //!   separable_output_first, wavefront, rr_wavefront, select, max_size, pim, loa; with
 //!   `alloc_iters` iterations where they iterate) run on a request matrix
 //!   (router/alloc/, one file each).
-//! * `islip` with one iteration (BookSim 2's default) runs faster on port masks (below and
-//!   mask_router.rs), with the same matching: each output grants the requesting input
-//!   nearest its grant pointer, each input accepts the grant nearest its accept pointer; on
-//!   an accepted grant both pointers move past the match.
+//! * `islip` (any iterations) runs faster on port masks (below, xbar_match.rs'
+//!   `IslipRounds`, and mask_router.rs), with the same matching: each output grants the
+//!   requesting input nearest its grant pointer, each input accepts the grant nearest its
+//!   accept pointer; on an accepted grant both pointers move past the match. Without
+//!   priorities, `separable_output_first` runs as one iSLIP iteration (the same rule) and
+//!   `separable_input_first` on port masks too (xbar_match.rs), not on the request matrix
+//!   (`sa_ports_apply`).
+//! * Without priorities, a router with many candidate VCs builds its requests on masks
+//!   (`switch_request_masks`): each VC's eligibility is a bit in its output's mask of VCs,
+//!   and only a matched pair looks for its carrying VC (the first of the input port's VCs
+//!   in that mask from the port's VC offset). tests_mask_router.rs compares these paths
+//!   with the VC-by-VC requests on the request matrix.
 //! * Runs with multidestination worms use netcoll's input-first allocator (each input port
 //!   puts one VC forward, round-robin, each output port grants one input, round-robin):
 //!   a replicating VC bids on several outputs at once.
@@ -25,7 +33,12 @@ use super::class_types::Priority;
 use super::network::{Network, ACTIVE};
 use super::types::REPL;
 use super::vc_masks::split_vc;
-use super::xbar_match::IslipRounds;
+use super::xbar_match::{separable_input_first, IslipRounds};
+
+/// Candidate VCs (holding an output VC and a flit) from which a router's switch requests
+/// are built on masks: with fewer (a mesh's routers hold a few each) testing them one by
+/// one costs less than clearing and reading the masks.
+const SA_MASK_MIN: u32 = 16;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
@@ -35,9 +48,24 @@ impl Network<'_> {
             return self.input_first_switch(r);
         }
         match sw_kind(self.cfg.sw_allocator) {
-            Kind::Islip if !self.va.book.general => self.islip_switch(r),
+            Kind::Islip if !self.va.book.general => {
+                self.islip_switch(r, self.cfg.sw_iters() as usize)
+            }
+            // One iteration of iSLIP is separable output-first: every output grants the
+            // requester nearest its pointer, every input accepts the grant nearest its
+            // pointer, and both pointers move past a match.
+            Kind::SeparableOutputFirst if self.sa_ports_apply() => self.islip_switch(r, 1),
+            Kind::SeparableInputFirst if self.sa_ports_apply() => self.input_first_ports(r),
             kind => self.booksim_switch(r, kind),
         }
+    }
+
+    /// Whether the separable allocators run on port masks (xbar_match.rs), not on the
+    /// request matrix: no priorities (their arbiters are then round-robin) and the fast
+    /// paths on ([`MaskRouter::sa_fast`](super::mask_state::MaskRouter)).
+    #[inline]
+    fn sa_ports_apply(&self) -> bool {
+        self.mr.sa_fast && !self.va.book.general && self.prio == Priority::None
     }
 
     /// Whether input VC `ivc` may bid for the switch this cycle.
@@ -51,12 +79,91 @@ impl Network<'_> {
                 > 0
     }
 
+    /// Whether the switch requests are built on masks ([`Network::switch_request_masks`]):
+    /// without priorities the VC carrying a port's request for an output is the first
+    /// eligible one from the port's VC offset, so only the matched pairs need theirs; and a
+    /// port's VCs fit one word. Tests switch it off to compare with the VC-by-VC requests.
+    #[inline]
+    pub(super) fn sa_masks_apply(&self) -> bool {
+        self.mr.sa_fast && self.prio == Priority::None && self.nv <= 64
+    }
+
     /// The requests of router `r`'s input ports (see the module comment): per local
-    /// output its requesting inputs (`out_req`), per (input, output) the VC carrying the
-    /// request (`sa_req_vc`). Returns the outputs asked for and the inputs asking. Only the
-    /// VCs holding an output VC with a flit are looked at (`holding` is exact here: a
-    /// tail's traversal clears its bit), in local order.
+    /// output its requesting inputs (`out_req`), per local input the outputs it requests
+    /// (`mr.sa_rows`), and the VC carrying each request ([`Network::request_vc`]). Returns
+    /// the outputs asked for and the inputs asking. Only the VCs holding an output VC with
+    /// a flit are looked at (`holding` is exact here: a tail's traversal clears its bit).
+    /// The caller clears them ([`Network::clear_switch_requests`]).
+    #[inline]
     fn switch_requests(&mut self, r: usize) -> (u64, u64) {
+        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
+        self.mr.sa_on_masks = masks;
+        if masks {
+            self.switch_request_masks(r)
+        } else {
+            self.switch_requests_by_vc::<true>(r)
+        }
+    }
+
+    /// The VCs of router `r` holding an output VC and a flit.
+    #[inline]
+    fn switch_candidates(&self, r: usize) -> u32 {
+        let k = r * self.wpr;
+        let (held, occ) = (
+            &self.va.holding[k..k + self.wpr],
+            &self.occ[k..k + self.wpr],
+        );
+        held.iter()
+            .zip(occ)
+            .map(|(h, o)| (h & o).count_ones())
+            .sum()
+    }
+
+    /// [`Network::switch_requests`] on masks: every candidate VC's eligibility is a bit
+    /// (no branch on it) set in its output's mask of VCs (`mr.sa_vcs`), its input's row and
+    /// its output's column.
+    #[inline(never)]
+    fn switch_request_masks(&mut self, r: usize) -> (u64, u64) {
+        let (nv, wpr, now) = (self.nv, self.wpr, self.now);
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * nv;
+        let np = self.pstart[r + 1] as usize - p0;
+        let mr = &mut *self.mr;
+        if mr.sa_vcs.len() < self.out_req.len() * wpr {
+            mr.sa_vcs.resize(self.out_req.len() * wpr, 0);
+        }
+        let (vcs, credits) = (&self.vcs[p0v..p0v + np * nv], &self.credits[..]);
+        let (out_req, rows, sa_vcs) = (&mut self.out_req[..np], &mut mr.sa_rows, &mut mr.sa_vcs);
+        let (mut outs, mut ins) = (0u64, 0u64);
+        for w in 0..wpr {
+            let k = r * wpr + w;
+            let mut bits = self.va.holding[k] & self.occ[k];
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let x = &vcs[64 * w + b];
+                if x.state != ACTIVE {
+                    continue;
+                }
+                let go = x.out_port as usize;
+                let ok = x.ready_by(now) & (credits[go * nv + x.out_vc as usize] > 0);
+                let e = u64::from(ok);
+                let i = split_vc(64 * w + b, nv).0;
+                let o = (go - p0) & 63;
+                sa_vcs[o * wpr + w] |= e << b;
+                rows[i & 63] |= e << o;
+                out_req[o] |= e << i;
+                (outs, ins) = (outs | e << o, ins | e << i);
+            }
+        }
+        (outs, ins)
+    }
+
+    /// [`Network::switch_requests`] VC by VC, each request's carrying VC in `sa_req_vc`
+    /// (priorities: a later VC may supersede the first); the rows (`mr.sa_rows`) only
+    /// with `ROWS` (iSLIP reads the columns alone).
+    #[inline(never)]
+    fn switch_requests_by_vc<const ROWS: bool>(&mut self, r: usize) -> (u64, u64) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let mp = self.out_req.len();
@@ -76,6 +183,9 @@ impl Network<'_> {
                 let slot = i * mp + o;
                 if self.out_req[o] >> i & 1 == 0 {
                     self.out_req[o] |= 1 << i;
+                    if ROWS {
+                        self.mr.sa_rows[i] |= 1 << o;
+                    }
                     self.sa_req_vc[slot] = v as u8;
                     (outs, ins) = (outs | 1 << o, ins | 1 << i);
                 } else if self.supersedes(p0 + i, v, self.sa_req_vc[slot] as usize) {
@@ -84,6 +194,39 @@ impl Network<'_> {
             }
         }
         (outs, ins)
+    }
+
+    /// The VC carrying local input `i`'s request for local output `o` at the router whose
+    /// first port is `p0` (after [`Network::switch_requests`]).
+    #[inline]
+    fn request_vc(&self, p0: usize, i: usize, o: usize) -> usize {
+        if !self.mr.sa_on_masks {
+            return self.sa_req_vc[i * self.out_req.len() + o] as usize;
+        }
+        let (nv, wpr) = (self.nv, self.wpr);
+        let vcs = &self.mr.sa_vcs[o * wpr..(o + 1) * wpr];
+        let port_vcs = word_bits(vcs, i * nv, nv);
+        rotate_pick(port_vcs, self.in_rr[p0 + i] as usize)
+    }
+
+    /// Clears what [`Network::switch_requests`] left for the outputs `outs` and inputs
+    /// `ins` (`out_req` is cleared by the allocators).
+    #[inline]
+    fn clear_switch_requests(&mut self, mut outs: u64, mut ins: u64) {
+        let wpr = self.wpr;
+        let masks = self.mr.sa_on_masks;
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            if masks {
+                self.mr.sa_vcs[o * wpr..(o + 1) * wpr].fill(0);
+            }
+        }
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            self.mr.sa_rows[i] = 0;
+        }
     }
 
     /// Whether VC `v` of global input port `gi` carries its port's request for an output
@@ -111,24 +254,25 @@ impl Network<'_> {
         }
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
-        let mut reqs = std::mem::take(&mut self.va.book.reqs);
-        reqs.clear(nports, nports);
+        self.va.book.reqs.clear(nports, nports);
         // In (input, output) order, so that `finish` need not sort.
         let mut ibits = ins;
         while ibits != 0 {
             let i = ibits.trailing_zeros() as usize;
             ibits &= ibits - 1;
-            let mut obits = outs;
+            let mut obits = self.mr.sa_rows[i];
             while obits != 0 {
                 let o = obits.trailing_zeros() as usize;
                 obits &= obits - 1;
-                if self.out_req[o] >> i & 1 != 0 {
-                    // Both sides bid with the carrying VC's priority (0 under priority =
-                    // none), as BookSim's switch requests do.
+                // Both sides bid with the carrying VC's priority (0 under priority =
+                // none), as BookSim's switch requests do.
+                let pri = if self.prio == Priority::None {
+                    0
+                } else {
                     let v = self.sa_req_vc[i * self.out_req.len() + o] as usize;
-                    let pri = clamp_pri(self.vc_pri((p0 + i) * self.nv + v));
-                    reqs.add(i, o, pri, pri);
-                }
+                    clamp_pri(self.vc_pri((p0 + i) * self.nv + v))
+                };
+                self.va.book.reqs.add(i, o, pri, pri);
             }
         }
         let mut bits = outs;
@@ -137,7 +281,6 @@ impl Network<'_> {
             bits &= bits - 1;
             self.out_req[o] = 0;
         }
-        self.va.book.reqs = reqs;
         let book = &mut self.va.book;
         let mut st = State {
             in_ptr: &mut self.sa_aptr[p0..p0 + nports],
@@ -150,23 +293,77 @@ impl Network<'_> {
         };
         let iters = self.cfg.sw_iters();
         allocate(kind, iters, &mut book.reqs, &mut st, &mut book.matching);
-        let (nv, mp) = (self.nv, self.out_req.len());
+        let nv = self.nv;
         for i in 0..nports {
             let o = self.va.book.matching.in_match[i];
             if o == NONE {
                 continue;
             }
-            let v = self.sa_req_vc[i * mp + o as usize] as usize;
+            let v = self.request_vc(p0, i, o as usize);
             self.in_rr[p0 + i] = next(v, nv) as u8;
+            self.traverse(r, p0 + i, v);
+        }
+        self.clear_switch_requests(outs, ins);
+    }
+
+    /// BookSim's separable input-first allocator over ports on masks (xbar_match.rs): every
+    /// input picks the requested output nearest its pointer, every output the input nearest
+    /// its pointer among those that picked it; the matched inputs send in port order.
+    fn input_first_ports(&mut self, r: usize) {
+        let (mut outs, ins) = self.switch_requests(r);
+        if ins == 0 {
+            return;
+        }
+        let p0 = self.pstart[r] as usize;
+        let nports = self.pstart[r + 1] as usize - p0;
+        let (mut in_m, mut pick) = (0u64, [0u8; 64]);
+        let mr = &mut *self.mr;
+        separable_input_first(
+            &mr.sa_rows,
+            (ins, nports, nports),
+            &mut self.sa_aptr[p0..p0 + nports],
+            &mut self.out_rr[p0..p0 + nports],
+            &mut mr.grants,
+            |i, o| {
+                in_m |= 1 << i;
+                pick[i] = o as u8;
+            },
+        );
+        self.send_matched(r, p0, in_m, &pick);
+        self.clear_switch_requests(outs, ins);
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.out_req[o] = 0;
+        }
+    }
+
+    /// The matched inputs `in_m` of the router whose first port is `p0` send the VCs
+    /// carrying their requests for their outputs `pick`, in port order.
+    #[inline]
+    fn send_matched(&mut self, r: usize, p0: usize, mut in_m: u64, pick: &[u8; 64]) {
+        while in_m != 0 {
+            let i = in_m.trailing_zeros() as usize;
+            in_m &= in_m - 1;
+            let v = self.request_vc(p0, i, pick[i] as usize);
+            self.in_rr[p0 + i] = next(v, self.nv) as u8;
             self.traverse(r, p0 + i, v);
         }
     }
 
-    /// iSLIP over ports on masks, `alloc_iters` iterations (router/alloc/islip.rs's rules:
+    /// iSLIP over ports on masks, `iters` iterations (router/alloc/islip.rs's rules:
     /// later iterations match among the unmatched, pointers move on first-iteration
     /// matches only); the matched inputs send in port order.
-    fn islip_switch(&mut self, r: usize) {
-        let (outs, ins) = self.switch_requests(r);
+    fn islip_switch(&mut self, r: usize, iters: usize) {
+        // iSLIP reads only the columns (`out_req`): with few candidates, VC by VC without
+        // the rows.
+        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
+        self.mr.sa_on_masks = masks;
+        let (outs, ins) = if masks {
+            self.switch_request_masks(r)
+        } else {
+            self.switch_requests_by_vc::<false>(r)
+        };
         if ins == 0 {
             return;
         }
@@ -175,7 +372,7 @@ impl Network<'_> {
         let ports = p0..p0 + nports;
         let rounds = IslipRounds {
             n: (nports, nports),
-            iters: self.cfg.sw_iters() as usize,
+            iters,
         };
         let (mut in_m, mut pick) = (0u64, [0u8; 64]);
         let ptrs = (&mut self.out_rr[ports.clone()], &mut self.sa_aptr[ports]);
@@ -189,14 +386,9 @@ impl Network<'_> {
                 pick[i] = o as u8;
             },
         );
-        // The flits go, in port order.
-        let mp = self.out_req.len();
-        while in_m != 0 {
-            let i = in_m.trailing_zeros() as usize;
-            in_m &= in_m - 1;
-            let v = self.sa_req_vc[i * mp + pick[i] as usize] as usize;
-            self.in_rr[p0 + i] = next(v, self.nv) as u8;
-            self.traverse(r, p0 + i, v);
+        self.send_matched(r, p0, in_m, &pick);
+        if masks {
+            self.clear_switch_requests(outs, ins);
         }
     }
 
@@ -251,6 +443,21 @@ impl Network<'_> {
                 self.traverse(r, p0 + i, v);
             }
         }
+    }
+}
+
+/// Bits `start..start + n` (`n <= 64`) of the bit set `words`, as the low bits of a word.
+#[inline(always)]
+fn word_bits(words: &[u64], start: usize, n: usize) -> u64 {
+    let (w, off) = (start / 64, start % 64);
+    let mut x = words[w] >> off;
+    if off + n > 64 {
+        x |= words[w + 1] << (64 - off);
+    }
+    if n < 64 {
+        x & ((1 << n) - 1)
+    } else {
+        x
     }
 }
 

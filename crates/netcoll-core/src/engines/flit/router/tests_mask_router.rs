@@ -312,3 +312,111 @@ fn per_port_va_masks_match_the_grant_table_and_the_request_matrix() {
         assert_eq!(fast, matrix, "request matrix: {case:?}");
     }
 }
+
+/// Every figure of a one-thread run with the general stages' switch allocation on its fast
+/// paths (`fast`: requests on masks, separable allocators on port masks) or VC by VC on the
+/// request matrix; and whether the requests on masks applied.
+fn sa_figures(pairs: &[(&str, &str)], fast: bool) -> (String, bool) {
+    super::alloc_tests::fixed_run(pairs, |mut sim| {
+        let applies = sim.net.sa_masks_apply() && !sim.net.mask_router_applies();
+        sim.net.mr.sa_fast = fast;
+        (serde_json::to_string(&sim.simulate()).unwrap(), applies)
+    })
+}
+
+/// The shipped configurations the general switch allocation serves: src/examples/
+/// singleconfig's router (10 ports, 8 VCs, separable input-first) and runfiles/meshconfig's
+/// (iSLIP, 2 iterations, 16 VCs, waiting for tail credits).
+const SHIPPED_GENERAL_SA: [&[(&str, &str)]; 2] = [
+    &[
+        ("topology", "fly"),
+        ("k", "10"),
+        ("n", "1"),
+        ("num_vcs", "8"),
+        ("vc_allocator", "separable_input_first"),
+        ("sw_allocator", "separable_input_first"),
+        ("routing_function", "dest_tag"),
+        ("injection_rate", "1.0"),
+        ("routing_delay", "0"),
+    ],
+    &[
+        ("k", "8"),
+        ("num_vcs", "16"),
+        ("wait_for_tail_credit", "1"),
+        ("alloc_iters", "2"),
+        ("credit_delay", "2"),
+        ("routing_delay", "0"),
+        ("injection_rate", "0.45"),
+    ],
+];
+
+#[test]
+fn general_switch_allocation_fast_paths_match_the_request_matrix() {
+    for case in SHIPPED_GENERAL_SA {
+        let (fast, applies) = sa_figures(case, true);
+        assert!(
+            applies,
+            "the switch requests on masks must apply to {case:?}"
+        );
+        assert!(fast.contains("\"flit_hops\""), "{fast}");
+        assert_eq!(fast, sa_figures(case, false).0, "{case:?}");
+    }
+    // Random routers: the round-robin allocators, VC counts whose ports straddle mask
+    // words, long packets on shallow buffers, several iterations, speculation, VCT.
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(34);
+    let allocators = ["islip", "separable_input_first", "separable_output_first"];
+    let mut applied = 0;
+    for _ in 0..12 {
+        let topo = ["mesh", "torus", "fly"][rng.random_range(0..3)];
+        let k = if topo == "fly" { "6" } else { "4" };
+        // A torus's dateline classes need two VCs.
+        let vcs = rng
+            .random_range(usize::from(topo == "torus") + 1..=20)
+            .to_string();
+        let sw = allocators[rng.random_range(0..3)];
+        let va = allocators[rng.random_range(0..3)];
+        let iters = rng.random_range(1..=3).to_string();
+        // Virtual cut-through needs a buffer to hold a whole packet.
+        let vct = rng.random_bool(0.2);
+        let size = rng.random_range(1..=6);
+        let buf = if vct { 8 } else { rng.random_range(2..=8) }.to_string();
+        let size = size.to_string();
+        let rate = format!("{:.2}", rng.random_range(0.05..0.9));
+        let mut case = vec![
+            ("topology", topo),
+            ("k", k),
+            ("num_vcs", &vcs),
+            ("sw_allocator", sw),
+            ("vc_allocator", va),
+            ("alloc_iters", &iters),
+            ("packet_size", &size),
+            ("vc_buf_size", &buf),
+            ("injection_rate", &rate),
+            ("injection_rate_uses_flits", "1"),
+        ];
+        if topo == "fly" {
+            case.extend([("n", "1"), ("routing_function", "dest_tag")]);
+        }
+        for (key, on) in [
+            ("wait_for_tail_credit", rng.random_bool(0.4)),
+            ("speculative", rng.random_bool(0.3)),
+        ] {
+            if on {
+                case.push((key, "1"));
+            }
+        }
+        if vct {
+            case.push(("flow_control", "virtual_cut_through"));
+        }
+        let (fast, applies) = sa_figures(&case, true);
+        assert!(fast.contains("\"flit_hops\""), "{fast}");
+        let general = sa_figures(&case, false).0;
+        assert_eq!(fast, general, "{case:?} (requests on masks: {applies})");
+        applied += usize::from(applies);
+    }
+    assert!(
+        applied >= 6,
+        "the fast paths served {applied} random cases of 12"
+    );
+}
