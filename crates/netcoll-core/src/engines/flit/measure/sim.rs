@@ -4,9 +4,10 @@
 //!   network up (with 0, warm-up ends when latency and throughput change by less than
 //!   `warmup_thres` between periods). Packets created after warm-up are *measured*. Each
 //!   later period counts as converged when its mean packet latency and accepted rate change
-//!   by less than `stopping_thres` / `acc_stopping_thres`; one converged period ends the
-//!   sampling (BookSim 2's rule). A period whose mean latency exceeds `latency_thres`, or
-//!   `max_samples` periods without convergence, make the run *unstable* (saturated).
+//!   by less than `stopping_thres` / `acc_stopping_thres`; three converged periods in a
+//!   row end the sampling (BookSim 2's rule). A period whose mean latency exceeds
+//!   `latency_thres`, or `max_samples` periods without convergence, make the run *unstable*
+//!   (saturated).
 //!   Otherwise the network drains until every measured packet has arrived, and the figures
 //!   are those of the measured packets.
 //! * `throughput`: BookSim's throughput mode, the same periods, but warm-up and convergence

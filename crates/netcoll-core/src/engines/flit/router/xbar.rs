@@ -32,6 +32,7 @@ use super::class_types::Priority;
 use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
 use super::router::advance_front;
+use super::types::Vc;
 use super::wiring::DOWN_EJECT;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
 use super::xbar_state::{out_buffer_full, Queued, FREE};
@@ -203,12 +204,10 @@ impl Network<'_> {
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let x = &vcs[b];
-                if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
+                let Some(go) = switch_bid(&vcs[b], credits, nv, now) else {
                     continue;
-                }
-                let go = x.out_port as usize;
-                if credits[go * nv + x.out_vc as usize] == 0 || xb.out_full(go) {
+                };
+                if xb.out_full(go) {
                     continue;
                 }
                 // Port, VC and crossbar input of local VC `b` by table (no divisions).
@@ -252,14 +251,10 @@ impl Network<'_> {
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let x = &vcs[b];
-                if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
+                let Some(go) = switch_bid(&vcs[b], credits, nv, now) else {
                     continue;
-                }
-                let go = x.out_port as usize;
-                if credits[go * nv + x.out_vc as usize] == 0
-                    || bounded && out_buffer_full(outq, step, cap, go)
-                {
+                };
+                if bounded && out_buffer_full(outq, step, cap, go) {
                     continue;
                 }
                 // Local port (at most 64: `check_xbar`) and VC of local VC `b`.
@@ -507,6 +502,18 @@ fn offer(
     req[xi] |= 1 << xo;
     req_vc[slot] = v as u8;
     true
+}
+
+/// The output port VC `x` bids for in the crossbar's switch requests, if it may bid: it
+/// holds an output VC, its front flit is ready by `now`, and that output VC has a credit
+/// (both request loops: `xbar_requests`, `plain_requests`).
+#[inline(always)]
+fn switch_bid(x: &Vc, credits: &[u16], nv: usize, now: u64) -> Option<usize> {
+    if x.state != ACTIVE || x.len == 0 || !x.ready_by(now) {
+        return None;
+    }
+    let go = x.out_port as usize;
+    (credits[go * nv + x.out_vc as usize] != 0).then_some(go)
 }
 
 #[cfg(test)]
