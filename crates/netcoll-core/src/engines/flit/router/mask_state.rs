@@ -36,18 +36,6 @@ pub struct MaskRouter {
     pub sa_rows: [u64; LOCAL],
     /// The router's switch requests were built on masks (else VC by VC).
     pub sa_on_masks: bool,
-    /// Scratch of the per-port iSLIP VC allocator (va_ports.rs): the requests by output
-    /// port, and where each port's group ends.
-    pub va_reqs: Vec<PortRequest>,
-    pub va_ends: Vec<usize>,
-}
-
-/// A VC request of the per-port iSLIP VC allocator (va_ports.rs): `local output port << 32
-/// | local input VC`, and the port's VCs it may take.
-#[derive(Clone, Copy)]
-pub struct PortRequest {
-    pub key: u64,
-    pub cand: u64,
 }
 
 impl Default for MaskRouter {
@@ -63,8 +51,6 @@ impl Default for MaskRouter {
             sa_vcs: Vec::new(),
             sa_rows: [0; LOCAL],
             sa_on_masks: false,
-            va_reqs: Vec::new(),
-            va_ends: Vec::new(),
         }
     }
 }

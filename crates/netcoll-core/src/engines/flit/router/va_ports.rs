@@ -35,9 +35,8 @@
 
 use super::allocator::{next, pick_below_64};
 use super::class_types::Priority;
-use super::mask_state::PortRequest;
 use super::network::{Network, NONE};
-use super::va_state::MASK_VCS;
+use super::va_state::{PortRequest, MASK_VCS};
 use super::vc_masks::{grant_conflicts, split_vc};
 
 impl Network<'_> {
@@ -48,67 +47,94 @@ impl Network<'_> {
         self.nv <= self.va.mask_limit.min(MASK_VCS) && !self.sets.routes()
     }
 
-    /// iSLIP VC allocation (`iters` iterations) at router `r` over its requesting local
-    /// input VCs `reqs` (in increasing order) on per-port masks; a group of more than 64
-    /// requesters sends the router to the grant table.
-    pub(super) fn islip_vcs_ports(&mut self, r: usize, reqs: &[u32], iters: u32) {
+    /// iSLIP VC allocation (`iters` iterations) at router `r` on per-port masks: routes its
+    /// idle input VCs and gathers those ready for VC allocation that have candidates (a
+    /// requester without any takes no part in the matching), in increasing local input VC
+    /// order, with the ports they ask for. Most ports are asked for by one requester: it
+    /// takes its candidate nearest its accept pointer, with no grouping (`accept_alone`);
+    /// the others go by port (`islip_shared_ports`).
+    pub(super) fn islip_vcs_ports(&mut self, r: usize, iters: u32) {
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * self.nv;
-        if let [i] = reqs {
-            // A lone requester is granted every VC it asks for: it takes the one nearest
-            // its accept pointer.
-            let ivc = p0v + *i as usize;
-            let (go, cand) = self.port_request(ivc);
-            if cand != 0 {
-                self.accept_vc(r, *i as usize, go, cand, true);
+        let mut reqs = std::mem::take(&mut self.va.port_reqs);
+        reqs.clear();
+        // The ports asked for (bit `port % 64`) and those asked for more than once.
+        let (mut asked, mut shared) = (0u64, 0u64);
+        for w in 0..self.wpr {
+            let mut bits = self.ready_requests(r, w);
+            while bits != 0 {
+                let i = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (go, cand) = self.port_request(p0v + i);
+                if cand == 0 {
+                    continue;
+                }
+                let port = go - p0;
+                let b = 1u64 << (port % 64);
+                shared |= asked & b;
+                asked |= b;
+                reqs.push(PortRequest::new(port, i, cand));
             }
-            return;
         }
-        let mut groups = std::mem::take(&mut self.mr.va_reqs);
+        if shared == 0 {
+            for &q in &reqs {
+                self.accept_alone(r, q);
+            }
+        } else {
+            self.islip_shared_ports(r, &reqs, shared, iters);
+        }
+        self.va.port_reqs = reqs;
+    }
+
+    /// A requester alone at its port (`q`, of router `r`) is granted every candidate: it
+    /// takes the one nearest its accept pointer. (A worm's branches may have taken VCs
+    /// since its candidates were read, `ready_requests`: they are read again.)
+    #[inline(always)]
+    fn accept_alone(&mut self, r: usize, q: PortRequest) {
+        let go = self.pstart[r] as usize + q.port();
+        let cand = q.cand & self.va.out_free[go];
+        if cand != 0 {
+            self.accept_vc(r, q.input(), go, cand, true);
+        }
+    }
+
+    /// [`Network::islip_vcs_ports`] where some port (bit of `shared`) is asked for by
+    /// several of the requesters `reqs`: those alone at their port as there, the others by
+    /// port in groups of increasing input VC (`islip_port_group`); a group of more than 64
+    /// sends them to the grant table. (The groups' ports and VCs are apart, so the order in
+    /// which they are matched changes nothing.)
+    fn islip_shared_ports(&mut self, r: usize, reqs: &[PortRequest], shared: u64, iters: u32) {
+        let mut groups = std::mem::take(&mut self.va.port_groups);
         groups.clear();
         let mut sorted = true;
-        for &i in reqs {
-            let ivc = p0v + i as usize;
-            let port = self.vcs[ivc].out_port as usize - p0;
-            let key = (port as u64) << 32 | i as u64;
-            sorted &= groups.last().is_none_or(|q: &PortRequest| q.key < key);
-            let cand = self.port_request(ivc).1;
-            groups.push(PortRequest { key, cand });
+        for &q in reqs {
+            if shared & 1 << (q.port() % 64) == 0 {
+                self.accept_alone(r, q);
+                continue;
+            }
+            sorted &= groups.last().is_none_or(|g: &PortRequest| g.key < q.key);
+            groups.push(q);
         }
         if !sorted {
             groups.sort_unstable_by_key(|q| q.key);
         }
-        // Where each port's group ends, and the largest group.
-        let mut ends = std::mem::take(&mut self.mr.va_ends);
-        ends.clear();
-        let mut widest = 0;
-        for (k, q) in groups.iter().enumerate() {
-            if groups.get(k + 1).is_none_or(|n| n.key >> 32 != q.key >> 32) {
-                widest = widest.max(k + 1 - ends.last().copied().unwrap_or(0));
-                ends.push(k + 1);
-            }
-        }
-        if widest <= 64 {
-            let mut s = 0;
-            for &e in &ends {
-                if e == s + 1 {
-                    // Alone at its port: as a lone requester.
-                    let q = groups[s];
-                    let ivc = p0v + q.key as u32 as usize;
-                    if q.cand != 0 {
-                        let go = self.vcs[ivc].out_port as usize;
-                        self.accept_vc(r, q.key as u32 as usize, go, q.cand, true);
-                    }
-                } else {
-                    self.islip_port_group(r, &groups[s..e], iters);
+        let runs = || groups.chunk_by(|a, b| a.port() == b.port());
+        if runs().all(|g| g.len() <= 64) {
+            for g in runs() {
+                match g {
+                    [q] => self.accept_alone(r, *q),
+                    _ => self.islip_port_group(r, g, iters),
                 }
-                s = e;
             }
         } else {
-            self.islip_vcs_on(r, reqs, iters);
+            let mut ids = std::mem::take(&mut self.va.reqs);
+            ids.clear();
+            ids.extend(groups.iter().map(|q| q.input() as u32));
+            ids.sort_unstable();
+            self.islip_vcs_on(r, &ids, iters);
+            self.va.reqs = ids;
         }
-        self.mr.va_reqs = groups;
-        self.mr.va_ends = ends;
+        self.va.port_groups = groups;
     }
 
     /// Whether the separable VC allocators run on per-port masks (module comment): the
@@ -152,7 +178,7 @@ impl Network<'_> {
             self.va.gptr[p0v + o] = next(i, n) as u16;
             self.va.aptr[p0v + i] = next(o, n) as u16;
             let (port, ov) = split_vc(o, nv);
-            self.take_vc_at(r, p0v + i, p0 + port, ov);
+            self.take_vc_local(r, i, p0v + i, p0 + port, ov);
         }
         self.va.touched = touched;
         self.va.ready = words;
@@ -205,7 +231,7 @@ impl Network<'_> {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * nv;
-        let port = (group[0].key >> 32) as usize;
+        let port = group[0].port();
         let (go, base) = (p0 + port, port * nv);
         let mut unmatched = if group.len() == 64 {
             !0
@@ -233,7 +259,7 @@ impl Network<'_> {
             let gptr = &self.va.gptr;
             grant_conflicts(&mut self.va.cand, unmatched, conflicts, |ov| {
                 let g = gptr[p0v + base + ov] as u32;
-                group.partition_point(|q| (q.key as u32) < g)
+                group.partition_point(|q| (q.input() as u32) < g)
             });
             // Accept: every requester granted a VC takes the one nearest its pointer.
             let mut bits = unmatched;
@@ -244,7 +270,7 @@ impl Network<'_> {
                 if grants == 0 {
                     continue;
                 }
-                self.accept_vc(r, group[j].key as u32 as usize, go, grants, iter == 0);
+                self.accept_vc(r, group[j].input(), go, grants, iter == 0);
                 unmatched &= !(1 << j);
             }
         }
@@ -265,10 +291,14 @@ impl Network<'_> {
             self.va.gptr[go * nv + ov] = next(i, n) as u16;
             self.va.aptr[ivc] = next(base + ov, n) as u16;
         }
-        self.take_vc_at(r, ivc, go, ov);
+        self.take_vc_local(r, i, ivc, go, ov);
     }
 }
 
 #[cfg(test)]
 #[path = "tests_va_separable.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "tests_va_ports.rs"]
+mod tests_islip;

@@ -45,8 +45,11 @@ pub struct VaState {
     pub grant_d: Vec<u16>,
     pub touched: Vec<u32>,
     /// Scratch of the per-port VC allocators (va_ports.rs): per word of a router's wait
-    /// set, its input VCs ready for VC allocation.
+    /// set, its input VCs ready for VC allocation; the iSLIP requests with candidates, and
+    /// those of ports asked for by several, by port.
     pub ready: Vec<u64>,
+    pub port_reqs: Vec<PortRequest>,
+    pub port_groups: Vec<PortRequest>,
     /// BookSim's allocators on a request matrix (router/alloc/): their per-router state
     /// and scratch, for both the VC and the switch allocator.
     pub book: Book,
@@ -85,6 +88,8 @@ impl VaState {
             grant_d: vec![0; max_ports * nv],
             touched: Vec::new(),
             ready: Vec::new(),
+            port_reqs: Vec::new(),
+            port_groups: Vec::new(),
             book: Book::new(routers, cfg.seed),
         };
         va.set_classes(lo, hi, nv);
@@ -101,6 +106,37 @@ impl VaState {
             self.class_mask[c] = all_vcs(h as usize) & !all_vcs(l as usize);
         }
         self.class_mask[u8::MAX as usize] = all_vcs(nv);
+    }
+}
+
+/// A VC request of the per-port iSLIP VC allocator (va_ports.rs): `local output port << 32
+/// | local input VC` (so that requests sort by port, then input VC), and the port's VCs it
+/// may take.
+#[derive(Clone, Copy)]
+pub struct PortRequest {
+    pub key: u64,
+    pub cand: u64,
+}
+
+impl PortRequest {
+    #[inline(always)]
+    pub fn new(port: usize, input: usize, cand: u64) -> PortRequest {
+        PortRequest {
+            key: (port as u64) << 32 | input as u64,
+            cand,
+        }
+    }
+
+    /// The router-local output port asked for.
+    #[inline(always)]
+    pub fn port(&self) -> usize {
+        (self.key >> 32) as usize
+    }
+
+    /// The router-local input VC asking.
+    #[inline(always)]
+    pub fn input(&self) -> usize {
+        self.key as u32 as usize
     }
 }
 

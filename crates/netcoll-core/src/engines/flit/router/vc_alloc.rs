@@ -67,15 +67,11 @@ impl Network<'_> {
         if iters == 1 && n <= self.va.mask_limit {
             return self.islip_vcs_masks(r);
         }
-        let mut reqs = std::mem::take(&mut self.va.reqs);
-        reqs.clear();
-        self.collect_vc_requests(r, &mut reqs);
-        if !self.va_ports_apply() {
-            self.islip_vcs_on(r, &reqs, iters);
-        } else if !reqs.is_empty() {
-            self.islip_vcs_ports(r, &reqs, iters);
+        if self.va_ports_apply() {
+            self.islip_vcs_ports(r, iters)
+        } else {
+            self.islip_vcs_iters(r, iters)
         }
-        self.va.reqs = reqs;
     }
 
     /// VC allocation at router `r` by BookSim's allocator `kind` on a request matrix.
@@ -163,7 +159,21 @@ impl Network<'_> {
     /// [`Network::take_vc`] of output VC `ov` of global output port `go`.
     #[inline]
     pub(super) fn take_vc_at(&mut self, r: usize, ivc: usize, go: usize, ov: usize) {
-        let nv = self.nv;
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        self.take_vc_local(r, local, ivc, go, ov);
+    }
+
+    /// [`Network::take_vc_at`] by an allocator that knows the input VC's router-local
+    /// number `local` as well as its global one `ivc`.
+    #[inline]
+    pub(super) fn take_vc_local(
+        &mut self,
+        r: usize,
+        local: usize,
+        ivc: usize,
+        go: usize,
+        ov: usize,
+    ) {
         self.claim_vc(go, ov, ivc);
         let ready = self.now + self.va.delay;
         let x = &mut self.vcs[ivc];
@@ -171,7 +181,6 @@ impl Network<'_> {
         x.state = ACTIVE;
         x.set_ready(ready);
         // It leaves the wait set and the routed VCs and holds an output VC now.
-        let local = ivc - self.pstart[r] as usize * nv;
         let (w, bit) = (r * self.wpr + local / 64, 1u64 << (local % 64));
         self.wait_bits[w] &= !bit;
         self.va.routed[w] &= !bit;
@@ -194,10 +203,15 @@ impl Network<'_> {
     /// (router/alloc/islip.rs's rules: later iterations match among the unmatched, pointers
     /// move on first-iteration matches only).
     pub(super) fn islip_vcs(&mut self, r: usize) {
+        self.islip_vcs_iters(r, self.cfg.vc_iters());
+    }
+
+    /// [`Network::islip_vcs`] with `iters` iterations.
+    fn islip_vcs_iters(&mut self, r: usize, iters: u32) {
         let mut reqs = std::mem::take(&mut self.va.reqs);
         reqs.clear();
         self.collect_vc_requests(r, &mut reqs);
-        self.islip_vcs_on(r, &reqs, self.cfg.vc_iters());
+        self.islip_vcs_on(r, &reqs, iters);
         self.va.reqs = reqs;
     }
 
