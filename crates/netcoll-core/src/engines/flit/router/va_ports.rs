@@ -18,7 +18,10 @@
 //!    output VC number: within the port's VCs from the pointer, else the port's first).
 //!
 //! Pointers move on first-iteration matches only; later iterations match the requesters
-//! left unmatched with the VCs left free (router/alloc/islip.rs's rules).
+//! left unmatched with the VCs left free (router/alloc/islip.rs's rules). A group of one
+//! (most: a router serves a requester or two a cycle) is granted every candidate and takes
+//! the one nearest its accept pointer, so it is served as it is found to be alone, with no
+//! sorting or grouping; a requester without candidates takes no part at all.
 //!
 //! BookSim's separable VC allocators with round-robin arbiters (every request at priority
 //! 0: `priority = none`) take the same masks (`separable_ports_apply`), giving the request
