@@ -75,6 +75,14 @@ impl Network<'_> {
     /// lookup, everything else `route_step_classes`.
     #[inline(always)]
     pub(super) fn route(&mut self, ivc: usize, r: usize) {
+        let local = ivc - self.pstart[r] as usize * self.nv;
+        self.route_local(ivc, r, local);
+    }
+
+    /// [`Network::route`] of the input VC whose router-local number is `local` (the VC
+    /// allocators' loops know it: no division per head).
+    #[inline(always)]
+    pub(super) fn route_local(&mut self, ivc: usize, r: usize, local: usize) {
         let f = self.front(ivc);
         debug_assert!(f.head, "an idle VC must have a head flit at its front");
         if self.rep.table.visits() > 0 && self.packets[f.pkt as usize].worm != NONE {
@@ -112,7 +120,8 @@ impl Network<'_> {
         };
         v.state = VC_WAIT;
         v.set_ready(self.now + self.cfg.routing_delay as u64);
-        self.set_routed(r, ivc, true);
+        // It waits for an output VC now (`VaState::routed`).
+        self.va.routed[r * self.wpr + local / 64] |= 1 << (local % 64);
     }
 
     /// [`Network::route`] away from the destination router, by the routing's step and the

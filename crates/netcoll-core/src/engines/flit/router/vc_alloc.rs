@@ -353,7 +353,7 @@ impl Network<'_> {
                     bits &= bits - 1;
                     let ivc = p0 * nv + local;
                     if self.vcs[ivc].state == IDLE {
-                        self.route(ivc, r);
+                        self.route_local(ivc, r, local);
                     }
                     if self.vcs[ivc].state == REPL {
                         if self.vcs[ivc].ready_by(self.now) && self.allocate_branches(ivc) {

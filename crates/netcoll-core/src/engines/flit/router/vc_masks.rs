@@ -46,14 +46,6 @@ impl Network<'_> {
         set_bit(&mut self.va.holding[w], b, on);
     }
 
-    /// Marks input VC `ivc` (global) of router `r` as routed and waiting for an output VC,
-    /// or not.
-    #[inline]
-    pub(super) fn set_routed(&mut self, r: usize, ivc: usize, on: bool) {
-        let (w, b) = self.local_bit(r, ivc);
-        set_bit(&mut self.va.routed[w], b, on);
-    }
-
     /// The word (in the per-router masks) and bit of input VC `ivc` of router `r`.
     #[inline]
     fn local_bit(&self, r: usize, ivc: usize) -> (usize, usize) {
@@ -125,7 +117,7 @@ impl Network<'_> {
             bits &= bits - 1;
             let ivc = p0v + i;
             if self.vcs[ivc].state == IDLE {
-                self.route(ivc, r);
+                self.route_local(ivc, r, 64 * w + i);
             }
             let v = &self.vcs[ivc];
             if !v.ready_by(self.now) {
