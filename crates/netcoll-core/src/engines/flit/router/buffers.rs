@@ -165,26 +165,34 @@ impl Network<'_> {
     /// [`Network::arrive`] at global input VC `ivc` of bit `bit` (see [`PortAt`]).
     #[inline(always)]
     fn arrive_at(&mut self, ivc: usize, bit: usize, flit: Flit) {
-        let mut flit = flit;
-        flit.hops += 1;
         let v = &mut self.vcs[ivc];
         let (head, len) = (v.head, v.len);
         debug_assert!((len as usize) < self.depth, "buffer overflow: credit bug");
         v.len = len + 1;
+        // The flit is stored whole and its count raised where it lies (raised in a copy
+        // first, it was stored field by field).
         if len > 0 {
             let slot = self.ring_slot(head, len);
-            self.ring[ivc * self.depth + slot] = flit;
+            let at = &mut self.ring[ivc * self.depth + slot];
+            *at = flit;
+            at.hops += 1;
             return;
         }
         v.front = flit;
+        v.front.hops += 1;
         let idle = v.state == IDLE;
-        self.occ[bit / 64] |= 1 << (bit % 64);
+        let word = &mut self.occ[bit / 64];
+        let was = *word;
+        *word = was | 1 << (bit % 64);
         if idle {
             self.set_waiting_bit(bit);
         }
-        // A router with flits is active already.
-        let r = self.bit_router(bit);
-        self.active[r / 64] |= 1 << (r % 64);
+        // A router with flits is active already: one whose word of `occ` held a VC's bit
+        // holds flits.
+        if was == 0 {
+            let r = self.bit_router(bit);
+            self.active[r / 64] |= 1 << (r % 64);
+        }
     }
 
     /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's words are
