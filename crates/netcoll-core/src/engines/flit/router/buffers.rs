@@ -292,3 +292,7 @@ impl Network<'_> {
         self.cfg.flow_control == FlowControl::CutThrough
     }
 }
+
+#[cfg(test)]
+#[path = "tests_deliver.rs"]
+mod tests;
