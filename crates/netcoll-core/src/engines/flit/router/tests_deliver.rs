@@ -40,7 +40,10 @@ fn one_pass_delivery_matches_the_pipelined_one_on_shipped_keys() {
         ("injection_rate", "0.6"),
         ("injection_rate_uses_flits", "1"),
     ];
-    assert!(!figures(&fattree, false).1, "fattree_config takes the one-pass path");
+    assert!(
+        !figures(&fattree, false).1,
+        "fattree_config takes the one-pass path"
+    );
     assert_paths_agree(&fattree);
     let dragonfly = [
         ("topology", "dragonflynew"),
