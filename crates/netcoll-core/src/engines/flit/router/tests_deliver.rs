@@ -1,7 +1,7 @@
 //! Delivery's one-pass path (records and rings that stay cached: no prefetch hints)
 //! against its pipelined path (VC records two batches ahead, ring slots one ahead): the
-//! same run on both gives the same figures, bit for bit, on BookSim's shipped fat-tree,
-//! dragonfly and mesh keys and on random configurations (packet lengths, buffer depths,
+//! same run on both gives the same figures, bit for bit, on BookSim's shipped fat-tree
+//! and mesh keys, a dragonfly under UGAL, and random configurations (packet lengths, buffer depths,
 //! tail credits, channel latencies).
 
 use super::super::alloc_tests::fixed_run;
@@ -27,8 +27,7 @@ fn assert_paths_agree(case: &[(&str, &str)]) {
 
 #[test]
 fn one_pass_delivery_matches_the_pipelined_one_on_shipped_keys() {
-    // src/examples/fattree_config, runfiles/dragonflyconfig (smaller: k = 2) and
-    // runfiles/meshconfig's keys.
+    // src/examples/fattree_config's and runfiles/meshconfig's keys, and a dragonfly.
     let fattree = [
         ("topology", "fattree"),
         ("k", "4"),
@@ -45,18 +44,17 @@ fn one_pass_delivery_matches_the_pipelined_one_on_shipped_keys() {
         "fattree_config takes the one-pass path"
     );
     assert_paths_agree(&fattree);
+    // A smaller dragonfly (k = 2) than runfiles/dragonflyconfig's, under UGAL with
+    // 4-flit packets (its 10- and 100-cycle channels spread hops over the wheel).
     let dragonfly = [
         ("topology", "dragonflynew"),
         ("k", "2"),
         ("n", "1"),
-        ("routing_function", "min"),
-        ("internal_speedup", "1.7"),
-        ("vc_allocator", "islip"),
-        ("sw_allocator", "islip"),
-        ("alloc_iters", "4"),
+        ("routing_function", "ugal"),
         ("num_vcs", "3"),
-        ("vc_buf_size", "256"),
-        ("injection_rate", "0.2"),
+        ("vc_buf_size", "64"),
+        ("packet_size", "4"),
+        ("injection_rate", "0.3"),
     ];
     assert_paths_agree(&dragonfly);
     assert_paths_agree(&[
