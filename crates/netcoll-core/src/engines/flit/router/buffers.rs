@@ -35,15 +35,19 @@ impl Network<'_> {
     /// the NIs' flits and the first hops' VC records, and the first ejections' packets,
     /// while the credits are applied; then the hops in a pipeline (records two batches
     /// ahead, ring slots, whose place the record gives, one batch ahead); the ejections
-    /// a batch ahead.
+    /// a batch ahead. Where the records and rings stay cached (they fit a core's L2, see
+    /// [`Network::hints_records`]) the hops are applied in one pass without the hints.
     pub fn deliver(&mut self) {
         let now = self.now;
         let due = self.wheel.take(now);
         let hops = &due.hops[..];
-        for a in &due.arrivals {
-            super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
+        let hint = self.hints_records();
+        if hint {
+            for a in &due.arrivals {
+                super::types::prefetch(&self.vcs[a.port as usize * self.nv + a.vc as usize]);
+            }
+            self.prefetch_records(batch(hops, 0));
         }
-        self.prefetch_records(batch(hops, 0));
         self.prefetch_packets(&due.ejects[..due.ejects.len().min(EJECT_BATCH)]);
         // The credits borrowed once: an increment through `self.credits` would make every
         // next one reload the vector's pointer and length.
@@ -55,15 +59,27 @@ impl Network<'_> {
                 credits[c as usize] += 1;
             }
         }
-        self.prefetch_records(batch(hops, 1));
+        if hint {
+            self.prefetch_records(batch(hops, 1));
+        }
         for a in &due.arrivals {
             self.arrive(a.port, a.vc as u8, a.flit);
+        }
+        if !hint {
+            for h in hops {
+                self.arrive_at(h.ivc as usize, h.bit as usize, h.flit);
+            }
         }
         let rings = self.prefetch_rings;
         if rings {
             self.prefetch_ring_slots(batch(hops, 0));
         }
-        for k in 0..hops.len().div_ceil(ARRIVAL_BATCH) {
+        let batches = if hint {
+            hops.len().div_ceil(ARRIVAL_BATCH)
+        } else {
+            0
+        };
+        for k in 0..batches {
             self.prefetch_records(batch(hops, k + 2));
             if rings {
                 self.prefetch_ring_slots(batch(hops, k + 1));
@@ -81,6 +97,16 @@ impl Network<'_> {
             }
         }
         self.wheel.give_back(now, due);
+    }
+
+    /// Whether deliveries prefetch the VC records of the flits arriving: where the records
+    /// outgrow a core's L2 (`prefetch`), or where the rings do (`prefetch_rings`: the
+    /// dragonfly runfile's 380 KiB of records are evicted by its 46 MiB of rings between
+    /// two arrivals at a VC). Elsewhere they stay cached, and the hints' pass over the hops
+    /// cost about 8 instructions a flit (fattree_config, meshconfig).
+    #[inline]
+    fn hints_records(&self) -> bool {
+        self.prefetch || self.prefetch_rings
     }
 
     /// Prefetches the input VC records of `hops`.
@@ -139,26 +165,34 @@ impl Network<'_> {
     /// [`Network::arrive`] at global input VC `ivc` of bit `bit` (see [`PortAt`]).
     #[inline(always)]
     fn arrive_at(&mut self, ivc: usize, bit: usize, flit: Flit) {
-        let mut flit = flit;
-        flit.hops += 1;
         let v = &mut self.vcs[ivc];
         let (head, len) = (v.head, v.len);
         debug_assert!((len as usize) < self.depth, "buffer overflow: credit bug");
         v.len = len + 1;
+        // The flit is stored whole and its count raised where it lies (raised in a copy
+        // first, it was stored field by field).
         if len > 0 {
             let slot = self.ring_slot(head, len);
-            self.ring[ivc * self.depth + slot] = flit;
+            let at = &mut self.ring[ivc * self.depth + slot];
+            *at = flit;
+            at.hops += 1;
             return;
         }
         v.front = flit;
+        v.front.hops += 1;
         let idle = v.state == IDLE;
-        self.occ[bit / 64] |= 1 << (bit % 64);
+        let word = &mut self.occ[bit / 64];
+        let was = *word;
+        *word = was | 1 << (bit % 64);
         if idle {
             self.set_waiting_bit(bit);
         }
-        // A router with flits is active already.
-        let r = self.bit_router(bit);
-        self.active[r / 64] |= 1 << (r % 64);
+        // A router with flits is active already: one whose word of `occ` held a VC's bit
+        // holds flits.
+        if was == 0 {
+            let r = self.bit_router(bit);
+            self.active[r / 64] |= 1 << (r % 64);
+        }
     }
 
     /// The router of input VC bit `bit` (see [`PortAt`]): a shift when a router's words are
@@ -258,3 +292,7 @@ impl Network<'_> {
         self.cfg.flow_control == FlowControl::CutThrough
     }
 }
+
+#[cfg(test)]
+#[path = "tests_deliver.rs"]
+mod tests;

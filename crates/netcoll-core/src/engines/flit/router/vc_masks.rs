@@ -41,6 +41,7 @@ impl Network<'_> {
 
     /// Marks input VC `ivc` (global) of router `r` as holding an output VC, or not.
     #[inline]
+    #[cfg_attr(not(test), allow(dead_code))] // the crossbar clears its bit directly
     pub(super) fn set_holding(&mut self, r: usize, ivc: usize, on: bool) {
         let (w, b) = self.local_bit(r, ivc);
         set_bit(&mut self.va.holding[w], b, on);

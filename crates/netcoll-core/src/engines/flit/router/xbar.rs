@@ -39,12 +39,23 @@ use super::xbar_state::{out_buffer_full, Queued, FREE};
 use crate::error::Result;
 use crate::spec_err;
 
+/// Ports ahead of the one served whose queue front is prefetched (`send_output_buffers`,
+/// `send_credit_queues`).
+const QUEUE_PREFETCH: usize = 8;
+
 impl Network<'_> {
     /// Refuses what the crossbar model cannot run: more than 64 crossbar ports a side, an
-    /// allocator it does not implement, worms. Called once the network is built.
-    pub(super) fn check_xbar(&self, max_ports: usize) -> Result<()> {
+    /// allocator it does not implement, worms; marks the ejection ports (`Xbar::eject`).
+    /// Called once the network is built.
+    pub(super) fn check_xbar(&mut self, max_ports: usize) -> Result<()> {
         if !self.xb.on {
             return Ok(());
+        }
+        self.xb.eject = vec![0; self.down.len().div_ceil(64)];
+        for (go, d) in self.down.iter().enumerate() {
+            if d.ivc != u32::MAX && d.ivc & DOWN_EJECT != 0 {
+                self.xb.eject[go / 64] |= 1 << (go % 64);
+            }
         }
         let (is, os) = (self.xb.is, self.xb.os);
         if max_ports * is > 64 || max_ports * os > 64 {
@@ -303,7 +314,8 @@ impl Network<'_> {
     /// The front flit of input VC `v` of global input port `gi` crosses the switch:
     /// `Network::traverse` when nothing queues, else into its output buffer with its
     /// credit (now, or with this step's credits). Returns whether it was a tail and the
-    /// flits left in the VC.
+    /// flits left in the VC. Inlined into the switch's grant loop (once a flit).
+    #[inline(always)]
     fn cross(&mut self, r: usize, gi: usize, v: usize) -> (bool, u16) {
         let ivc = gi * self.nv + v;
         if !self.xb.queued {
@@ -323,8 +335,9 @@ impl Network<'_> {
         let left = advance_front(x, &self.ring, ivc * depth, depth);
         if tail {
             x.state = IDLE;
-            // Its VC gives up its place among the switch candidates.
-            self.set_holding(r, ivc, false);
+            // Its VC gives up its place among the switch candidates (its bit cleared
+            // directly: `bit` is its place in the router's masks).
+            self.va.holding[bit / 64] &= !(1 << (bit % 64));
         }
         if left == 0 {
             self.vacate(r, bit);
@@ -352,7 +365,7 @@ impl Network<'_> {
     /// downstream (its credit is taken now, as BookSim's `SendingFlit`).
     fn enqueue(&mut self, go: usize, ov: u8, flit: super::channel::Flit) {
         self.chan_flits[go] += 1;
-        if self.down[go].ivc & DOWN_EJECT == 0 {
+        if self.xb.eject[go / 64] >> (go % 64) & 1 == 0 {
             self.credits[go * self.nv + ov as usize] -= 1;
         }
         // Reaches the buffer at the next step: this cycle unless this is its last step,
@@ -402,6 +415,9 @@ impl Network<'_> {
         // `retain` by hand: the send is inlined in the loop, not called through a closure.
         let mut kept = 0;
         for k in 0..busy.len() {
+            if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
+                self.xb.credq.prefetch_front(ahead as usize);
+            }
             let gi = busy[k];
             if self.send_credit_message(gi as usize) {
                 busy[kept] = gi;
@@ -433,6 +449,11 @@ impl Network<'_> {
         let mut busy = std::mem::take(&mut self.xb.out_busy);
         let mut kept = 0;
         for k in 0..busy.len() {
+            // The buffers' front entries are far apart (a cache line per port and few
+            // flits each) and were written before every router's step: fetched ahead.
+            if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
+                self.xb.outq.prefetch_front(ahead as usize);
+            }
             let go = busy[k];
             if self.send_output_front(go as usize, delays) {
                 busy[kept] = go;

@@ -73,6 +73,9 @@ pub struct Xbar {
     /// Output buffers per global output port, and the ports whose buffer holds flits.
     pub outq: PortQueues<Queued>,
     pub out_busy: Vec<u32>,
+    /// The global output ports that are ejection channels, a bit each (their output VCs
+    /// take no credits).
+    pub eject: Vec<u64>,
     /// Credits per global input port: this step's freed VCs (a mask), the ports touched this
     /// step, and the queue of BookSim's credit objects (one leaves per cycle) when the
     /// switch runs several steps a cycle; the ports whose queue is not empty.
@@ -125,6 +128,7 @@ impl Default for Xbar {
             held_out: Vec::new(),
             outq: PortQueues::new(0),
             out_busy: Vec::new(),
+            eject: Vec::new(),
             cred_step: Vec::new(),
             cred_touched: Vec::new(),
             credq: PortQueues::new(0),
@@ -302,6 +306,13 @@ impl<T: Copy + Default> PortQueues<T> {
     #[inline]
     pub fn front(&self, p: usize) -> Option<T> {
         (self.len[p] != 0).then(|| self.slots[p * RING + self.head[p] as usize])
+    }
+
+    /// Asks the CPU to fetch the slot of port `p`'s front entry (a hint: the queue may
+    /// be empty).
+    #[inline(always)]
+    pub fn prefetch_front(&self, p: usize) {
+        super::types::prefetch(&self.slots[p * RING + self.head[p] as usize]);
     }
 
     #[inline]

@@ -1,7 +1,10 @@
 //! The crossbar's plain-port path (xbar.rs `plain_requests`, one crossbar input and output
-//! per port) against its general path (lane tables, any speedup): the same run on both
-//! gives the same figures, bit for bit, on random crossbar configurations and on the
-//! crossbar keys of BookSim's shipped dragonfly and fat-tree files.
+//! per port, its bidders from the bid masks of xbar_bids.rs) against its general path
+//! (lane tables, any speedup, every VC record and credit read each step): the same run on
+//! both gives the same figures, bit for bit, on random crossbar configurations and on the
+//! crossbar keys of BookSim's shipped dragonfly and fat-tree files. The random ones reach
+//! every way a VC stops bidding: no credit (small buffers, credits back after the tail),
+//! a ready cycle ahead (VC allocation delays), a full output buffer, held connections.
 
 use super::super::alloc_tests::fixed_run;
 use rand::{Rng, SeedableRng};
@@ -65,7 +68,7 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(34);
     let pick =
         |rng: &mut rand::rngs::StdRng, xs: &[&'static str]| xs[rng.random_range(0..xs.len())];
-    for _ in 0..8 {
+    for _ in 0..14 {
         // Held connections or an internal speedup (or both), long and short packets,
         // bounded output buffers, both crossbar allocators, loads up to saturation.
         let hold = pick(&mut rng, &["0", "1"]);
@@ -77,6 +80,13 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
         let sw = pick(&mut rng, &["islip", "separable_input_first"]);
         let iters = if sw == "islip" {
             pick(&mut rng, &["1", "2", "4"])
+        } else {
+            "1"
+        };
+        // A VC allocation delay above 1 (VCs not ready for several steps) only without an
+        // internal speedup, as the model allows.
+        let va_delay = if internal == "1.0" {
+            pick(&mut rng, &["1", "2", "3"])
         } else {
             "1"
         };
@@ -94,6 +104,8 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
             ("output_buffer_size", pick(&mut rng, &["-1", "2", "6"])),
             ("injection_rate", pick(&mut rng, &["0.2", "0.45", "0.8"])),
             ("speculative", pick(&mut rng, &["0", "1"])),
+            ("vc_alloc_delay", va_delay),
+            ("wait_for_tail_credit", pick(&mut rng, &["0", "0", "1"])),
             ("seed", pick(&mut rng, &["1", "2", "3"])),
         ];
         assert_paths_agree(&case);
