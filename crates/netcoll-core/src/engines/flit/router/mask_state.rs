@@ -29,12 +29,12 @@ pub struct MaskRouter {
     /// masks, the round-robin allocators on port masks); off: requests VC by VC and the
     /// request matrix (tests compare the two).
     pub sa_fast: bool,
-    /// Scratch of the switch requests on masks: per local output port, the router's
-    /// eligible input VCs that want it (`wpr` words each, local VC numbers), and per
-    /// local input port the outputs it requests; zero between routers.
-    pub sa_vcs: Vec<u64>,
+    /// Scratch of the switch requests on port masks (sw_ports.rs): the router's eligible
+    /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs), and
+    /// per local input port the outputs it requests (zero between routers).
+    pub sa_elig: [u64; LOCAL],
     pub sa_rows: [u64; LOCAL],
-    /// The router's switch requests were built on masks (else VC by VC).
+    /// The router's switch requests were built on port masks (else VC by VC).
     pub sa_on_masks: bool,
     /// Scratch of the per-port iSLIP VC allocator (va_ports.rs): the requests by output
     /// port, and where each port's group ends.
@@ -60,7 +60,7 @@ impl Default for MaskRouter {
             sent: Vec::new(),
             uniform_ports: usize::MAX,
             sa_fast: true,
-            sa_vcs: Vec::new(),
+            sa_elig: [0; LOCAL],
             sa_rows: [0; LOCAL],
             sa_on_masks: false,
             va_reqs: Vec::new(),

@@ -1,0 +1,164 @@
+//! The general stages' switch requests on port masks (sw_alloc.rs's fast path, without
+//! priorities): one pass over a router's candidate VCs (holding an output VC and a flit)
+//! tests each for eligibility (front flit ready, a credit on its output VC) and keeps, per
+//! mask word, the eligible VCs (`mr.sa_elig`), per local output the requesting input ports
+//! (`out_req`) and, when the allocator reads them, per input port the outputs it requests
+//! (`mr.sa_rows`). Nothing is written per request beyond these bits.
+//!
+//! * The VC carrying input `i`'s request for output `o` is the first eligible VC of port
+//!   `i` wanting `o` from the port's VC offset (BookSim's `_sw_rr_offset`; without
+//!   priorities no later VC supersedes it): only the matched pairs look for it
+//!   ([`Network::carrying_vc`]), among the port's eligible VCs.
+//! * When no two eligible VCs share an input port or an output port (a mesh's routers below
+//!   saturation, nearly always), iSLIP and the separable allocators grant and accept every
+//!   request and move both pointers of each pair (xbar_match.rs's `match_disjoint`): the
+//!   VCs send without the arbitration ([`Network::send_disjoint`]).
+//!
+//! tests_mask_router.rs compares this path with the VC-by-VC requests on the request
+//! matrix (`mr.sa_fast` off).
+
+use super::allocator::next;
+use super::network::{Network, ACTIVE};
+
+/// A router's switch requests on port masks: the outputs asked for, the inputs asking,
+/// and whether two eligible VCs share an input port or an output port.
+#[derive(Clone, Copy)]
+pub(super) struct PortRequests {
+    pub outs: u64,
+    pub ins: u64,
+    pub shared: bool,
+}
+
+impl Network<'_> {
+    /// The switch requests of router `r` on port masks (see the module comment); with
+    /// `ROWS` also the rows. The caller clears `out_req` and the rows
+    /// ([`Network::clear_port_requests`]).
+    #[inline(always)]
+    pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
+        let (nv, wpr, now) = (self.nv, self.wpr, self.now);
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let k = r * wpr;
+        let (held, occ) = (&self.va.holding[k..k + wpr], &self.occ[k..k + wpr]);
+        let (vcs, credits) = (&self.vcs[p0 * nv..(p0 + np) * nv], &self.credits[..]);
+        let mr = &mut *self.mr;
+        let (elig, rows) = (&mut mr.sa_elig[..wpr], &mut mr.sa_rows);
+        let out_req = &mut self.out_req[..];
+        // A port's VCs are a power of two in most runs: its port is then a shift.
+        let shift = nv.is_power_of_two().then(|| nv.trailing_zeros());
+        let (mut outs, mut ins, mut shared) = (0u64, 0u64, 0u64);
+        for w in 0..wpr {
+            let mut bits = held[w] & occ[w];
+            let mut e = 0u64;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let local = 64 * w + b;
+                let x = &vcs[local];
+                let go = x.out_port as usize;
+                if x.state != ACTIVE
+                    || !x.ready_by(now)
+                    || credits[go * nv + x.out_vc as usize] == 0
+                {
+                    continue;
+                }
+                e |= 1 << b;
+                let i = match shift {
+                    Some(s) => local >> s,
+                    None => local / nv,
+                };
+                let (ib, ob) = (1u64 << (i & 63), 1u64 << ((go - p0) & 63));
+                shared |= (ins & ib) | (outs & ob);
+                out_req[(go - p0) & 63] |= ib;
+                if ROWS {
+                    rows[i & 63] |= ob;
+                }
+                (ins, outs) = (ins | ib, outs | ob);
+            }
+            elig[w] = e;
+        }
+        PortRequests {
+            outs,
+            ins,
+            shared: shared != 0,
+        }
+    }
+
+    /// The VC carrying local input `i`'s request for local output `o` at the router whose
+    /// first port is `p0`: the first of the port's eligible VCs (`mr.sa_elig`, after
+    /// [`Network::port_requests`]) from its VC offset that wants `o`.
+    #[inline]
+    pub(super) fn carrying_vc(&self, p0: usize, i: usize, o: usize) -> usize {
+        let (nv, gi) = (self.nv, p0 + i);
+        let go = (p0 + o) as u32;
+        let mut port_vcs = word_bits(&self.mr.sa_elig, i * nv, nv);
+        loop {
+            debug_assert!(port_vcs != 0, "a matched input has a VC for its output");
+            let v = super::allocator::rotate_pick(port_vcs, self.in_rr[gi] as usize);
+            if self.vcs[gi * nv + v].out_port == go {
+                return v;
+            }
+            port_vcs &= !(1 << v);
+        }
+    }
+
+    /// Every request of router `r` (first port `p0`, `np` ports) is granted and accepted:
+    /// no two share an input or an output port (`req.shared` false), so each input port
+    /// has one eligible VC. The pointers of each pair move past it (output: past the
+    /// input; input: past the output and the VC), and the VCs send in port order; the
+    /// requests are cleared.
+    #[inline(always)]
+    pub(super) fn send_disjoint<const ROWS: bool>(&mut self, r: usize, req: PortRequests) {
+        debug_assert!(!req.shared);
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let mut ins = req.ins;
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            let gi = p0 + i;
+            let v = word_bits(&self.mr.sa_elig, i * nv, nv).trailing_zeros() as usize;
+            let o = self.vcs[gi * nv + v].out_port as usize - p0;
+            self.out_req[o & 63] = 0;
+            if ROWS {
+                self.mr.sa_rows[i] = 0;
+            }
+            self.out_rr[p0 + o] = next(i, np) as u16;
+            self.sa_aptr[gi] = next(o, np) as u16;
+            self.in_rr[gi] = next(v, nv) as u8;
+            self.traverse(r, gi, v);
+        }
+    }
+
+    /// Clears the rows of the inputs `ins` and (`outs`) the columns that
+    /// [`Network::port_requests`] or the VC-by-VC requests left.
+    #[inline]
+    pub(super) fn clear_port_requests(&mut self, mut ins: u64, mut outs: u64) {
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            self.mr.sa_rows[i] = 0;
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.out_req[o] = 0;
+        }
+    }
+}
+
+/// Bits `start..start + n` (`n <= 64`) of the bit set `words`, as the low bits of a word.
+#[inline(always)]
+pub(super) fn word_bits(words: &[u64], start: usize, n: usize) -> u64 {
+    let (w, off) = (start / 64, start % 64);
+    let mut x = words[w] >> off;
+    if off + n > 64 {
+        x |= words[w + 1] << (64 - off);
+    }
+    if n < 64 {
+        x & ((1 << n) - 1)
+    } else {
+        x
+    }
+}
