@@ -30,9 +30,11 @@ pub struct MaskRouter {
     /// request matrix (tests compare the two).
     pub sa_fast: bool,
     /// Scratch of the switch requests on port masks (sw_ports.rs): the router's eligible
-    /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs), and
-    /// per local input port the outputs it requests (zero between routers).
+    /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs).
     pub sa_elig: [u64; LOCAL],
+    /// Per local output port the input ports requesting it (the columns), per local input
+    /// port the outputs it requests (the rows); zero between routers.
+    pub sa_cols: [u64; LOCAL],
     pub sa_rows: [u64; LOCAL],
     /// The router's switch requests were built on port masks (else VC by VC).
     pub sa_on_masks: bool,
@@ -61,6 +63,7 @@ impl Default for MaskRouter {
             uniform_ports: usize::MAX,
             sa_fast: true,
             sa_elig: [0; LOCAL],
+            sa_cols: [0; LOCAL],
             sa_rows: [0; LOCAL],
             sa_on_masks: false,
             va_reqs: Vec::new(),

@@ -85,7 +85,7 @@ impl Network<'_> {
     }
 
     /// The requests of router `r`'s input ports with the rows (see the module comment):
-    /// per local output its requesting inputs (`out_req`), per local input the outputs it
+    /// per local output its requesting inputs (the columns, `mr.sa_cols`), per local input the outputs it
     /// requests (`mr.sa_rows`), and the VC carrying each request ([`Network::request_vc`]).
     /// Returns the outputs asked for and the inputs asking. Only the VCs holding an output
     /// VC with a flit are looked at (`holding` is exact here: a tail's traversal clears its
@@ -111,7 +111,7 @@ impl Network<'_> {
         self.mr.sa_on_masks = masks;
         let (outs, ins) = if masks {
             let q = self.port_requests::<ROWS>(r);
-            if q.ins != 0 && !q.shared {
+            if q.ins != 0 && q.disjoint() {
                 self.send_disjoint::<ROWS>(r, q);
                 return None;
             }
@@ -144,8 +144,8 @@ impl Network<'_> {
                 }
                 let o = self.vcs[base + v].out_port as usize - p0;
                 let slot = i * mp + o;
-                if self.out_req[o] >> i & 1 == 0 {
-                    self.out_req[o] |= 1 << i;
+                if self.mr.sa_cols[o] >> i & 1 == 0 {
+                    self.mr.sa_cols[o] |= 1 << i;
                     if ROWS {
                         self.mr.sa_rows[i] |= 1 << o;
                     }
@@ -245,6 +245,9 @@ impl Network<'_> {
     /// BookSim's separable input-first allocator over ports on masks (xbar_match.rs): every
     /// input picks the requested output nearest its pointer, every output the input nearest
     /// its pointer among those that picked it; the matched inputs send in port order.
+    /// Out of line, as `islip_switch`: the request loop keeps its values in registers
+    /// (inlined into the router's stages, they spill).
+    #[inline(never)]
     fn input_first_ports(&mut self, r: usize) {
         let Some((outs, ins)) = self.contested_requests::<true>(r) else {
             return;
@@ -285,7 +288,7 @@ impl Network<'_> {
     /// later iterations match among the unmatched, pointers move on first-iteration
     /// matches only); the matched inputs send in port order.
     fn islip_switch(&mut self, r: usize, iters: usize) {
-        // iSLIP reads only the columns (`out_req`), and leaves them clear.
+        // iSLIP reads only the columns, and leaves them clear.
         let Some((outs, _)) = self.contested_requests::<false>(r) else {
             return;
         };
@@ -299,7 +302,7 @@ impl Network<'_> {
         let (mut in_m, mut pick) = (0u64, [0u8; 64]);
         let ptrs = (&mut self.out_rr[ports.clone()], &mut self.sa_aptr[ports]);
         rounds.run(
-            &mut self.out_req,
+            &mut self.mr.sa_cols,
             outs,
             ptrs,
             &mut self.sa_grants,

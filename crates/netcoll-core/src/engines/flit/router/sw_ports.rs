@@ -2,7 +2,7 @@
 //! priorities): one pass over a router's candidate VCs (holding an output VC and a flit)
 //! tests each for eligibility (front flit ready, a credit on its output VC) and keeps, per
 //! mask word, the eligible VCs (`mr.sa_elig`), per local output the requesting input ports
-//! (`out_req`) and, when the allocator reads them, per input port the outputs it requests
+//! (the columns, `mr.sa_cols`) and, when the allocator reads them, per input port the outputs it requests
 //! (`mr.sa_rows`). Nothing is written per request beyond these bits.
 //!
 //! * The VC carrying input `i`'s request for output `o` is the first eligible VC of port
@@ -21,20 +21,48 @@ use super::allocator::next;
 use super::network::{Network, ACTIVE};
 
 /// A router's switch requests on port masks: the outputs asked for, the inputs asking,
-/// and whether two eligible VCs share an input port or an output port.
+/// and the eligible VCs (each input port's at most one when `disjoint`).
 #[derive(Clone, Copy)]
 pub(super) struct PortRequests {
     pub outs: u64,
     pub ins: u64,
-    pub shared: bool,
+    pub eligible: usize,
+}
+
+impl PortRequests {
+    /// Whether no two eligible VCs share an input port or an output port: as many eligible
+    /// VCs as inputs asking and as outputs asked for (one VC alone shares nothing).
+    #[inline(always)]
+    pub fn disjoint(&self) -> bool {
+        self.eligible <= 1
+            || (self.eligible == self.ins.count_ones() as usize
+                && self.eligible == self.outs.count_ones() as usize)
+    }
 }
 
 impl Network<'_> {
     /// The switch requests of router `r` on port masks (see the module comment); with
-    /// `ROWS` also the rows. The caller clears `out_req` and the rows
+    /// `ROWS` also the rows. The caller clears the columns and the rows
     /// ([`Network::clear_port_requests`]).
     #[inline(always)]
     pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
+        // A port's VCs are a power of two in most runs: a VC's port is then a shift.
+        let nv = self.nv;
+        if nv & (nv - 1) == 0 {
+            let s = nv.trailing_zeros();
+            self.port_requests_by::<ROWS>(r, |local| local >> s)
+        } else {
+            self.port_requests_by::<ROWS>(r, |local| local / nv)
+        }
+    }
+
+    /// [`Network::port_requests`] with `port_of` the input port of a local VC number.
+    #[inline(always)]
+    fn port_requests_by<const ROWS: bool>(
+        &mut self,
+        r: usize,
+        port_of: impl Fn(usize) -> usize,
+    ) -> PortRequests {
         let (nv, wpr, now) = (self.nv, self.wpr, self.now);
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
@@ -42,11 +70,8 @@ impl Network<'_> {
         let (held, occ) = (&self.va.holding[k..k + wpr], &self.occ[k..k + wpr]);
         let (vcs, credits) = (&self.vcs[p0 * nv..(p0 + np) * nv], &self.credits[..]);
         let mr = &mut *self.mr;
-        let (elig, rows) = (&mut mr.sa_elig[..wpr], &mut mr.sa_rows);
-        let out_req = &mut self.out_req[..];
-        // A port's VCs are a power of two in most runs: its port is then a shift.
-        let shift = nv.is_power_of_two().then(|| nv.trailing_zeros());
-        let (mut outs, mut ins, mut shared) = (0u64, 0u64, 0u64);
+        let (elig, cols, rows) = (&mut mr.sa_elig[..wpr], &mut mr.sa_cols, &mut mr.sa_rows);
+        let (mut outs, mut ins, mut n) = (0u64, 0u64, 0usize);
         for w in 0..wpr {
             let mut bits = held[w] & occ[w];
             let mut e = 0u64;
@@ -63,24 +88,20 @@ impl Network<'_> {
                     continue;
                 }
                 e |= 1 << b;
-                let i = match shift {
-                    Some(s) => local >> s,
-                    None => local / nv,
-                };
-                let (ib, ob) = (1u64 << (i & 63), 1u64 << ((go - p0) & 63));
-                shared |= (ins & ib) | (outs & ob);
-                out_req[(go - p0) & 63] |= ib;
+                let (i, o) = (port_of(local) & 63, (go - p0) & 63);
+                cols[o] |= 1 << i;
                 if ROWS {
-                    rows[i & 63] |= ob;
+                    rows[i] |= 1 << o;
                 }
-                (ins, outs) = (ins | ib, outs | ob);
+                (ins, outs) = (ins | 1 << i, outs | 1 << o);
+                n += 1;
             }
             elig[w] = e;
         }
         PortRequests {
             outs,
             ins,
-            shared: shared != 0,
+            eligible: n,
         }
     }
 
@@ -102,32 +123,38 @@ impl Network<'_> {
         }
     }
 
-    /// Every request of router `r` (first port `p0`, `np` ports) is granted and accepted:
-    /// no two share an input or an output port (`req.shared` false), so each input port
-    /// has one eligible VC. The pointers of each pair move past it (output: past the
-    /// input; input: past the output and the VC), and the VCs send in port order; the
-    /// requests are cleared.
+    /// Every request of router `r` is granted and accepted: no two share an input or an
+    /// output port (`req.disjoint()`), so each input port has one eligible VC, and the
+    /// eligible VCs (`mr.sa_elig`) are in port order. The pointers of each pair move past
+    /// it (output: past the input; input: past the output and the VC), and the VCs send in
+    /// port order; the requests are cleared.
     #[inline(always)]
     pub(super) fn send_disjoint<const ROWS: bool>(&mut self, r: usize, req: PortRequests) {
-        debug_assert!(!req.shared);
-        let nv = self.nv;
+        debug_assert!(req.disjoint());
+        let (nv, wpr) = (self.nv, self.wpr);
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
-        let mut ins = req.ins;
-        while ins != 0 {
-            let i = ins.trailing_zeros() as usize;
-            ins &= ins - 1;
-            let gi = p0 + i;
-            let v = word_bits(&self.mr.sa_elig, i * nv, nv).trailing_zeros() as usize;
-            let o = self.vcs[gi * nv + v].out_port as usize - p0;
-            self.out_req[o & 63] = 0;
-            if ROWS {
-                self.mr.sa_rows[i] = 0;
+        for w in 0..wpr {
+            let mut bits = self.mr.sa_elig[w];
+            while bits != 0 {
+                let local = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (i, v) = if nv & (nv - 1) == 0 {
+                    (local >> nv.trailing_zeros(), local & (nv - 1))
+                } else {
+                    (local / nv, local % nv)
+                };
+                let gi = p0 + i;
+                let o = (self.vcs[gi * nv + v].out_port as usize - p0) & 63;
+                self.mr.sa_cols[o] = 0;
+                if ROWS {
+                    self.mr.sa_rows[i & 63] = 0;
+                }
+                self.out_rr[p0 + o] = next(i, np) as u16;
+                self.sa_aptr[gi] = next(o, np) as u16;
+                self.in_rr[gi] = next(v, nv) as u8;
+                self.traverse(r, gi, v);
             }
-            self.out_rr[p0 + o] = next(i, np) as u16;
-            self.sa_aptr[gi] = next(o, np) as u16;
-            self.in_rr[gi] = next(v, nv) as u8;
-            self.traverse(r, gi, v);
         }
     }
 
@@ -143,7 +170,7 @@ impl Network<'_> {
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
-            self.out_req[o] = 0;
+            self.mr.sa_cols[o] = 0;
         }
     }
 }
