@@ -240,6 +240,9 @@ mod tests_routings;
 #[cfg(test)]
 mod tests_speedup;
 #[cfg(test)]
+#[path = "router/tests_sw_ports.rs"]
+mod tests_sw_ports;
+#[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;
 #[cfg(test)]
