@@ -32,6 +32,8 @@ pub struct MaskRouter {
     /// Scratch of the switch requests on port masks (sw_ports.rs): the router's eligible
     /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs).
     pub sa_elig: [u64; LOCAL],
+    /// The same by local output port (`wpr` words each; zero between routers).
+    pub sa_vcs: Vec<u64>,
     /// Per local output port the input ports requesting it (the columns), per local input
     /// port the outputs it requests (the rows); zero between routers.
     pub sa_cols: [u64; LOCAL],
@@ -63,6 +65,7 @@ impl Default for MaskRouter {
             uniform_ports: usize::MAX,
             sa_fast: true,
             sa_elig: [0; LOCAL],
+            sa_vcs: Vec::new(),
             sa_cols: [0; LOCAL],
             sa_rows: [0; LOCAL],
             sa_on_masks: false,

@@ -240,6 +240,7 @@ impl Network<'_> {
             self.traverse(r, p0 + i, v);
         }
         self.clear_port_requests(ins, 0);
+        self.clear_vc_masks(outs);
     }
 
     /// BookSim's separable input-first allocator over ports on masks (xbar_match.rs): every
@@ -269,6 +270,7 @@ impl Network<'_> {
         );
         self.send_matched(r, p0, in_m, &pick);
         self.clear_port_requests(ins, outs);
+        self.clear_vc_masks(outs);
     }
 
     /// The matched inputs `in_m` of the router whose first port is `p0` send the VCs
@@ -312,6 +314,7 @@ impl Network<'_> {
             },
         );
         self.send_matched(r, p0, in_m, &pick);
+        self.clear_vc_masks(outs);
     }
 
     /// Separable input-first allocation. A replicating worm's input VC (seed 003 s5.1.2)

@@ -7,8 +7,9 @@
 //!
 //! * The VC carrying input `i`'s request for output `o` is the first eligible VC of port
 //!   `i` wanting `o` from the port's VC offset (BookSim's `_sw_rr_offset`; without
-//!   priorities no later VC supersedes it): only the matched pairs look for it
-//!   ([`Network::carrying_vc`]), among the port's eligible VCs.
+//!   priorities no later VC supersedes it): the pass keeps per output its eligible VCs
+//!   (`mr.sa_vcs`, `wpr` words each), and only the matched pairs pick theirs
+//!   ([`Network::carrying_vc`]: one rotate, no scan).
 //! * When no two eligible VCs share an input port or an output port (a mesh's routers below
 //!   saturation, nearly always), iSLIP and the separable allocators grant and accept every
 //!   request and move both pointers of each pair (xbar_match.rs's `match_disjoint`): the
@@ -18,6 +19,7 @@
 //! matrix (`mr.sa_fast` off).
 
 use super::allocator::next;
+use super::mask_state::LOCAL;
 use super::network::{Network, ACTIVE};
 
 /// A router's switch requests on port masks: the outputs asked for, the inputs asking,
@@ -70,7 +72,11 @@ impl Network<'_> {
         let (held, occ) = (&self.va.holding[k..k + wpr], &self.occ[k..k + wpr]);
         let (vcs, credits) = (&self.vcs[p0 * nv..(p0 + np) * nv], &self.credits[..]);
         let mr = &mut *self.mr;
+        if mr.sa_vcs.len() < LOCAL * wpr {
+            mr.sa_vcs.resize(LOCAL * wpr, 0);
+        }
         let (elig, cols, rows) = (&mut mr.sa_elig[..wpr], &mut mr.sa_cols, &mut mr.sa_rows);
+        let by_out = &mut mr.sa_vcs[..];
         let (mut outs, mut ins, mut n) = (0u64, 0u64, 0usize);
         for w in 0..wpr {
             let mut bits = held[w] & occ[w];
@@ -87,8 +93,9 @@ impl Network<'_> {
                 {
                     continue;
                 }
-                e |= 1 << b;
                 let (i, o) = (port_of(local) & 63, (go - p0) & 63);
+                e |= 1 << b;
+                by_out[o * wpr + w] |= 1 << b;
                 cols[o] |= 1 << i;
                 if ROWS {
                     rows[i] |= 1 << o;
@@ -106,20 +113,33 @@ impl Network<'_> {
     }
 
     /// The VC carrying local input `i`'s request for local output `o` at the router whose
-    /// first port is `p0`: the first of the port's eligible VCs (`mr.sa_elig`, after
-    /// [`Network::port_requests`]) from its VC offset that wants `o`.
+    /// first port is `p0`: the first of the port's eligible VCs wanting `o` (`mr.sa_vcs`,
+    /// after [`Network::port_requests`]) from its VC offset.
     #[inline]
     pub(super) fn carrying_vc(&self, p0: usize, i: usize, o: usize) -> usize {
-        let (nv, gi) = (self.nv, p0 + i);
-        let go = (p0 + o) as u32;
-        let mut port_vcs = word_bits(&self.mr.sa_elig, i * nv, nv);
-        loop {
-            debug_assert!(port_vcs != 0, "a matched input has a VC for its output");
-            let v = super::allocator::rotate_pick(port_vcs, self.in_rr[gi] as usize);
-            if self.vcs[gi * nv + v].out_port == go {
-                return v;
+        let (nv, wpr) = (self.nv, self.wpr);
+        let port_vcs = word_bits(&self.mr.sa_vcs[o * wpr..(o + 1) * wpr], i * nv, nv);
+        debug_assert!(port_vcs != 0, "a matched input has a VC for its output");
+        super::allocator::rotate_pick(port_vcs, self.in_rr[p0 + i] as usize)
+    }
+
+    /// Clears the eligible VCs by output (`mr.sa_vcs`) of the outputs `outs` that
+    /// [`Network::port_requests`] left (when the requests were on port masks).
+    #[inline]
+    pub(super) fn clear_vc_masks(&mut self, mut outs: u64) {
+        if !self.mr.sa_on_masks {
+            return;
+        }
+        let (wpr, mr) = (self.wpr, &mut *self.mr);
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            // Only the words with eligible VCs were written (and no memset call).
+            for w in 0..wpr {
+                if mr.sa_elig[w] != 0 {
+                    mr.sa_vcs[o * wpr + w] = 0;
+                }
             }
-            port_vcs &= !(1 << v);
         }
     }
 
@@ -147,6 +167,8 @@ impl Network<'_> {
                 let gi = p0 + i;
                 let o = (self.vcs[gi * nv + v].out_port as usize - p0) & 63;
                 self.mr.sa_cols[o] = 0;
+                // The output's one eligible VC is in this word.
+                self.mr.sa_vcs[o * wpr + w] = 0;
                 if ROWS {
                     self.mr.sa_rows[i & 63] = 0;
                 }
