@@ -280,27 +280,7 @@ fn per_port_va_masks_match_the_grant_table_and_the_request_matrix() {
         ],
         // runfiles/ftreeconfig: request/reply classes on overlapping VC ranges, 128 VCs a
         // router, nca routing.
-        vec![
-            ("topology", "fattree"),
-            ("k", "4"),
-            ("n", "3"),
-            ("routing_function", "nca"),
-            ("num_vcs", "16"),
-            ("use_read_write", "1"),
-            ("read_request_begin_vc", "0"),
-            ("read_request_end_vc", "5"),
-            ("write_reply_begin_vc", "2"),
-            ("write_reply_end_vc", "7"),
-            ("read_reply_begin_vc", "8"),
-            ("read_reply_end_vc", "12"),
-            ("write_request_begin_vc", "10"),
-            ("write_request_end_vc", "15"),
-            ("wait_for_tail_credit", "1"),
-            ("alloc_iters", "2"),
-            ("routing_delay", "0"),
-            ("traffic", "bitcomp"),
-            ("injection_rate", "0.4"),
-        ],
+        super::tests_sw_ports::FTREECONFIG_ROUTER.to_vec(),
     ];
     for case in &cases {
         let (fast, applies) = va_figures(case, VaPath::Fast);

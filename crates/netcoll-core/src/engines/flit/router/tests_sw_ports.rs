@@ -29,6 +29,31 @@ fn assert_sa_paths_agree(case: &[(&str, &str)]) -> bool {
     applies
 }
 
+/// runfiles/ftreeconfig's router at a load past its file's: request/reply classes on
+/// overlapping VC ranges, 128 VCs a router, nca routing, waiting for tail credits, two
+/// iterations (also the per-port VC allocator's case, tests_mask_router.rs).
+pub(super) const FTREECONFIG_ROUTER: &[(&str, &str)] = &[
+    ("topology", "fattree"),
+    ("k", "4"),
+    ("n", "3"),
+    ("routing_function", "nca"),
+    ("num_vcs", "16"),
+    ("use_read_write", "1"),
+    ("read_request_begin_vc", "0"),
+    ("read_request_end_vc", "5"),
+    ("write_reply_begin_vc", "2"),
+    ("write_reply_end_vc", "7"),
+    ("read_reply_begin_vc", "8"),
+    ("read_reply_end_vc", "12"),
+    ("write_request_begin_vc", "10"),
+    ("write_request_end_vc", "15"),
+    ("wait_for_tail_credit", "1"),
+    ("alloc_iters", "2"),
+    ("routing_delay", "0"),
+    ("traffic", "bitcomp"),
+    ("injection_rate", "0.4"),
+];
+
 /// The shipped configurations the general switch allocation serves: src/examples/
 /// singleconfig's router (10 ports, 8 VCs, separable input-first, saturated),
 /// runfiles/meshconfig's (iSLIP, 2 iterations, 16 VCs, waiting for tail credits) and
@@ -54,27 +79,7 @@ const SHIPPED_GENERAL_SA: [&[(&str, &str)]; 3] = [
         ("routing_delay", "0"),
         ("injection_rate", "0.45"),
     ],
-    &[
-        ("topology", "fattree"),
-        ("k", "4"),
-        ("n", "3"),
-        ("routing_function", "nca"),
-        ("num_vcs", "16"),
-        ("use_read_write", "1"),
-        ("read_request_begin_vc", "0"),
-        ("read_request_end_vc", "5"),
-        ("write_reply_begin_vc", "2"),
-        ("write_reply_end_vc", "7"),
-        ("read_reply_begin_vc", "8"),
-        ("read_reply_end_vc", "12"),
-        ("write_request_begin_vc", "10"),
-        ("write_request_end_vc", "15"),
-        ("wait_for_tail_credit", "1"),
-        ("alloc_iters", "2"),
-        ("routing_delay", "0"),
-        ("traffic", "bitcomp"),
-        ("injection_rate", "0.35"),
-    ],
+    FTREECONFIG_ROUTER,
 ];
 
 #[test]
