@@ -10,7 +10,7 @@
 //!   booksim_keys, class_types), the schedule runner's parameters (params), the memory estimate
 //!   (footprint), and the name registries (registry: `Registry`, `nearest`).
 //! - router/: the router stages (router, mask_router and mask_state for the bit-mask fast
-//!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, allocator), buffers, VC
+//!   path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, sw_ports, allocator), buffers, VC
 //!   classes (vclass), the allocator registry (alloc_registry).
 //! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
 //!   its random and credit-read grid routings (grid_random: xy_yx, romm, valiant), the
@@ -74,6 +74,8 @@ mod mask_state;
 mod router;
 #[path = "router/sw_alloc.rs"]
 mod sw_alloc;
+#[path = "router/sw_ports.rs"]
+mod sw_ports;
 #[path = "router/tail_credit.rs"]
 mod tail_credit;
 #[path = "router/types.rs"]
@@ -237,6 +239,9 @@ mod tests_patterns;
 mod tests_routings;
 #[cfg(test)]
 mod tests_speedup;
+#[cfg(test)]
+#[path = "router/tests_sw_ports.rs"]
+mod tests_sw_ports;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

@@ -29,12 +29,16 @@ pub struct MaskRouter {
     /// masks, the round-robin allocators on port masks); off: requests VC by VC and the
     /// request matrix (tests compare the two).
     pub sa_fast: bool,
-    /// Scratch of the switch requests on masks: per local output port, the router's
-    /// eligible input VCs that want it (`wpr` words each, local VC numbers), and per
-    /// local input port the outputs it requests; zero between routers.
+    /// Scratch of the switch requests on port masks (sw_ports.rs): the router's eligible
+    /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs).
+    pub sa_elig: [u64; LOCAL],
+    /// The same by local output port (`wpr` words each; zero between routers).
     pub sa_vcs: Vec<u64>,
+    /// Per local output port the input ports requesting it (the columns), per local input
+    /// port the outputs it requests (the rows); zero between routers.
+    pub sa_cols: [u64; LOCAL],
     pub sa_rows: [u64; LOCAL],
-    /// The router's switch requests were built on masks (else VC by VC).
+    /// The router's switch requests were built on port masks (else VC by VC).
     pub sa_on_masks: bool,
 }
 
@@ -48,7 +52,9 @@ impl Default for MaskRouter {
             sent: Vec::new(),
             uniform_ports: usize::MAX,
             sa_fast: true,
+            sa_elig: [0; LOCAL],
             sa_vcs: Vec::new(),
+            sa_cols: [0; LOCAL],
             sa_rows: [0; LOCAL],
             sa_on_masks: false,
         }

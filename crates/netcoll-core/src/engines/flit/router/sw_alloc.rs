@@ -17,11 +17,12 @@
 //!   priorities, `separable_output_first` runs as one iSLIP iteration (the same rule) and
 //!   `separable_input_first` on port masks too (xbar_match.rs), not on the request matrix
 //!   (`sa_ports_apply`).
-//! * Without priorities, a router with many candidate VCs builds its requests on masks
-//!   (`switch_request_masks`): each VC's eligibility is a bit in its output's mask of VCs,
-//!   and only a matched pair looks for its carrying VC (the first of the input port's VCs
-//!   in that mask from the port's VC offset). tests_mask_router.rs compares these paths
-//!   with the VC-by-VC requests on the request matrix.
+//! * Without priorities, the requests are built on port masks (sw_ports.rs): each
+//!   eligible VC is a bit, and only a matched pair looks for its carrying VC (the first of
+//!   the input port's eligible VCs wanting the output from the port's VC offset); when no
+//!   two eligible VCs share a port, iSLIP and the separable allocators send them all
+//!   without arbitration. tests_mask_router.rs compares these paths with the VC-by-VC
+//!   requests on the request matrix.
 //! * Runs with multidestination worms use netcoll's input-first allocator (each input port
 //!   puts one VC forward, round-robin, each output port grants one input, round-robin):
 //!   a replicating VC bids on several outputs at once.
@@ -34,11 +35,6 @@ use super::network::{Network, ACTIVE};
 use super::types::REPL;
 use super::vc_masks::split_vc;
 use super::xbar_match::{separable_input_first, IslipRounds};
-
-/// Candidate VCs (holding an output VC and a flit) from which a router's switch requests
-/// are built on masks: with fewer (a mesh's routers hold a few each) testing them one by
-/// one costs less than clearing and reading the masks.
-const SA_MASK_MIN: u32 = 16;
 
 impl Network<'_> {
     pub(super) fn allocate_switch(&mut self, r: usize) {
@@ -79,84 +75,51 @@ impl Network<'_> {
                 > 0
     }
 
-    /// Whether the switch requests are built on masks ([`Network::switch_request_masks`]):
-    /// without priorities the VC carrying a port's request for an output is the first
-    /// eligible one from the port's VC offset, so only the matched pairs need theirs; and a
-    /// port's VCs fit one word. Tests switch it off to compare with the VC-by-VC requests.
+    /// Whether the switch requests are built on port masks (sw_ports.rs): without
+    /// priorities the VC carrying a port's request for an output is the first eligible one
+    /// from the port's VC offset, so only the matched pairs need theirs; and a port's VCs
+    /// fit one word. Tests switch it off to compare with the VC-by-VC requests.
     #[inline]
     pub(super) fn sa_masks_apply(&self) -> bool {
         self.mr.sa_fast && self.prio == Priority::None && self.nv <= 64
     }
 
-    /// The requests of router `r`'s input ports (see the module comment): per local
-    /// output its requesting inputs (`out_req`), per local input the outputs it requests
-    /// (`mr.sa_rows`), and the VC carrying each request ([`Network::request_vc`]). Returns
-    /// the outputs asked for and the inputs asking. Only the VCs holding an output VC with
-    /// a flit are looked at (`holding` is exact here: a tail's traversal clears its bit).
-    /// The caller clears them ([`Network::clear_switch_requests`]).
+    /// The requests of router `r`'s input ports with the rows (see the module comment):
+    /// per local output its requesting inputs (the columns, `mr.sa_cols`), per local input the outputs it
+    /// requests (`mr.sa_rows`), and the VC carrying each request ([`Network::request_vc`]).
+    /// Returns the outputs asked for and the inputs asking. Only the VCs holding an output
+    /// VC with a flit are looked at (`holding` is exact here: a tail's traversal clears its
+    /// bit). The caller clears them ([`Network::clear_port_requests`]).
     #[inline]
     fn switch_requests(&mut self, r: usize) -> (u64, u64) {
-        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
+        let masks = self.sa_masks_apply();
         self.mr.sa_on_masks = masks;
         if masks {
-            self.switch_request_masks(r)
+            let q = self.port_requests::<true>(r);
+            (q.outs, q.ins)
         } else {
             self.switch_requests_by_vc::<true>(r)
         }
     }
 
-    /// The VCs of router `r` holding an output VC and a flit.
-    #[inline]
-    fn switch_candidates(&self, r: usize) -> u32 {
-        let k = r * self.wpr;
-        let (held, occ) = (
-            &self.va.holding[k..k + self.wpr],
-            &self.occ[k..k + self.wpr],
-        );
-        held.iter()
-            .zip(occ)
-            .map(|(h, o)| (h & o).count_ones())
-            .sum()
-    }
-
-    /// [`Network::switch_requests`] on masks: every candidate VC's eligibility is a bit
-    /// (no branch on it) set in its output's mask of VCs (`mr.sa_vcs`), its input's row and
-    /// its output's column.
-    #[inline(never)]
-    fn switch_request_masks(&mut self, r: usize) -> (u64, u64) {
-        let (nv, wpr, now) = (self.nv, self.wpr, self.now);
-        let p0 = self.pstart[r] as usize;
-        let p0v = p0 * nv;
-        let np = self.pstart[r + 1] as usize - p0;
-        let mr = &mut *self.mr;
-        if mr.sa_vcs.len() < self.out_req.len() * wpr {
-            mr.sa_vcs.resize(self.out_req.len() * wpr, 0);
-        }
-        let (vcs, credits) = (&self.vcs[p0v..p0v + np * nv], &self.credits[..]);
-        let (out_req, rows, sa_vcs) = (&mut self.out_req[..np], &mut mr.sa_rows, &mut mr.sa_vcs);
-        let (mut outs, mut ins) = (0u64, 0u64);
-        for w in 0..wpr {
-            let k = r * wpr + w;
-            let mut bits = self.va.holding[k] & self.occ[k];
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let x = &vcs[64 * w + b];
-                if x.state != ACTIVE {
-                    continue;
-                }
-                let go = x.out_port as usize;
-                let ok = x.ready_by(now) & (credits[go * nv + x.out_vc as usize] > 0);
-                let e = u64::from(ok);
-                let i = split_vc(64 * w + b, nv).0;
-                let o = (go - p0) & 63;
-                sa_vcs[o * wpr + w] |= e << b;
-                rows[i & 63] |= e << o;
-                out_req[o] |= e << i;
-                (outs, ins) = (outs | e << o, ins | e << i);
+    /// The requests of router `r` for iSLIP and the separable allocators over ports (with
+    /// the rows: `ROWS`), as [`Network::switch_requests`]: `None` when there are none, or
+    /// when no two share a port and they were sent already ([`Network::send_disjoint`]).
+    #[inline(always)]
+    fn contested_requests<const ROWS: bool>(&mut self, r: usize) -> Option<(u64, u64)> {
+        let masks = self.sa_masks_apply();
+        self.mr.sa_on_masks = masks;
+        let (outs, ins) = if masks {
+            let q = self.port_requests::<ROWS>(r);
+            if q.ins != 0 && q.disjoint() {
+                self.send_disjoint::<ROWS>(r, q);
+                return None;
             }
-        }
-        (outs, ins)
+            (q.outs, q.ins)
+        } else {
+            self.switch_requests_by_vc::<ROWS>(r)
+        };
+        (ins != 0).then_some((outs, ins))
     }
 
     /// [`Network::switch_requests`] VC by VC, each request's carrying VC in `sa_req_vc`
@@ -181,8 +144,8 @@ impl Network<'_> {
                 }
                 let o = self.vcs[base + v].out_port as usize - p0;
                 let slot = i * mp + o;
-                if self.out_req[o] >> i & 1 == 0 {
-                    self.out_req[o] |= 1 << i;
+                if self.mr.sa_cols[o] >> i & 1 == 0 {
+                    self.mr.sa_cols[o] |= 1 << i;
                     if ROWS {
                         self.mr.sa_rows[i] |= 1 << o;
                     }
@@ -200,32 +163,10 @@ impl Network<'_> {
     /// first port is `p0` (after [`Network::switch_requests`]).
     #[inline]
     fn request_vc(&self, p0: usize, i: usize, o: usize) -> usize {
-        if !self.mr.sa_on_masks {
-            return self.sa_req_vc[i * self.out_req.len() + o] as usize;
-        }
-        let (nv, wpr) = (self.nv, self.wpr);
-        let vcs = &self.mr.sa_vcs[o * wpr..(o + 1) * wpr];
-        let port_vcs = word_bits(vcs, i * nv, nv);
-        rotate_pick(port_vcs, self.in_rr[p0 + i] as usize)
-    }
-
-    /// Clears what [`Network::switch_requests`] left for the outputs `outs` and inputs
-    /// `ins` (`out_req` is cleared by the allocators).
-    #[inline]
-    fn clear_switch_requests(&mut self, mut outs: u64, mut ins: u64) {
-        let wpr = self.wpr;
-        let masks = self.mr.sa_on_masks;
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            if masks {
-                self.mr.sa_vcs[o * wpr..(o + 1) * wpr].fill(0);
-            }
-        }
-        while ins != 0 {
-            let i = ins.trailing_zeros() as usize;
-            ins &= ins - 1;
-            self.mr.sa_rows[i] = 0;
+        if self.mr.sa_on_masks {
+            self.carrying_vc(p0, i, o)
+        } else {
+            self.sa_req_vc[i * self.out_req.len() + o] as usize
         }
     }
 
@@ -275,12 +216,7 @@ impl Network<'_> {
                 self.va.book.reqs.add(i, o, pri, pri);
             }
         }
-        let mut bits = outs;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            self.out_req[o] = 0;
-        }
+        self.clear_port_requests(0, outs);
         let book = &mut self.va.book;
         let mut st = State {
             in_ptr: &mut self.sa_aptr[p0..p0 + nports],
@@ -303,17 +239,20 @@ impl Network<'_> {
             self.in_rr[p0 + i] = next(v, nv) as u8;
             self.traverse(r, p0 + i, v);
         }
-        self.clear_switch_requests(outs, ins);
+        self.clear_port_requests(ins, 0);
+        self.clear_vc_masks(outs);
     }
 
     /// BookSim's separable input-first allocator over ports on masks (xbar_match.rs): every
     /// input picks the requested output nearest its pointer, every output the input nearest
     /// its pointer among those that picked it; the matched inputs send in port order.
+    /// Out of line, as `islip_switch`: the request loop keeps its values in registers
+    /// (inlined into the router's stages, they spill).
+    #[inline(never)]
     fn input_first_ports(&mut self, r: usize) {
-        let (mut outs, ins) = self.switch_requests(r);
-        if ins == 0 {
+        let Some((outs, ins)) = self.contested_requests::<true>(r) else {
             return;
-        }
+        };
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
         let (mut in_m, mut pick) = (0u64, [0u8; 64]);
@@ -330,12 +269,8 @@ impl Network<'_> {
             },
         );
         self.send_matched(r, p0, in_m, &pick);
-        self.clear_switch_requests(outs, ins);
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            self.out_req[o] = 0;
-        }
+        self.clear_port_requests(ins, outs);
+        self.clear_vc_masks(outs);
     }
 
     /// The matched inputs `in_m` of the router whose first port is `p0` send the VCs
@@ -355,18 +290,10 @@ impl Network<'_> {
     /// later iterations match among the unmatched, pointers move on first-iteration
     /// matches only); the matched inputs send in port order.
     fn islip_switch(&mut self, r: usize, iters: usize) {
-        // iSLIP reads only the columns (`out_req`): with few candidates, VC by VC without
-        // the rows.
-        let masks = self.sa_masks_apply() && self.switch_candidates(r) >= SA_MASK_MIN;
-        self.mr.sa_on_masks = masks;
-        let (outs, ins) = if masks {
-            self.switch_request_masks(r)
-        } else {
-            self.switch_requests_by_vc::<false>(r)
-        };
-        if ins == 0 {
+        // iSLIP reads only the columns, and leaves them clear.
+        let Some((outs, _)) = self.contested_requests::<false>(r) else {
             return;
-        }
+        };
         let p0 = self.pstart[r] as usize;
         let nports = self.pstart[r + 1] as usize - p0;
         let ports = p0..p0 + nports;
@@ -377,7 +304,7 @@ impl Network<'_> {
         let (mut in_m, mut pick) = (0u64, [0u8; 64]);
         let ptrs = (&mut self.out_rr[ports.clone()], &mut self.sa_aptr[ports]);
         rounds.run(
-            &mut self.out_req,
+            &mut self.mr.sa_cols,
             outs,
             ptrs,
             &mut self.sa_grants,
@@ -387,9 +314,7 @@ impl Network<'_> {
             },
         );
         self.send_matched(r, p0, in_m, &pick);
-        if masks {
-            self.clear_switch_requests(outs, ins);
-        }
+        self.clear_vc_masks(outs);
     }
 
     /// Separable input-first allocation. A replicating worm's input VC (seed 003 s5.1.2)
@@ -443,21 +368,6 @@ impl Network<'_> {
                 self.traverse(r, p0 + i, v);
             }
         }
-    }
-}
-
-/// Bits `start..start + n` (`n <= 64`) of the bit set `words`, as the low bits of a word.
-#[inline(always)]
-fn word_bits(words: &[u64], start: usize, n: usize) -> u64 {
-    let (w, off) = (start / 64, start % 64);
-    let mut x = words[w] >> off;
-    if off + n > 64 {
-        x |= words[w + 1] << (64 - off);
-    }
-    if n < 64 {
-        x & ((1 << n) - 1)
-    } else {
-        x
     }
 }
 

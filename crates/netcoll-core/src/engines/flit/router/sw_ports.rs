@@ -1,0 +1,213 @@
+//! The general stages' switch requests on port masks (sw_alloc.rs's fast path, without
+//! priorities): one pass over a router's candidate VCs (holding an output VC and a flit)
+//! tests each for eligibility (front flit ready, a credit on its output VC) and keeps, per
+//! mask word, the eligible VCs (`mr.sa_elig`), per local output the requesting input ports
+//! (the columns, `mr.sa_cols`) and, when the allocator reads them, per input port the outputs it requests
+//! (`mr.sa_rows`). Nothing is written per request beyond these bits.
+//!
+//! * The VC carrying input `i`'s request for output `o` is the first eligible VC of port
+//!   `i` wanting `o` from the port's VC offset (BookSim's `_sw_rr_offset`; without
+//!   priorities no later VC supersedes it): the pass keeps per output its eligible VCs
+//!   (`mr.sa_vcs`, `wpr` words each), and only the matched pairs pick theirs
+//!   ([`Network::carrying_vc`]: one rotate, no scan).
+//! * When no two eligible VCs share an input port or an output port (a mesh's routers below
+//!   saturation, nearly always), iSLIP and the separable allocators grant and accept every
+//!   request and move both pointers of each pair (xbar_match.rs's `match_disjoint`): the
+//!   VCs send without the arbitration ([`Network::send_disjoint`]).
+//!
+//! tests_mask_router.rs compares this path with the VC-by-VC requests on the request
+//! matrix (`mr.sa_fast` off).
+
+use super::allocator::next;
+use super::mask_state::LOCAL;
+use super::network::{Network, ACTIVE};
+
+/// A router's switch requests on port masks: the outputs asked for, the inputs asking,
+/// and the eligible VCs (each input port's at most one when `disjoint`).
+#[derive(Clone, Copy)]
+pub(super) struct PortRequests {
+    pub outs: u64,
+    pub ins: u64,
+    pub eligible: usize,
+}
+
+impl PortRequests {
+    /// Whether no two eligible VCs share an input port or an output port: as many eligible
+    /// VCs as inputs asking and as outputs asked for (one VC alone shares nothing).
+    #[inline(always)]
+    pub fn disjoint(&self) -> bool {
+        self.eligible <= 1
+            || (self.eligible == self.ins.count_ones() as usize
+                && self.eligible == self.outs.count_ones() as usize)
+    }
+}
+
+impl Network<'_> {
+    /// The switch requests of router `r` on port masks (see the module comment); with
+    /// `ROWS` also the rows. The caller clears the columns and the rows
+    /// ([`Network::clear_port_requests`]).
+    #[inline(always)]
+    pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
+        // A port's VCs are a power of two in most runs: a VC's port is then a shift.
+        let nv = self.nv;
+        if nv & (nv - 1) == 0 {
+            let s = nv.trailing_zeros();
+            self.port_requests_by::<ROWS>(r, |local| local >> s)
+        } else {
+            self.port_requests_by::<ROWS>(r, |local| local / nv)
+        }
+    }
+
+    /// [`Network::port_requests`] with `port_of` the input port of a local VC number.
+    #[inline(always)]
+    fn port_requests_by<const ROWS: bool>(
+        &mut self,
+        r: usize,
+        port_of: impl Fn(usize) -> usize,
+    ) -> PortRequests {
+        let (nv, wpr, now) = (self.nv, self.wpr, self.now);
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let k = r * wpr;
+        let (held, occ) = (&self.va.holding[k..k + wpr], &self.occ[k..k + wpr]);
+        let (vcs, credits) = (&self.vcs[p0 * nv..(p0 + np) * nv], &self.credits[..]);
+        let mr = &mut *self.mr;
+        if mr.sa_vcs.len() < LOCAL * wpr {
+            mr.sa_vcs.resize(LOCAL * wpr, 0);
+        }
+        let (elig, cols, rows) = (&mut mr.sa_elig[..wpr], &mut mr.sa_cols, &mut mr.sa_rows);
+        let by_out = &mut mr.sa_vcs[..];
+        let (mut outs, mut ins, mut n) = (0u64, 0u64, 0usize);
+        for w in 0..wpr {
+            let mut bits = held[w] & occ[w];
+            let mut e = 0u64;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let local = 64 * w + b;
+                let x = &vcs[local];
+                let go = x.out_port as usize;
+                if x.state != ACTIVE
+                    || !x.ready_by(now)
+                    || credits[go * nv + x.out_vc as usize] == 0
+                {
+                    continue;
+                }
+                let (i, o) = (port_of(local) & 63, (go - p0) & 63);
+                e |= 1 << b;
+                by_out[o * wpr + w] |= 1 << b;
+                cols[o] |= 1 << i;
+                if ROWS {
+                    rows[i] |= 1 << o;
+                }
+                (ins, outs) = (ins | 1 << i, outs | 1 << o);
+                n += 1;
+            }
+            elig[w] = e;
+        }
+        PortRequests {
+            outs,
+            ins,
+            eligible: n,
+        }
+    }
+
+    /// The VC carrying local input `i`'s request for local output `o` at the router whose
+    /// first port is `p0`: the first of the port's eligible VCs wanting `o` (`mr.sa_vcs`,
+    /// after [`Network::port_requests`]) from its VC offset.
+    #[inline]
+    pub(super) fn carrying_vc(&self, p0: usize, i: usize, o: usize) -> usize {
+        let (nv, wpr) = (self.nv, self.wpr);
+        let port_vcs = word_bits(&self.mr.sa_vcs[o * wpr..(o + 1) * wpr], i * nv, nv);
+        debug_assert!(port_vcs != 0, "a matched input has a VC for its output");
+        super::allocator::rotate_pick(port_vcs, self.in_rr[p0 + i] as usize)
+    }
+
+    /// Clears the eligible VCs by output (`mr.sa_vcs`) of the outputs `outs` that
+    /// [`Network::port_requests`] left (when the requests were on port masks).
+    #[inline]
+    pub(super) fn clear_vc_masks(&mut self, mut outs: u64) {
+        if !self.mr.sa_on_masks {
+            return;
+        }
+        let (wpr, mr) = (self.wpr, &mut *self.mr);
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            // Only the words with eligible VCs were written (and no memset call).
+            for w in 0..wpr {
+                if mr.sa_elig[w] != 0 {
+                    mr.sa_vcs[o * wpr + w] = 0;
+                }
+            }
+        }
+    }
+
+    /// Every request of router `r` is granted and accepted: no two share an input or an
+    /// output port (`req.disjoint()`), so each input port has one eligible VC, and the
+    /// eligible VCs (`mr.sa_elig`) are in port order. The pointers of each pair move past
+    /// it (output: past the input; input: past the output and the VC), and the VCs send in
+    /// port order; the requests are cleared.
+    #[inline(always)]
+    pub(super) fn send_disjoint<const ROWS: bool>(&mut self, r: usize, req: PortRequests) {
+        debug_assert!(req.disjoint());
+        let (nv, wpr) = (self.nv, self.wpr);
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        for w in 0..wpr {
+            let mut bits = self.mr.sa_elig[w];
+            while bits != 0 {
+                let local = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (i, v) = if nv & (nv - 1) == 0 {
+                    (local >> nv.trailing_zeros(), local & (nv - 1))
+                } else {
+                    (local / nv, local % nv)
+                };
+                let gi = p0 + i;
+                let o = (self.vcs[gi * nv + v].out_port as usize - p0) & 63;
+                self.mr.sa_cols[o] = 0;
+                // The output's one eligible VC is in this word.
+                self.mr.sa_vcs[o * wpr + w] = 0;
+                if ROWS {
+                    self.mr.sa_rows[i & 63] = 0;
+                }
+                self.out_rr[p0 + o] = next(i, np) as u16;
+                self.sa_aptr[gi] = next(o, np) as u16;
+                self.in_rr[gi] = next(v, nv) as u8;
+                self.traverse(r, gi, v);
+            }
+        }
+    }
+
+    /// Clears the rows of the inputs `ins` and (`outs`) the columns that
+    /// [`Network::port_requests`] or the VC-by-VC requests left.
+    #[inline]
+    pub(super) fn clear_port_requests(&mut self, mut ins: u64, mut outs: u64) {
+        while ins != 0 {
+            let i = ins.trailing_zeros() as usize;
+            ins &= ins - 1;
+            self.mr.sa_rows[i] = 0;
+        }
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.mr.sa_cols[o] = 0;
+        }
+    }
+}
+
+/// Bits `start..start + n` (`n <= 64`) of the bit set `words`, as the low bits of a word.
+#[inline(always)]
+pub(super) fn word_bits(words: &[u64], start: usize, n: usize) -> u64 {
+    let (w, off) = (start / 64, start % 64);
+    let mut x = words[w] >> off;
+    if off + n > 64 {
+        x |= words[w + 1] << (64 - off);
+    }
+    if n < 64 {
+        x & ((1 << n) - 1)
+    } else {
+        x
+    }
+}
