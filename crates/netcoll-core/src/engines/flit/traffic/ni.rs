@@ -4,7 +4,7 @@
 
 use super::allocator::next;
 use super::channel::{Arrival, Flit};
-use super::network::{Network, NONE};
+use super::network::{Network, Packet, NONE};
 
 impl Network<'_> {
     /// Every NI with work sends at most one flit.
@@ -23,7 +23,7 @@ impl Network<'_> {
         }
         let nv = self.nv;
         if self.nis[ep].cur == NONE && !self.start_packet(ep) {
-            return self.nis[ep].head != NONE;
+            return !self.queues.is_empty(ep);
         }
         let ni = &mut self.nis[ep];
         let (pkt, idx, vc) = (ni.cur, ni.cur_idx, ni.cur_vc);
@@ -45,7 +45,7 @@ impl Network<'_> {
             } else {
                 self.ni_busy[ep * nv + vc as usize] = false;
             }
-            return ni.head != NONE;
+            return !self.queues.is_empty(ep);
         }
         true
     }
@@ -74,18 +74,17 @@ impl Network<'_> {
 
     /// Takes the packet at the head of `ep`'s queue onto an injection VC of its step block
     /// (all VCs without `vc_per_step`) that is free and has the credits it needs (all its
-    /// flits under cut-through), round-robin. True when the packet now holds the VC and its
-    /// flits follow (`ni_step`); false when the queue is empty, no VC is free, or the packet
-    /// was one flit and has gone out whole (the VC taken and given back in one go).
+    /// flits under cut-through), round-robin, and gives it its packet-table record. True
+    /// when the packet now holds the VC and its flits follow (`ni_step`); false when the
+    /// queue is empty, no VC is free, or the packet was one flit and has gone out whole
+    /// (the VC taken and given back in one go).
     fn start_packet(&mut self, ep: usize) -> bool {
         let nv = self.nv;
-        let pkt = self.nis[ep].head;
-        if pkt == NONE {
+        let Some(&w) = self.queues.front(ep) else {
             return false;
-        }
-        let p = &self.packets[pkt as usize];
-        let need = if self.is_vct() { p.size } else { 1 };
-        let (lo, hi) = self.injection_range(p.vclass);
+        };
+        let need = if self.is_vct() { w.size } else { 1 };
+        let (lo, hi) = self.injection_range(w.vclass);
         let base = ep * nv + lo;
         let credits = &self.credits[self.ni_credit(ep, lo)..];
         let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
@@ -96,30 +95,33 @@ impl Network<'_> {
             return false;
         };
         let v = lo + k;
-        let p = &mut self.packets[pkt as usize];
-        p.itime = self.now;
-        let (size, dst) = (p.size, p.dst);
-        let ni = &mut self.nis[ep];
-        ni.head = p.next;
-        if ni.head == NONE {
-            ni.tail = NONE;
-        } else {
-            // The next packet's record was written when it was made, often long ago (a
-            // saturated source queue holds thousands): fetch it now, not when it starts.
-            super::types::prefetch(&self.packets[ni.head as usize]);
-        }
-        ni.vc_rr = next(v, nv) as u8;
-        if size == 1 {
+        self.queues.pop(ep);
+        let pkt = self.store_packet(Packet {
+            src: ep as u32,
+            dst: w.dst,
+            ctime: w.ctime,
+            itime: self.now,
+            size: w.size,
+            measured: w.measured,
+            vclass: w.vclass,
+            tag: w.tag,
+            worm: w.worm,
+            next: NONE,
+            ..Packet::default()
+        });
+        self.nis[ep].vc_rr = next(v, nv) as u8;
+        if w.size == 1 {
             let cred = self.ni_credit(ep, v);
             self.credits[cred] -= 1;
             if self.cfg.wait_for_tail_credit {
                 self.ni_busy[ep * nv + v] = true;
                 self.tail_sent[cred] = true;
             }
-            let flit = Flit::new(pkt, dst, self.now, true, true);
+            let flit = Flit::new(pkt, w.dst, self.now, true, true);
             self.inject_flit(ep, v as u8, flit);
             return false;
         }
+        let ni = &mut self.nis[ep];
         ni.cur = pkt;
         ni.cur_idx = 0;
         ni.cur_vc = v as u8;
