@@ -488,6 +488,7 @@ impl<'t> Network<'t> {
     }
 
     /// Creates packet `w` now (it counts as live from now) and queues it at NI `src`.
+    #[inline]
     pub(super) fn queue_packet(&mut self, src: usize, w: Waiting) {
         self.count_created(w.size, w.ctime, w.measured);
         if self.queues.is_empty(src) && self.nis[src].cur == NONE {
@@ -506,6 +507,7 @@ impl<'t> Network<'t> {
 
     /// A packet of `size` flits created at `ctime` counts as live (and as measured when it
     /// is) until its flits arrive.
+    #[inline]
     fn count_created(&mut self, size: u16, ctime: u64, measured: bool) {
         if measured {
             self.measured_outstanding += 1;

@@ -85,16 +85,10 @@ impl Network<'_> {
         };
         let need = if self.is_vct() { w.size } else { 1 };
         let (lo, hi) = self.injection_range(w.vclass);
-        let base = ep * nv + lo;
-        let credits = &self.credits[self.ni_credit(ep, lo)..];
         let start = (self.nis[ep].vc_rr as usize).wrapping_sub(lo);
-        let pick = super::allocator::round_robin(start, hi - lo, |k| {
-            !self.ni_busy[base + k] && credits[k] >= need
-        });
-        let Some(k) = pick else {
+        let Some(v) = self.free_ni_vc(ep, (lo, hi), start, need) else {
             return false;
         };
-        let v = lo + k;
         self.queues.pop(ep);
         let pkt = self.store_packet(Packet {
             src: ep as u32,
@@ -127,6 +121,32 @@ impl Network<'_> {
         ni.cur_vc = v as u8;
         self.ni_busy[ep * nv + v] = true;
         true
+    }
+
+    /// The first of NI `ep`'s injection VCs `lo..hi` that is free (not held by a packet)
+    /// and has `need` credits, round-robin from `lo + start` (a start past the range starts
+    /// at `lo`); None when there is none. Every cycle of a blocked NI asks this, so it scans
+    /// two plain runs of the VCs' flags and credits.
+    #[inline]
+    pub(super) fn free_ni_vc(
+        &self,
+        ep: usize,
+        (lo, hi): (usize, usize),
+        start: usize,
+        need: u16,
+    ) -> Option<usize> {
+        let n = hi - lo;
+        let busy = &self.ni_busy[ep * self.nv + lo..ep * self.nv + hi];
+        let c0 = self.ni_credit(ep, lo);
+        let credits = &self.credits[c0..c0 + n];
+        let start = if start >= n { 0 } else { start };
+        let free = |(&b, &c): (&bool, &u16)| !b && c >= need;
+        let after = busy[start..].iter().zip(&credits[start..]).position(free);
+        let k = match after {
+            Some(k) => start + k,
+            None => busy[..start].iter().zip(&credits[..start]).position(free)?,
+        };
+        Some(lo + k)
     }
 
     /// A flit reaches its destination NI.

@@ -30,6 +30,9 @@ pub struct Waiting {
     pub measured: bool,
 }
 
+// SAFETY: integers and a bool; all zero is `Waiting::default()`.
+unsafe impl super::zeroed::Zeroable for Waiting {}
+
 /// A waiting record is 24 bytes.
 const _: () = assert!(std::mem::size_of::<Waiting>() == 24);
 
@@ -145,7 +148,10 @@ impl SourceQueues {
             self.link[b as usize] = NONE;
             return b;
         }
-        self.blocks.push(Box::new([Waiting::default(); BLOCK]));
+        // Allocated zeroed: fresh pages come zero from the kernel, unwritten (zeroed.rs).
+        let block = super::zeroed::zeroed_vec::<Waiting>(BLOCK).into_boxed_slice();
+        self.blocks
+            .push(block.try_into().expect("a block of BLOCK records"));
         self.link.push(NONE);
         (self.blocks.len() - 1) as u32
     }
