@@ -125,8 +125,7 @@ impl Network<'_> {
 
     /// The first of NI `ep`'s injection VCs `lo..hi` that is free (not held by a packet)
     /// and has `need` credits, round-robin from `lo + start` (a start past the range starts
-    /// at `lo`); None when there is none. Every cycle of a blocked NI asks this, so it scans
-    /// two plain runs of the VCs' flags and credits.
+    /// at `lo`); None when there is none.
     #[inline]
     pub(super) fn free_ni_vc(
         &self,
@@ -135,18 +134,10 @@ impl Network<'_> {
         start: usize,
         need: u16,
     ) -> Option<usize> {
-        let n = hi - lo;
         let busy = &self.ni_busy[ep * self.nv + lo..ep * self.nv + hi];
         let c0 = self.ni_credit(ep, lo);
-        let credits = &self.credits[c0..c0 + n];
-        let start = if start >= n { 0 } else { start };
-        let free = |(&b, &c): (&bool, &u16)| !b && c >= need;
-        let after = busy[start..].iter().zip(&credits[start..]).position(free);
-        let k = match after {
-            Some(k) => start + k,
-            None => busy[..start].iter().zip(&credits[..start]).position(free)?,
-        };
-        Some(lo + k)
+        let credits = &self.credits[c0..c0 + (hi - lo)];
+        first_free(busy, credits, start, need).map(|k| lo + k)
     }
 
     /// A flit reaches its destination NI.
@@ -201,5 +192,49 @@ impl Network<'_> {
         if self.cls.is_some() {
             self.class_packet_arrived(&p, ep as usize);
         }
+    }
+}
+
+/// The first `k` in round-robin order from `start` (0 when `start` is past the end) with
+/// `!busy[k] && credits[k] >= need`: `allocator::round_robin` over the VCs, as two plain
+/// runs of the flags and credits (every cycle of a blocked NI asks this of all its VCs).
+#[inline]
+fn first_free(busy: &[bool], credits: &[u16], start: usize, need: u16) -> Option<usize> {
+    let start = if start >= busy.len() { 0 } else { start };
+    let free = |(&b, &c): (&bool, &u16)| !b && c >= need;
+    match busy[start..].iter().zip(&credits[start..]).position(free) {
+        Some(k) => Some(start + k),
+        None => busy[..start].iter().zip(&credits[..start]).position(free),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::allocator::round_robin;
+    use super::first_free;
+
+    /// `first_free` picks what `round_robin` over the VCs' flags and credits picks, for
+    /// every start (inside and past the range) on random states of 1 to 16 VCs.
+    #[test]
+    fn first_free_is_the_round_robin_pick() {
+        let mut x: u64 = 7;
+        let mut draw = |m: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let n = 1 + draw(16) as usize;
+            let busy: Vec<bool> = (0..n).map(|_| draw(3) == 0).collect();
+            let credits: Vec<u16> = (0..n).map(|_| draw(4) as u16).collect();
+            let need = 1 + draw(3) as u16;
+            let start = draw(n as u64 + 3) as usize;
+            let want = round_robin(start, n, |k| !busy[k] && credits[k] >= need);
+            assert_eq!(first_free(&busy, &credits, start, need), want);
+            found += want.is_some() as u32;
+        }
+        assert!(found > 5_000 && found < 19_000, "{found} picks");
     }
 }

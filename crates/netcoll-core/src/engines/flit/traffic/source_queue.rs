@@ -9,6 +9,9 @@
 //! or unmapped; a drained block goes back to the pool for any queue to reuse), and the
 //! packet gets its packet-table record only when its head leaves the NI, in a slot freed by
 //! an arrived packet, so the table holds the packets in the network and stays in cache.
+//!
+//! The front packet sits in the queue's own record, beside the NI's: at light load a
+//! queue holds one packet at a time, and queueing and taking it then touch no block.
 
 use super::network::NONE;
 
@@ -36,19 +39,32 @@ unsafe impl super::zeroed::Zeroable for Waiting {}
 /// A waiting record is 24 bytes.
 const _: () = assert!(std::mem::size_of::<Waiting>() == 24);
 
-/// One queue: its first block and the index of its front record, its last block and the
-/// index its next record goes to. An empty queue holds no block (`head == NONE`) and has
-/// `tail_at == BLOCK`, as a full last block has: a push tests one field to know whether
-/// it needs a block.
+/// One queue: its front packet (when `has_front`), then the packets behind it in blocks:
+/// the first block and the index of its front record, the last block and the index its
+/// next record goes to. No packet behind the front: no block held (`head == NONE`) and
+/// `tail_at == BLOCK`, as a full last block has, so a push tests one field to know
+/// whether it needs a block.
 #[derive(Debug, Clone, Copy)]
 struct Fifo {
+    front: Waiting,
     head: u32,
     tail: u32,
     head_at: u16,
     tail_at: u16,
+    has_front: bool,
 }
 
 const EMPTY: Fifo = Fifo {
+    front: Waiting {
+        ctime: 0,
+        dst: 0,
+        tag: 0,
+        worm: 0,
+        size: 0,
+        vclass: 0,
+        measured: false,
+    },
+    has_front: false,
     head: NONE,
     tail: NONE,
     head_at: 0,
@@ -84,20 +100,26 @@ impl SourceQueues {
 
     #[inline]
     pub fn is_empty(&self, ep: usize) -> bool {
-        self.fifos[ep].head == NONE
+        !self.fifos[ep].has_front
     }
 
     /// The packet at the front of `ep`'s queue, if any.
     #[inline]
     pub fn front(&self, ep: usize) -> Option<&Waiting> {
         let f = &self.fifos[ep];
-        (f.head != NONE).then(|| &self.blocks[f.head as usize][f.head_at as usize & (BLOCK - 1)])
+        f.has_front.then_some(&f.front)
     }
 
     /// Queues `w` at the back of `ep`'s queue.
     #[inline]
     pub fn push(&mut self, ep: usize, w: Waiting) {
-        if self.fifos[ep].tail_at as usize == BLOCK {
+        let f = &mut self.fifos[ep];
+        if !f.has_front {
+            f.front = w;
+            f.has_front = true;
+            return;
+        }
+        if f.tail_at as usize == BLOCK {
             self.add_block(ep);
         }
         let f = &mut self.fifos[ep];
@@ -120,16 +142,22 @@ impl SourceQueues {
         f.tail_at = 0;
     }
 
-    /// Drops the packet at the front of `ep`'s queue (which must not be empty).
+    /// Drops the packet at the front of `ep`'s queue (which must not be empty): the first
+    /// one behind it, if any, moves to the front.
     #[inline]
     pub fn pop(&mut self, ep: usize) {
         let f = &mut self.fifos[ep];
-        debug_assert!(f.head != NONE, "pop from an empty source queue");
+        debug_assert!(f.has_front, "pop from an empty source queue");
+        if f.head == NONE {
+            f.has_front = false;
+            return;
+        }
+        f.front = self.blocks[f.head as usize][f.head_at as usize & (BLOCK - 1)];
         f.head_at += 1;
         let at = f.head_at as usize;
         if at == f.tail_at as usize && f.head == f.tail {
             self.spare.push(f.head);
-            *f = EMPTY;
+            (f.head, f.tail, f.head_at, f.tail_at) = (NONE, NONE, 0, BLOCK as u16);
         } else if at == BLOCK {
             let b = f.head;
             f.head = self.link[b as usize];

@@ -193,6 +193,24 @@ mod tests {
         }
     }
 
+    /// The two fast paths (uniform destinations drawn without the pattern's dispatch; a
+    /// packet every cycle without the gap's tests) give the general path's values and leave
+    /// the random stream where it leaves it.
+    #[test]
+    fn fast_paths_draw_as_the_general_path() {
+        for (pattern, p) in [(Pattern::Uniform, 1.0), (Pattern::Uniform, 0.3)] {
+            let t = traffic(&pattern, 10, &[], p).unwrap();
+            assert_eq!(t.every_cycle, p >= 1.0);
+            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
+            for src in 0..5000 {
+                let src = src % 10;
+                assert_eq!(t.dest(src, &mut a), t.rule.dest(src, t.nodes32, &mut b));
+                assert_eq!(t.gap(&mut a), t.drawn_gap(&mut b));
+            }
+            assert_eq!(a.random::<u64>(), b.random::<u64>());
+        }
+    }
+
     #[test]
     fn geometric_gaps_have_the_bernoulli_mean() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
