@@ -13,7 +13,7 @@
 //! The front packet sits in the queue's own record, beside the NI's: at light load a
 //! queue holds one packet at a time, and queueing and taking it then touch no block.
 
-use super::network::NONE;
+use super::types::NONE;
 
 /// Records per block: 64 x 24 bytes = 24 cache lines.
 const BLOCK: usize = 64;
@@ -25,7 +25,7 @@ pub struct Waiting {
     pub ctime: u64,
     pub dst: u32,
     /// The caller's label (NONE for synthetic traffic) and a worm's first visit (NONE for
-    /// unicast), as in [`super::network::Packet`].
+    /// unicast), as in the packet record (`Packet`).
     pub tag: u32,
     pub worm: u32,
     pub size: u16,
@@ -82,6 +82,8 @@ pub struct SourceQueues {
     fifos: Vec<Fifo>,
     /// The blocks, each allocated once (a pointer each here: the list's own growth copies
     /// 8 bytes per 64 packets), the block after each in its queue, and the blocks free.
+    // Boxed on purpose: the list's growth moves pointers, never the blocks.
+    #[allow(clippy::vec_box)]
     blocks: Vec<Box<[Waiting; BLOCK]>>,
     link: Vec<u32>,
     spare: Vec<u32>,
@@ -182,11 +184,6 @@ impl SourceQueues {
             .push(block.try_into().expect("a block of BLOCK records"));
         self.link.push(NONE);
         (self.blocks.len() - 1) as u32
-    }
-
-    /// Bytes held by the queues' blocks (for tests and reports).
-    pub fn block_bytes(&self) -> usize {
-        self.blocks.len() * std::mem::size_of::<[Waiting; BLOCK]>()
     }
 }
 
