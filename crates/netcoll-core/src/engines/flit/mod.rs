@@ -20,7 +20,7 @@
 //!   BookSim anynet files (anynet), thread partitions (partition).
 //! - traffic/: patterns and injection (traffic, patterns, randperm with knuth_rng,
 //!   injection, dest_draw, geometric, gen_wheel), the pattern registry (pattern_registry),
-//!   NIs (ni), traffic classes, request/reply and priorities (classes, class_ni,
+//!   NIs (ni) and their source queues (source_queue), traffic classes, request/reply and priorities (classes, class_ni,
 //!   class_queues), multicast (multicast, mcload,
 //!   replicate), worms (worms, worm_table).
 //! - measure/: the run loop and measurement modes (sim), statistics and results (stats,
@@ -160,6 +160,8 @@ mod patterns;
 mod randperm;
 #[path = "traffic/replicate.rs"]
 pub mod replicate;
+#[path = "traffic/source_queue.rs"]
+mod source_queue;
 #[path = "traffic/traffic.rs"]
 mod traffic;
 #[path = "traffic/worm_table.rs"]

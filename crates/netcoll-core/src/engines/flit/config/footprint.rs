@@ -4,6 +4,7 @@
 
 use super::channel::HopDelays;
 use super::mask_state::MAX_EP_ROUTES;
+use super::source_queue::FIFO_BYTES;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;
@@ -19,7 +20,9 @@ const PORT_BYTES: u64 = 48;
 const BUCKET_BYTES: u64 = 72;
 /// Per router: the allocators' words and draw counters (router/alloc/mod.rs, `Book`).
 const ALLOC_ROUTER_BYTES: u64 = 16;
-/// Per endpoint: network interface queues and counters, traffic state.
+/// Per endpoint: network interface and counters, traffic state (its source queue's head
+/// is `FIFO_BYTES` more; the queued packets' blocks grow with the queue, as the packet
+/// table grows with the packets in flight).
 const ENDPOINT_BYTES: u64 = 256;
 
 /// Estimated bytes of the network state for `topo` under `cfg`.
@@ -47,7 +50,7 @@ pub fn flit_footprint(topo: &Topology, cfg: &FlitConfig) -> u64 {
         .saturating_mul(depth * FLIT_BYTES + VC_STATE_BYTES)
         + ports * PORT_BYTES
         + switches * ALLOC_ROUTER_BYTES
-        + topo.num_endpoints() as u64 * ENDPOINT_BYTES
+        + topo.num_endpoints() as u64 * (ENDPOINT_BYTES + FIFO_BYTES)
         + wheel
         + tables
         + ep_routes

@@ -10,6 +10,7 @@ use super::config::FlitConfig;
 use super::grid_random::GridRandom;
 use super::partition::{Crew, Partition, Workers};
 use super::route_set_masks::RouteSetMasks;
+use super::source_queue::{SourceQueues, Waiting};
 use super::stats::Window;
 use super::torus::TorusDor;
 use crate::error::Result;
@@ -45,7 +46,8 @@ pub struct Packet {
     pub tag: u32,
     /// A multidestination worm's visit in `rep.table` at its next switch; NONE for unicast.
     pub worm: u32,
-    /// The packet queued behind this one at its source NI (NONE: the last), see [`Ni`].
+    /// The packet queued behind this one in its class queue at its source NI (NONE: the
+    /// last; class_ni.rs).
     pub next: u32,
     /// Traffic class, and kind under `use_read_write` (classes.rs: `KIND_ANY`, requests,
     /// replies).
@@ -59,15 +61,12 @@ pub struct Packet {
 /// A packet record is one cache line.
 const _: () = assert!(std::mem::size_of::<Packet>() == 64);
 
-/// A network interface: an unbounded source queue and the sending side of the injection
-/// channel, with its own credits for the router's injection input VCs. The queue is linked
-/// through the packet table (`Packet::next`): queueing and taking a packet write the record
-/// that is being written anyway, and an NI holds no buffer of its own.
+/// A network interface: the sending side of the injection channel, with its own credits
+/// for the router's injection input VCs. Its unbounded source queue is in
+/// [`Network::queues`] (source_queue.rs); a packet gets its packet-table record when its
+/// head leaves.
 #[derive(Debug, Clone)]
 pub struct Ni {
-    /// The first and the last packet queued (NONE when the queue is empty).
-    pub head: u32,
-    pub tail: u32,
     /// The packet being sent (NONE between packets), its next flit and its VC.
     pub cur: u32,
     pub cur_idx: u16,
@@ -186,6 +185,9 @@ pub struct Network<'t> {
     pub packets: Vec<Packet>,
     pub free: Vec<u32>,
     pub nis: Vec<Ni>,
+    /// The NIs' source queues of single-class runs (multi-class runs link their class
+    /// queues through the packet table, class_ni.rs).
+    pub queues: SourceQueues,
     pub ni_busy: Vec<bool>,
     /// `wait_for_tail_credit` only (else empty): the credit slots (routers' output VCs, then
     /// the NIs' injection VCs, numbered as `credits`) whose tail has left while credits are
@@ -410,8 +412,6 @@ impl<'t> Network<'t> {
             free: Vec::new(),
             nis: vec![
                 Ni {
-                    head: NONE,
-                    tail: NONE,
                     cur: NONE,
                     cur_idx: 0,
                     cur_vc: 0,
@@ -420,6 +420,7 @@ impl<'t> Network<'t> {
                 };
                 eps
             ],
+            queues: SourceQueues::new(eps),
             ni_busy: vec![false; eps * nv],
             tail_sent: Vec::new(),
             eject_go: Vec::new(),
@@ -474,38 +475,51 @@ impl<'t> Network<'t> {
 
     /// [`Network::create_tagged`] on step VC class `vclass` (see `vclass.rs`).
     pub fn create_in_class(&mut self, src: usize, dst: usize, size: u16, tag: u32, vclass: u8) {
-        let p = Packet {
-            src: src as u32,
-            dst: dst as u32,
+        let w = Waiting {
             ctime: self.now,
-            size,
-            measured: self.measuring,
-            vclass,
+            dst: dst as u32,
             tag,
             worm: NONE,
-            next: NONE,
-            ..Packet::default()
+            size,
+            vclass,
+            measured: self.measuring,
         };
-        let id = self.add_packet(p);
-        let ni = &mut self.nis[src];
-        if ni.tail == NONE {
-            ni.head = id;
-            if ni.cur == NONE {
-                self.ni_pending.push(src as u32);
-            }
-        } else {
-            self.packets[ni.tail as usize].next = id;
+        self.queue_packet(src, w);
+    }
+
+    /// Creates packet `w` now (it counts as live from now) and queues it at NI `src`.
+    #[inline]
+    pub(super) fn queue_packet(&mut self, src: usize, w: Waiting) {
+        self.count_created(w.size, w.ctime, w.measured);
+        if self.queues.is_empty(src) && self.nis[src].cur == NONE {
+            self.ni_pending.push(src as u32);
         }
-        ni.tail = id;
-        ni.generated += 1;
+        self.queues.push(src, w);
+        self.nis[src].generated += 1;
     }
 
     /// Stores a new packet (created now, not yet queued) and counts it as live (and as
     /// measured when it is); its slot in the packet table.
     pub(super) fn add_packet(&mut self, p: Packet) -> u32 {
-        let (size, now) = (p.size, p.ctime);
-        let measured = p.measured;
-        let id = match self.free.pop() {
+        self.count_created(p.size, p.ctime, p.measured);
+        self.store_packet(p)
+    }
+
+    /// A packet of `size` flits created at `ctime` counts as live (and as measured when it
+    /// is) until its flits arrive.
+    #[inline]
+    fn count_created(&mut self, size: u16, ctime: u64, measured: bool) {
+        if measured {
+            self.measured_outstanding += 1;
+        }
+        self.live_flits += size as u64;
+        self.live_ctime_sum += size as u128 * ctime as u128;
+    }
+
+    /// Puts `p` in a free slot of the packet table (the one freed last, likely cached);
+    /// its slot.
+    pub(super) fn store_packet(&mut self, p: Packet) -> u32 {
+        match self.free.pop() {
             Some(id) => {
                 self.packets[id as usize] = p;
                 id
@@ -514,13 +528,7 @@ impl<'t> Network<'t> {
                 self.packets.push(p);
                 (self.packets.len() - 1) as u32
             }
-        };
-        if measured {
-            self.measured_outstanding += 1;
         }
-        self.live_flits += size as u64;
-        self.live_ctime_sum += size as u128 * now as u128;
-        id
     }
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.

@@ -249,15 +249,13 @@ impl Network<'_> {
         let p = &self.packets[q.cur as usize];
         let (lo, hi) = self.injection_range(p.vclass);
         let need = if self.is_vct() { p.size } else { 1 };
-        let free = |v: usize| {
-            !self.ni_busy[ep * self.nv + v] && self.credits[self.ni_credit(ep, v)] >= need
-        };
         let last = q.last_vc as usize;
-        if q.last_vc == NONE_VC || last < lo || last >= hi {
-            return if free(lo) { lo as u8 } else { NONE_VC };
-        }
-        let pick = super::allocator::round_robin(last + 1 - lo, hi - lo, |k| free(lo + k));
-        pick.map_or(NONE_VC, |k| (lo + k) as u8)
+        let pick = if q.last_vc == NONE_VC || last < lo || last >= hi {
+            self.free_ni_vc(ep, (lo, lo + 1), 0, need)
+        } else {
+            self.free_ni_vc(ep, (lo, hi), last + 1 - lo, need)
+        };
+        pick.map_or(NONE_VC, |v| v as u8)
     }
 
     /// Sends the next flit of the class's current packet on its VC.

@@ -26,9 +26,16 @@ impl Network<'_> {
     /// Queues a worm packet at `src`'s NI: `visit` is its first visit in the table (at the
     /// source's switch).
     pub fn create_worm(&mut self, src: usize, visit: u32, size: u16, tag: u32) {
-        self.create_tagged(src, src, size, tag);
-        let id = self.nis[src].tail;
-        self.packets[id as usize].worm = visit;
+        let w = super::source_queue::Waiting {
+            ctime: self.now,
+            dst: src as u32,
+            tag,
+            worm: visit,
+            size,
+            vclass: 0,
+            measured: self.measuring,
+        };
+        self.queue_packet(src, w);
     }
 
     /// Routing of a worm head at the front of `ivc`: one branch per output of its visit.
@@ -125,16 +132,7 @@ impl Network<'_> {
         if p.measured {
             self.measured_outstanding += 1;
         }
-        match self.free.pop() {
-            Some(id) => {
-                self.packets[id as usize] = p;
-                id
-            }
-            None => {
-                self.packets.push(p);
-                (self.packets.len() - 1) as u32
-            }
-        }
+        self.store_packet(p)
     }
 
     /// Whether branch `b` of replicating `ivc` can send a flit this cycle.

@@ -27,6 +27,9 @@ pub struct Traffic {
     table: Option<GapTable>,
     /// `injection_process = on_off`: the process (None: Bernoulli).
     on_off: Option<OnOff>,
+    /// Bernoulli at p >= 1: a packet every cycle, no draw (a saturated source, as BookSim's
+    /// single-router example).
+    every_cycle: bool,
 }
 
 impl Traffic {
@@ -87,6 +90,7 @@ impl Traffic {
             .then(|| (1.0 - p).ln())
             .filter(|&lq| lq < 0.0);
         let table = log_q.and_then(GapTable::new);
+        let every_cycle = on_off.is_none() && p >= 1.0;
         Ok(Traffic {
             rule,
             nodes32,
@@ -94,12 +98,17 @@ impl Traffic {
             p,
             table,
             on_off,
+            every_cycle,
         })
     }
 
-    /// The destination of a packet from `src`.
+    /// The destination of a packet from `src`. Uniform traffic, the common case, draws
+    /// here without the pattern's dispatch (the same draw as `Rule::dest`'s).
     #[inline]
     pub fn dest(&self, src: usize, rng: &mut ChaCha8Rng) -> usize {
+        if let Rule::Uniform = self.rule {
+            return rng.random_range(0..self.nodes32) as usize;
+        }
         self.rule.dest(src, self.nodes32, rng)
     }
 
@@ -120,6 +129,14 @@ impl Traffic {
     /// node never generates again.
     #[inline]
     pub fn gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
+        if self.every_cycle {
+            return Some(1);
+        }
+        self.drawn_gap(rng)
+    }
+
+    /// [`Traffic::gap`] of a process that is not a packet every cycle.
+    fn drawn_gap(&self, rng: &mut ChaCha8Rng) -> Option<u64> {
         if let Some(p) = &self.on_off {
             return p.gap(true, rng);
         }
@@ -173,6 +190,24 @@ mod tests {
             for _ in 0..2000 {
                 assert_eq!(t.dest(0, &mut a), b.random_range(0..nodes));
             }
+        }
+    }
+
+    /// The two fast paths (uniform destinations drawn without the pattern's dispatch; a
+    /// packet every cycle without the gap's tests) give the general path's values and leave
+    /// the random stream where it leaves it.
+    #[test]
+    fn fast_paths_draw_as_the_general_path() {
+        for (pattern, p) in [(Pattern::Uniform, 1.0), (Pattern::Uniform, 0.3)] {
+            let t = traffic(&pattern, 10, &[], p).unwrap();
+            assert_eq!(t.every_cycle, p >= 1.0);
+            let (mut a, mut b) = (ChaCha8Rng::seed_from_u64(3), ChaCha8Rng::seed_from_u64(3));
+            for src in 0..5000 {
+                let src = src % 10;
+                assert_eq!(t.dest(src, &mut a), t.rule.dest(src, t.nodes32, &mut b));
+                assert_eq!(t.gap(&mut a), t.drawn_gap(&mut b));
+            }
+            assert_eq!(a.random::<u64>(), b.random::<u64>());
         }
     }
 
