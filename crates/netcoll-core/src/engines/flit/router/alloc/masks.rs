@@ -122,6 +122,9 @@ fn set(i: usize, o: usize, moves: bool, st: &mut State, m: &mut Matching) {
 
 /// [`super::allocate`] on masks (`m` reset): on `u64`s where the matrix fits.
 pub fn allocate(kind: Kind, iters: u32, reqs: &Requests, st: &mut State, m: &mut Matching) {
+    if let Kind::Wavefront { skip_diags } = kind {
+        return super::wavefront::allocate_masks(reqs, skip_diags, st, m);
+    }
     if reqs.inputs().max(reqs.outputs()) <= 64 {
         allocate_on::<u64>(kind, iters, reqs, st, m)
     } else {

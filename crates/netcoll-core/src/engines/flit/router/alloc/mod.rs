@@ -35,9 +35,10 @@
 //! sorted request list and its by-input and by-output views; any priorities, any width)
 //! and the mask path (masks.rs: islip, select and the separable allocators on per-input
 //! and per-output bitmasks, each round-robin arbiter a "first set bit at or after the
-//! pointer"), chosen by [`Requests::masks_apply`]: a round-robin allocator, a matrix at
-//! most 128 wide, every request at the same priorities (tests_masks.rs checks the two
-//! against each other).
+//! pointer"; wavefront.rs's diagonal sweep on the same masks), chosen by
+//! [`Requests::masks_apply`]: a round-robin or wavefront allocator, a matrix at most 128
+//! wide, every request at the same priorities (tests_masks.rs checks the two against each
+//! other).
 
 mod islip;
 mod loa;
@@ -93,6 +94,9 @@ pub struct Matching {
     /// calls.
     masks64: Vec<u64>,
     masks128: Vec<u128>,
+    /// The wavefront's mask path: per distance from the priority diagonal, the inputs
+    /// asking on it (wavefront.rs); all 0 between calls.
+    diags: Vec<u128>,
 }
 
 impl Matching {

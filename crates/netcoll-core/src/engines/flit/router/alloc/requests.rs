@@ -166,17 +166,22 @@ impl Requests {
         self.n_out
     }
 
-    /// Whether allocator `kind` runs on the masks (masks.rs): it is one of the round-robin
-    /// allocators (islip, select and the separable ones), the matrix is at most
-    /// [`MASK_WIDTH`] wide and every request has the same priorities, so that each of its
-    /// arbiters picks the first request from its pointer, as on the list path.
+    /// Whether allocator `kind` runs on the masks (masks.rs, wavefront.rs): it is one of
+    /// the round-robin allocators (islip, select and the separable ones) or the wavefront,
+    /// the matrix is at most [`MASK_WIDTH`] wide and every request has the same
+    /// priorities, so that each of its arbiters picks the first request from its pointer
+    /// (the wavefront's sweep has one order), as on the list path.
     pub fn masks_apply(&self, kind: Kind) -> bool {
         self.narrow
             && self.uniform
             && !self.lists_only
             && matches!(
                 kind,
-                Kind::Islip | Kind::Select | Kind::SeparableInputFirst | Kind::SeparableOutputFirst
+                Kind::Islip
+                    | Kind::Select
+                    | Kind::SeparableInputFirst
+                    | Kind::SeparableOutputFirst
+                    | Kind::Wavefront { .. }
             )
     }
 

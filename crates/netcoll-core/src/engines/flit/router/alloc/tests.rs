@@ -8,7 +8,7 @@ use super::{allocate, Draws, Kind, Matching, Requests, State, NONE};
 pub(super) struct Held {
     pub(super) in_ptr: Vec<u16>,
     pub(super) out_ptr: Vec<u16>,
-    word: u32,
+    pub(super) word: u32,
     draws: u32,
 }
 
