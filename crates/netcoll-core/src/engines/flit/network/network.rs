@@ -475,21 +475,29 @@ impl<'t> Network<'t> {
 
     /// [`Network::create_tagged`] on step VC class `vclass` (see `vclass.rs`).
     pub fn create_in_class(&mut self, src: usize, dst: usize, size: u16, tag: u32, vclass: u8) {
+        self.queue_packet(src, dst, (size, tag, vclass), NONE);
+    }
+
+    /// Creates a packet now of `size` flits, label `tag`, step VC class `vclass`, from
+    /// `src` to `dst` (first worm visit `worm`, NONE for unicast), measured when packets
+    /// made now are, and queues it at NI `src` (it counts as live from now).
+    #[inline]
+    pub(super) fn queue_packet(
+        &mut self,
+        src: usize,
+        dst: usize,
+        (size, tag, vclass): (u16, u32, u8),
+        worm: u32,
+    ) {
         let w = Waiting {
             ctime: self.now,
             dst: dst as u32,
             tag,
-            worm: NONE,
+            worm,
             size,
             vclass,
             measured: self.measuring,
         };
-        self.queue_packet(src, w);
-    }
-
-    /// Creates packet `w` now (it counts as live from now) and queues it at NI `src`.
-    #[inline]
-    pub(super) fn queue_packet(&mut self, src: usize, w: Waiting) {
         self.count_created(w.size, w.ctime, w.measured);
         if self.queues.is_empty(src) && self.nis[src].cur == NONE {
             self.ni_pending.push(src as u32);

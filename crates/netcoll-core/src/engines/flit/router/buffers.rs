@@ -140,8 +140,9 @@ impl Network<'_> {
         }
     }
 
-    /// The ring position a flit arriving at a VC of ring head `head` holding `len > 0`
-    /// flits is written to (the front flit lives in the record, the rest from `head` on).
+    /// The ring position of a VC's flit `len > 0` from its front, ring head `head`: where a
+    /// flit arriving at a VC holding `len` flits is written to (the front flit lives in the
+    /// record, the rest from `head` on).
     #[inline(always)]
     fn ring_slot(&self, head: u16, len: u16) -> usize {
         let slot = head as usize + len as usize - 1;
@@ -267,7 +268,8 @@ impl Network<'_> {
             return self.vcs[ivc].front;
         }
         let v = &self.vcs[ivc];
-        self.ring[ivc * self.depth + (v.head as usize + k - 1) % self.depth]
+        debug_assert!(k < v.len as usize, "flit {k} of a VC holding {}", v.len);
+        self.ring[ivc * self.depth + self.ring_slot(v.head, k as u16)]
     }
 
     #[inline]

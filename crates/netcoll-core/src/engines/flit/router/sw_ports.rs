@@ -21,6 +21,7 @@
 use super::allocator::next;
 use super::mask_state::LOCAL;
 use super::network::{Network, ACTIVE};
+use super::vc_masks::split_vc;
 
 /// A router's switch requests on port masks: the outputs asked for, the inputs asking,
 /// and the eligible VCs (each input port's at most one when `disjoint`).
@@ -159,11 +160,7 @@ impl Network<'_> {
             while bits != 0 {
                 let local = 64 * w + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (i, v) = if nv & (nv - 1) == 0 {
-                    (local >> nv.trailing_zeros(), local & (nv - 1))
-                } else {
-                    (local / nv, local % nv)
-                };
+                let (i, v) = split_vc(local, nv);
                 let gi = p0 + i;
                 let o = (self.vcs[gi * nv + v].out_port as usize - p0) & 63;
                 self.mr.sa_cols[o] = 0;

@@ -249,12 +249,12 @@ impl Network<'_> {
         let vcs = &self.vcs[p0 * nv..(p0 + np) * nv];
         let credits = &self.credits[..];
         let holding = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let bounded = xb.out_bounded();
         let in_off = &xb.in_off[p0..p0 + np];
         let split = &xb.split[..np * nv];
         let req_vc = &mut xb.req_vc[..np * np];
         let req = &mut xb.req;
-        let (bounded, outq, step, cap) =
-            (xb.out_cap >= 0 && xb.queued, &xb.outq, xb.step, xb.out_cap);
+        let (outq, step, cap) = (&xb.outq, xb.step, xb.out_cap);
         let held = hin | hout != 0;
         let mut any = 0u64;
         for (w, &word) in holding.iter().enumerate() {
@@ -412,20 +412,37 @@ impl Network<'_> {
     /// The end of a cycle: every input port sends its oldest credit message.
     fn send_credit_queues(&mut self) {
         let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        // `retain` by hand: the send is inlined in the loop, not called through a closure.
+        self.serve_ports(
+            &mut busy,
+            |n, gi| n.xb.credq.prefetch_front(gi),
+            |n, gi| n.send_credit_message(gi),
+        );
+        self.xb.cred_busy = busy;
+    }
+
+    /// Serves each port of `busy` in order (`serve`: whether the port stays busy) and keeps
+    /// the ones that do, as `retain` would, with each port's queue front fetched
+    /// [`QUEUE_PREFETCH`] ports ahead (`prefetch`): the fronts are far apart (a cache line
+    /// per port and few entries each) and were written before every router's step.
+    #[inline(always)]
+    fn serve_ports(
+        &mut self,
+        busy: &mut Vec<u32>,
+        prefetch: impl Fn(&Self, usize),
+        mut serve: impl FnMut(&mut Self, usize) -> bool,
+    ) {
         let mut kept = 0;
         for k in 0..busy.len() {
             if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
-                self.xb.credq.prefetch_front(ahead as usize);
+                prefetch(self, ahead as usize);
             }
-            let gi = busy[k];
-            if self.send_credit_message(gi as usize) {
-                busy[kept] = gi;
+            let port = busy[k];
+            if serve(self, port as usize) {
+                busy[kept] = port;
                 kept += 1;
             }
         }
         busy.truncate(kept);
-        self.xb.cred_busy = busy;
     }
 
     /// Input port `gi` sends the credits of its oldest message; returns whether more wait.
@@ -447,20 +464,11 @@ impl Network<'_> {
         let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
         let delays = (self.hop.flit_link - st, self.hop.flit_eject - st);
         let mut busy = std::mem::take(&mut self.xb.out_busy);
-        let mut kept = 0;
-        for k in 0..busy.len() {
-            // The buffers' front entries are far apart (a cache line per port and few
-            // flits each) and were written before every router's step: fetched ahead.
-            if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
-                self.xb.outq.prefetch_front(ahead as usize);
-            }
-            let go = busy[k];
-            if self.send_output_front(go as usize, delays) {
-                busy[kept] = go;
-                kept += 1;
-            }
-        }
-        busy.truncate(kept);
+        self.serve_ports(
+            &mut busy,
+            |n, go| n.xb.outq.prefetch_front(go),
+            |n, go| n.send_output_front(go, delays),
+        );
         self.xb.out_busy = busy;
     }
 

@@ -215,7 +215,7 @@ impl Xbar {
     /// [`Xbar::out_full`] of a bounded output buffer (BookSim counts a flit in it from the
     /// step after its traversal).
     #[inline]
-    pub fn bounded_out_full(&self, go: usize) -> bool {
+    fn bounded_out_full(&self, go: usize) -> bool {
         out_buffer_full(&self.outq, self.step, self.out_cap, go)
     }
 

@@ -26,16 +26,7 @@ impl Network<'_> {
     /// Queues a worm packet at `src`'s NI: `visit` is its first visit in the table (at the
     /// source's switch).
     pub fn create_worm(&mut self, src: usize, visit: u32, size: u16, tag: u32) {
-        let w = super::source_queue::Waiting {
-            ctime: self.now,
-            dst: src as u32,
-            tag,
-            worm: visit,
-            size,
-            vclass: 0,
-            measured: self.measuring,
-        };
-        self.queue_packet(src, w);
+        self.queue_packet(src, src, (size, tag, 0), visit);
     }
 
     /// Routing of a worm head at the front of `ivc`: one branch per output of its visit.
