@@ -126,8 +126,6 @@ mod network;
 mod partition;
 #[path = "network/wiring.rs"]
 mod wiring;
-#[path = "network/zeroed.rs"]
-mod zeroed;
 
 // traffic/
 #[path = "traffic/class_ni.rs"]

@@ -6,8 +6,8 @@
 /// A flit: the packet slot it belongs to, and what a router needs to route it without
 /// touching the packet table (a cache miss per hop on large networks): its destination
 /// endpoint with the packet's routing state, and the router-to-router hops it has made.
-/// 16 bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// 16 bytes. All zero is the default flit (`Zeroable`: the rings are allocated zeroed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, bytemuck::Zeroable)]
 pub struct Flit {
     pub pkt: u32,
     /// Destination endpoint (low 24 bits) and routing state (high 8 bits: dateline class,
@@ -458,5 +458,19 @@ impl Wheel {
         if slot.len() == 0 {
             *slot = due;
         }
+    }
+}
+
+#[cfg(test)]
+mod zeroed_tests {
+    use super::Flit;
+
+    /// The rings are allocated zeroed (network.rs): all zero must be the default flit.
+    #[test]
+    fn zeroed_flits_are_default_flits() {
+        let v = bytemuck::zeroed_vec::<Flit>(1000);
+        assert_eq!(v.len(), 1000);
+        assert!(v.iter().all(|f| *f == Flit::default()));
+        assert!(bytemuck::zeroed_vec::<Flit>(0).is_empty());
     }
 }

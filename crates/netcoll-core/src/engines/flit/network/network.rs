@@ -368,7 +368,11 @@ impl<'t> Network<'t> {
             credits,
             owner: vec![NONE; np * nv],
             vcs,
-            ring: super::zeroed::zeroed_vec(np * nv * depth),
+            // Allocated zeroed, not written: the kernel hands out zero pages on first touch,
+            // so the rings of deep buffers (the dragonfly runfile's 256 flits: 46 MiB,
+            // mostly never written, as a VC uses its ring from the start) cost neither a
+            // pass over every slot nor faults for the pages never touched.
+            ring: bytemuck::zeroed_vec(np * nv * depth),
             in_rr: vec![0; np],
             out_rr: vec![0; np],
             va_rr: vec![0; np],

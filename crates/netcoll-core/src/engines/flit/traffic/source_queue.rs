@@ -20,7 +20,7 @@ const BLOCK: usize = 64;
 
 /// A packet waiting in its source queue: what its packet record will hold (the source is
 /// the queue's NI; `itime` is set when it leaves).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, bytemuck::Zeroable)]
 pub struct Waiting {
     pub ctime: u64,
     pub dst: u32,
@@ -32,9 +32,6 @@ pub struct Waiting {
     pub vclass: u8,
     pub measured: bool,
 }
-
-// SAFETY: integers and a bool; all zero is `Waiting::default()`.
-unsafe impl super::zeroed::Zeroable for Waiting {}
 
 /// A waiting record is 24 bytes.
 const _: () = assert!(std::mem::size_of::<Waiting>() == 24);
@@ -178,10 +175,8 @@ impl SourceQueues {
             self.link[b as usize] = NONE;
             return b;
         }
-        // Allocated zeroed: fresh pages come zero from the kernel, unwritten (zeroed.rs).
-        let block = super::zeroed::zeroed_vec::<Waiting>(BLOCK).into_boxed_slice();
-        self.blocks
-            .push(block.try_into().expect("a block of BLOCK records"));
+        // Allocated zeroed: fresh pages come zero from the kernel, unwritten.
+        self.blocks.push(bytemuck::zeroed_box::<[Waiting; BLOCK]>());
         self.link.push(NONE);
         (self.blocks.len() - 1) as u32
     }
