@@ -195,6 +195,10 @@ pub struct Network<'t> {
     pub tail_sent: Vec<bool>,
     pub eject_go: Vec<u32>,
     pub ni_pending: Vec<u32>,
+    /// Candidate VCs (holding an output VC and a flit) from which a router's switch
+    /// requests are built without a branch per VC (sw_ports.rs, `DENSE_REQUESTS`; tests
+    /// set 0 or `usize::MAX` to compare the two ways).
+    pub sa_dense_min: usize,
     // Counters.
     pub in_flight_flits: u64,
     pub last_move: u64,
@@ -429,6 +433,7 @@ impl<'t> Network<'t> {
             tail_sent: Vec::new(),
             eject_go: Vec::new(),
             ni_pending: Vec::new(),
+            sa_dense_min: super::sw_ports::DENSE_REQUESTS,
             in_flight_flits: 0,
             last_move: 0,
             chan_flits: vec![0; np],

@@ -23,6 +23,11 @@ use super::mask_state::LOCAL;
 use super::network::{Network, ACTIVE};
 use super::vc_masks::split_vc;
 
+/// Candidate VCs from which a router's switch requests are built without a branch per VC
+/// (`Network::sa_dense_min`): fewer than 16 candidates, as on a mesh's routers below
+/// saturation, keep their branches.
+pub const DENSE_REQUESTS: usize = 16;
+
 /// A router's switch requests on port masks: the outputs asked for, the inputs asking,
 /// and the eligible VCs (each input port's at most one when `disjoint`).
 #[derive(Clone, Copy)]
@@ -49,19 +54,43 @@ impl Network<'_> {
     /// ([`Network::clear_port_requests`]).
     #[inline(always)]
     pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
+        if self.dense_requests(r) {
+            self.port_requests_of::<ROWS, true>(r)
+        } else {
+            self.port_requests_of::<ROWS, false>(r)
+        }
+    }
+
+    /// Whether router `r` has at least `sa_dense_min` candidate VCs (holding an output VC
+    /// and a flit): its requests are then built without a branch per VC.
+    #[inline(always)]
+    fn dense_requests(&self, r: usize) -> bool {
+        let k = r * self.wpr;
+        let (held, occ) = (&self.va.holding[k..k + self.wpr], &self.occ[k..k + self.wpr]);
+        let n: u32 = held.iter().zip(occ).map(|(h, o)| (h & o).count_ones()).sum();
+        n as usize >= self.sa_dense_min
+    }
+
+    /// [`Network::port_requests`], without a branch per VC when `DENSE`.
+    #[inline(always)]
+    fn port_requests_of<const ROWS: bool, const DENSE: bool>(&mut self, r: usize) -> PortRequests {
         // A port's VCs are a power of two in most runs: a VC's port is then a shift.
         let nv = self.nv;
         if nv & (nv - 1) == 0 {
             let s = nv.trailing_zeros();
-            self.port_requests_by::<ROWS>(r, |local| local >> s)
+            self.port_requests_by::<ROWS, DENSE>(r, |local| local >> s)
         } else {
-            self.port_requests_by::<ROWS>(r, |local| local / nv)
+            self.port_requests_by::<ROWS, DENSE>(r, |local| local / nv)
         }
     }
 
     /// [`Network::port_requests`] with `port_of` the input port of a local VC number.
+    /// `DENSE`: every candidate's eligibility is a 0 or 1 shifted into the masks, with no
+    /// branch on it. At saturation (src/examples/singleconfig: 48 candidates a cycle, 41
+    /// eligible) whether a VC is eligible follows no pattern the branch predictor can learn;
+    /// where candidates are few (a mesh below saturation) the branches are cheaper.
     #[inline(always)]
-    fn port_requests_by<const ROWS: bool>(
+    fn port_requests_by<const ROWS: bool, const DENSE: bool>(
         &mut self,
         r: usize,
         port_of: impl Fn(usize) -> usize,
@@ -88,21 +117,30 @@ impl Network<'_> {
                 let local = 64 * w + b;
                 let x = &vcs[local];
                 let go = x.out_port as usize;
-                if x.state != ACTIVE
-                    || !x.ready_by(now)
-                    || credits[go * nv + x.out_vc as usize] == 0
-                {
-                    continue;
-                }
-                let (i, o) = (port_of(local) & 63, (go - p0) & 63);
-                e |= 1 << b;
-                by_out[o * wpr + w] |= 1 << b;
-                cols[o] |= 1 << i;
+                let one = if DENSE {
+                    // Every operand evaluated (`&`, no short cut); a VC not holding a
+                    // routed output VC reads no credit past the end.
+                    let credit = go.wrapping_mul(nv).wrapping_add(x.out_vc as usize);
+                    let has = credits.get(credit).is_some_and(|&c| c != 0);
+                    ((x.state == ACTIVE) & x.ready_by(now) & has) as u64
+                } else {
+                    if x.state != ACTIVE
+                        || !x.ready_by(now)
+                        || credits[go * nv + x.out_vc as usize] == 0
+                    {
+                        continue;
+                    }
+                    1
+                };
+                let (i, o) = (port_of(local) & 63, go.wrapping_sub(p0) & 63);
+                e |= one << b;
+                by_out[o * wpr + w] |= one << b;
+                cols[o] |= one << i;
                 if ROWS {
-                    rows[i] |= 1 << o;
+                    rows[i] |= one << o;
                 }
-                (ins, outs) = (ins | 1 << i, outs | 1 << o);
-                n += 1;
+                (ins, outs) = (ins | one << i, outs | one << o);
+                n += one as usize;
             }
             elig[w] = e;
         }
