@@ -199,6 +199,9 @@ pub struct Network<'t> {
     /// requests are built without a branch per VC (sw_ports.rs, `DENSE_REQUESTS`; tests
     /// set 0 or `usize::MAX` to compare the two ways).
     pub sa_dense_min: usize,
+    /// Requesters from which separable input-first VC allocation runs without a branch per
+    /// requester (va_ports.rs, `DENSE_VA`; tests set 0 or `usize::MAX`).
+    pub va_dense_min: usize,
     // Counters.
     pub in_flight_flits: u64,
     pub last_move: u64,
@@ -434,6 +437,7 @@ impl<'t> Network<'t> {
             eject_go: Vec::new(),
             ni_pending: Vec::new(),
             sa_dense_min: super::sw_ports::DENSE_REQUESTS,
+            va_dense_min: super::va_ports::DENSE_VA,
             in_flight_flits: 0,
             last_move: 0,
             chan_flits: vec![0; np],

@@ -42,6 +42,24 @@ use super::network::{Network, NONE};
 use super::va_state::{PortRequest, MASK_VCS};
 use super::vc_masks::{grant_conflicts, split_vc};
 
+/// Requesters from which separable input-first VC allocation runs without a branch per
+/// requester (`Network::va_dense_min`).
+pub const DENSE_VA: usize = 8;
+
+/// Mask words of the VCs picked in [`Network::input_first_vcs_dense`]: routers of up to
+/// 256 VCs.
+const DENSE_WORDS: usize = 4;
+
+/// `x mod n` for `x < 2n`.
+#[inline(always)]
+fn wrap(x: usize, n: usize) -> usize {
+    if x >= n {
+        x - n
+    } else {
+        x
+    }
+}
+
 impl Network<'_> {
     /// Whether iSLIP VC allocation may run on per-port masks: every port's VCs fit a mask
     /// (`mask_limit`, which tests set to 0 to run the grant table instead) and a head asks
@@ -149,9 +167,22 @@ impl Network<'_> {
     }
 
     /// BookSim's separable_input_first VC allocation at router `r` on per-port masks
-    /// (module comment).
+    /// (module comment): without a branch per requester where they are many
+    /// (`input_first_vcs_dense`).
     pub(super) fn input_first_vcs_ports(&mut self, r: usize) {
         let words = self.ready_words(r);
+        let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
+        let asking: u32 = words.iter().map(|w| w.count_ones()).sum();
+        if asking as usize >= self.va_dense_min && n <= 64 * DENSE_WORDS && !self.is_vct() {
+            self.input_first_vcs_dense(r, &words);
+        } else {
+            self.input_first_vcs_sparse(r, &words);
+        }
+        self.va.ready = words;
+    }
+
+    /// [`Network::input_first_vcs_ports`] requester by requester.
+    fn input_first_vcs_sparse(&mut self, r: usize, words: &[u64]) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * nv;
@@ -178,13 +209,66 @@ impl Network<'_> {
         for &o in &touched {
             let o = o as usize;
             let i = std::mem::replace(&mut self.va.grant[o], NONE) as usize;
-            self.va.gptr[p0v + o] = next(i, n) as u16;
-            self.va.aptr[p0v + i] = next(o, n) as u16;
-            let (port, ov) = split_vc(o, nv);
-            self.take_vc_local(r, i, p0v + i, p0 + port, ov);
+            self.grant_input_first(r, i, o);
         }
         self.va.touched = touched;
-        self.va.ready = words;
+    }
+
+    /// [`Network::input_first_vcs_ports`] without a branch per requester, for routers of
+    /// at most `64 * DENSE_WORDS` VCs without cut-through: at saturation
+    /// (src/examples/singleconfig: 38 requesters a cycle, 28 with a candidate, 6 granted)
+    /// whether a requester has a candidate, and whether it is the first to pick its VC,
+    /// follow no pattern the branch predictor learns. Each requester's pick is a key
+    /// `distance from the VC's grant pointer << 16 | requester` (no candidate: no key) and
+    /// every VC picked keeps the least (`va.grant`, NONE when not picked, so the first
+    /// pick needs no test); the VCs picked are a mask, granted in VC order (the grants
+    /// touch apart records, so their order changes nothing).
+    fn input_first_vcs_dense(&mut self, r: usize, words: &[u64]) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * nv;
+        let n = (self.pstart[r + 1] as usize - p0) * nv;
+        let mut picked = [0u64; DENSE_WORDS];
+        for (w, &word) in words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ivc = p0v + i;
+                let (go, cand) = self.port_request(ivc);
+                // An empty mask picks its start: a VC of the port, left unchanged.
+                let base = (go - p0) * nv;
+                let o = base + self.nearest_in_port(ivc, base, cand);
+                let d = wrap(i + n - self.va.gptr[p0v + o] as usize, n);
+                let key = if cand != 0 { (d << 16 | i) as u32 } else { NONE };
+                let g = &mut self.va.grant[o];
+                *g = (*g).min(key);
+                picked[o / 64] |= ((cand != 0) as u64) << (o % 64);
+            }
+        }
+        for (w, &word) in picked.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let o = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let key = std::mem::replace(&mut self.va.grant[o], NONE);
+                self.grant_input_first(r, (key & 0xffff) as usize, o);
+            }
+        }
+    }
+
+    /// Local input VC `i` of router `r` is granted local output VC `o` by separable
+    /// input-first allocation: both pointers move past the match.
+    #[inline(always)]
+    fn grant_input_first(&mut self, r: usize, i: usize, o: usize) {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * nv;
+        let n = (self.pstart[r + 1] as usize - p0) * nv;
+        self.va.gptr[p0v + o] = next(i, n) as u16;
+        self.va.aptr[p0v + i] = next(o, n) as u16;
+        let (port, ov) = split_vc(o, nv);
+        self.take_vc_local(r, i, p0v + i, p0 + port, ov);
     }
 
     /// Routes router `r`'s idle input VCs and returns, per word of its wait set, the mask
