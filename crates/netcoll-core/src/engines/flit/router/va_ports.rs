@@ -170,15 +170,59 @@ impl Network<'_> {
     /// (module comment): without a branch per requester where they are many
     /// (`input_first_vcs_dense`).
     pub(super) fn input_first_vcs_ports(&mut self, r: usize) {
-        let words = self.ready_words(r);
-        let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
-        let asking: u32 = words.iter().map(|w| w.count_ones()).sum();
-        if asking as usize >= self.va_dense_min && n <= 64 * DENSE_WORDS && !self.is_vct() {
+        if self.dense_va(r) {
+            let words = self.ready_words_dense(r);
             self.input_first_vcs_dense(r, &words);
+            self.va.ready = words;
         } else {
+            let words = self.ready_words(r);
             self.input_first_vcs_sparse(r, &words);
+            self.va.ready = words;
         }
-        self.va.ready = words;
+    }
+
+    /// Whether separable input-first VC allocation at router `r` runs without a branch
+    /// per requester: at least `va_dense_min` input VCs wait, the router has at most
+    /// `64 * DENSE_WORDS` VCs, no cut-through and no multidestination worms.
+    #[inline]
+    fn dense_va(&self, r: usize) -> bool {
+        let k = r * self.wpr;
+        let waiting: u32 = self.wait_bits[k..k + self.wpr]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum();
+        let n = (self.pstart[r + 1] - self.pstart[r]) as usize * self.nv;
+        waiting as usize >= self.va_dense_min
+            && n <= 64 * DENSE_WORDS
+            && !self.is_vct()
+            && self.rep.table.visits() == 0
+    }
+
+    /// [`Network::ready_words`] without a branch per waiting VC (`dense_va`): the idle
+    /// ones (waiting, not routed: no worms run) are routed, then every routed one asks
+    /// when it is ready (a 0 or 1 shifted into its word).
+    fn ready_words_dense(&mut self, r: usize) -> Vec<u64> {
+        let mut words = std::mem::take(&mut self.va.ready);
+        words.clear();
+        let p0v = self.pstart[r] as usize * self.nv;
+        for w in 0..self.wpr {
+            let k = r * self.wpr + w;
+            let mut idle = self.wait_bits[k] & !self.va.routed[k];
+            while idle != 0 {
+                let i = 64 * w + idle.trailing_zeros() as usize;
+                idle &= idle - 1;
+                self.route_local(p0v + i, r, i);
+            }
+            let mut bits = self.wait_bits[k] & self.va.routed[k];
+            let mut reqs = 0u64;
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                reqs |= (self.vcs[p0v + 64 * w + b].ready_by(self.now) as u64) << b;
+            }
+            words.push(reqs);
+        }
+        words
     }
 
     /// [`Network::input_first_vcs_ports`] requester by requester.
