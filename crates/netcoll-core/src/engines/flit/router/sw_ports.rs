@@ -66,8 +66,15 @@ impl Network<'_> {
     #[inline(always)]
     fn dense_requests(&self, r: usize) -> bool {
         let k = r * self.wpr;
-        let (held, occ) = (&self.va.holding[k..k + self.wpr], &self.occ[k..k + self.wpr]);
-        let n: u32 = held.iter().zip(occ).map(|(h, o)| (h & o).count_ones()).sum();
+        let (held, occ) = (
+            &self.va.holding[k..k + self.wpr],
+            &self.occ[k..k + self.wpr],
+        );
+        let n: u32 = held
+            .iter()
+            .zip(occ)
+            .map(|(h, o)| (h & o).count_ones())
+            .sum();
         n as usize >= self.sa_dense_min
     }
 

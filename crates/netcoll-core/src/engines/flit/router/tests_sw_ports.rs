@@ -194,3 +194,71 @@ fn disjoint_requests_share_no_port() {
     assert!(!req(0b1, 0b11, 2).disjoint());
     assert!(!req(0b1, 0b1, 2).disjoint());
 }
+
+/// Every figure of a one-thread run with the switch requests and the separable input-first
+/// VC allocation built without a branch per VC everywhere (`dense`) or nowhere.
+fn dense_figures(pairs: &[(&str, &str)], dense: bool) -> String {
+    super::alloc_tests::fixed_run(pairs, |mut sim| {
+        let min = if dense { 0 } else { usize::MAX };
+        sim.net.sa_dense_min = min;
+        sim.net.va_dense_min = min;
+        serde_json::to_string(&sim.simulate()).unwrap()
+    })
+}
+
+/// The branch-free switch requests (sw_ports.rs, `DENSE_REQUESTS`) and separable
+/// input-first VC allocation (va_ports.rs, `DENSE_VA`) give the figures of the branching
+/// ones: on the shipped routers and on random fly, mesh and torus routers with separable
+/// input-first allocators (1-64 VCs, long packets, speculation, tail credits, loads up to
+/// saturation).
+#[test]
+fn dense_request_paths_match_the_branching_ones() {
+    use rand::{Rng, SeedableRng};
+    for case in SHIPPED_GENERAL_SA {
+        assert_eq!(
+            dense_figures(case, true),
+            dense_figures(case, false),
+            "{case:?}"
+        );
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(36);
+    for _ in 0..12 {
+        let topo = ["mesh", "torus", "fly"][rng.random_range(0..3)];
+        let k = if topo == "fly" { "6" } else { "4" };
+        let vcs = rng
+            .random_range(usize::from(topo == "torus") + 1..=40)
+            .to_string();
+        let alloc = ["separable_input_first", "islip"][usize::from(rng.random_bool(0.2))];
+        let size = rng.random_range(1..=6).to_string();
+        let buf = rng.random_range(2..=8).to_string();
+        let rate = format!("{:.2}", rng.random_range(0.2..1.0));
+        let mut case = vec![
+            ("topology", topo),
+            ("k", k),
+            ("num_vcs", &vcs),
+            ("sw_allocator", alloc),
+            ("vc_allocator", "separable_input_first"),
+            ("packet_size", &size),
+            ("vc_buf_size", &buf),
+            ("injection_rate", &rate),
+            ("injection_rate_uses_flits", "1"),
+        ];
+        if topo == "fly" {
+            case.extend([("n", "1"), ("routing_function", "dest_tag")]);
+        }
+        for (key, on) in [
+            ("wait_for_tail_credit", rng.random_bool(0.4)),
+            ("speculative", rng.random_bool(0.3)),
+            ("routing_delay", rng.random_bool(0.5)),
+        ] {
+            if on {
+                case.push((key, "1"));
+            }
+        }
+        assert_eq!(
+            dense_figures(&case, true),
+            dense_figures(&case, false),
+            "{case:?}"
+        );
+    }
+}

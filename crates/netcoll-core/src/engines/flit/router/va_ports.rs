@@ -284,7 +284,11 @@ impl Network<'_> {
                 let base = (go - p0) * nv;
                 let o = base + self.nearest_in_port(ivc, base, cand);
                 let d = wrap(i + n - self.va.gptr[p0v + o] as usize, n);
-                let key = if cand != 0 { (d << 16 | i) as u32 } else { NONE };
+                let key = if cand != 0 {
+                    (d << 16 | i) as u32
+                } else {
+                    NONE
+                };
                 let g = &mut self.va.grant[o];
                 *g = (*g).min(key);
                 picked[o / 64] |= ((cand != 0) as u64) << (o % 64);
