@@ -64,6 +64,9 @@ pub struct Sim<'t> {
     due: Vec<u32>,
     /// False once a throughput run's final drain stops injection.
     injecting: bool,
+    /// Every node generates every cycle (one class, no multicast, no quota, Bernoulli at
+    /// rate 1): `generate` draws the destinations in node order without the wheel.
+    pub(super) every_cycle: bool,
     /// Flits in the network when the statistics were last cleared (the injected flits of a
     /// period are its accepted ones plus the growth of this).
     in_flight_at_clear: u64,
@@ -136,6 +139,7 @@ impl<'t> Sim<'t> {
             gen: GenWheel::new(topo.num_endpoints() * cfg.tc.classes),
             due: Vec::new(),
             injecting: true,
+            every_cycle: false,
             in_flight_at_clear: 0,
             injected_rate: None,
             classes,
@@ -151,12 +155,23 @@ impl<'t> Sim<'t> {
             };
             sim.gen.schedule(slot, at);
         }
+        sim.every_cycle = sim.classes.is_empty()
+            && sim.mc.is_none()
+            && sim.quota == u64::MAX
+            && sim.traffic.every_cycle();
         Ok(sim)
     }
 
     /// Nodes whose Bernoulli trial succeeds this cycle create a packet.
     fn generate(&mut self) {
         if !self.injecting {
+            return;
+        }
+        if self.every_cycle {
+            for ep in 0..self.net.nis.len() {
+                let dst = self.traffic.dest(ep, &mut self.rng);
+                self.net.create_packet(ep, dst, self.size);
+            }
             return;
         }
         let now = self.net.now;

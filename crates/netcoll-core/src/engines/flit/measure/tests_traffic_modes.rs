@@ -87,3 +87,38 @@ fn patterns_as_booksim() {
         );
     }
 }
+
+/// A saturated source (Bernoulli at rate 1, every node every cycle) generates without the
+/// generation wheel (`Sim::every_cycle`): the same figures as through the wheel, on
+/// BookSim's single-router example and on meshes with long packets, latency and fixed runs.
+#[test]
+fn every_cycle_generation_matches_the_wheel() {
+    let cases: [&[(&str, &str)]; 3] = [
+        &[
+            ("topology", "fly"),
+            ("k", "10"),
+            ("n", "1"),
+            ("num_vcs", "8"),
+            ("vc_allocator", "separable_input_first"),
+            ("sw_allocator", "separable_input_first"),
+            ("routing_function", "dest_tag"),
+            ("injection_rate", "1.0"),
+            ("routing_delay", "0"),
+        ],
+        &[("k", "4"), ("injection_rate", "1.0"), ("packet_size", "5")],
+        &[("k", "4"), ("injection_rate", "1.0"), ("traffic", "transpose")],
+    ];
+    for case in cases {
+        let run = |fast: bool| {
+            super::alloc_tests::fixed_run(case, |mut sim| {
+                assert!(sim.every_cycle, "{case:?} generates every cycle");
+                sim.every_cycle = fast;
+                serde_json::to_string(&sim.simulate()).unwrap()
+            })
+        };
+        assert_eq!(run(true), run(false), "{case:?}");
+    }
+    // Below rate 1 the wheel serves.
+    let below = [("k", "4"), ("injection_rate", "0.99")];
+    super::alloc_tests::fixed_run(&below, |sim| assert!(!sim.every_cycle));
+}

@@ -125,6 +125,11 @@ impl Traffic {
         }
     }
 
+    /// Whether every node generates a packet every cycle (Bernoulli at rate 1).
+    pub fn every_cycle(&self) -> bool {
+        self.every_cycle
+    }
+
     /// Cycles from one generation to the next packet (1 = the next cycle), or None if the
     /// node never generates again.
     #[inline]
