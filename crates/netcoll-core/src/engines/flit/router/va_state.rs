@@ -32,6 +32,9 @@ pub struct VaState {
     /// Whether the switch allocator skips the VCs granted this cycle (`fresh`); tests turn
     /// it off to compare with the full scan.
     pub skip_fresh: bool,
+    /// Whether the per-port iSLIP VC allocator routes and reads its requesters in one pass
+    /// (va_ports.rs, runs without worms); tests turn it off to compare with the two passes.
+    pub fused_gather: bool,
     /// Per global VC: the iSLIP VC allocator's accept pointer (as an input VC) and grant
     /// pointer (as an output VC), router-local VC numbers.
     pub aptr: Vec<u16>,
@@ -87,6 +90,7 @@ impl VaState {
             routed: vec![0; routers * (max_ports * nv).div_ceil(64)],
             fresh: vec![0; (max_ports * nv).div_ceil(64)],
             skip_fresh: true,
+            fused_gather: true,
             aptr: vec![0; ports * nv],
             gptr: vec![0; ports * nv],
             class_mask: Box::new([0; 256]),
@@ -200,5 +204,5 @@ fn all_vcs(n: usize) -> u64 {
 }
 
 #[cfg(test)]
-#[path = "tests_fresh.rs"]
-mod tests_fresh;
+#[path = "tests_general_fast.rs"]
+mod tests_general_fast;

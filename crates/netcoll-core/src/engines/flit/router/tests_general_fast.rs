@@ -1,20 +1,25 @@
-//! The switch allocator's skip of the input VCs granted in the same cycle
-//! (`VaState::fresh`, `skip_fresh`) against the full scan of the candidate VCs: the same run
-//! both ways gives the same figures, bit for bit.
+//! The general stages' fast paths against their plain forms: the same run both ways gives
+//! the same figures, bit for bit.
+//!
+//! * `skip_fresh`: the switch allocator skips the input VCs granted in the same cycle
+//!   (`VaState::fresh`), against the full scan of the candidate VCs;
+//! * `fused_gather`: the per-port iSLIP VC allocator routes and reads its requesters in one
+//!   pass (va_ports.rs), against routing a word's VCs before reading their requests.
 
 use crate::engines::flit::config::FlitConfig;
 use crate::engines::flit::network::Network;
 use crate::engines::flit::sim::Sim;
 
-/// Every figure of a run as JSON, with the skip on or off (in every partition); the mask
-/// router off where `general` is asked for (so that one-iteration runs take the general
-/// stages too).
-fn figures(pairs: &[(&str, &str)], skip: bool, general: bool) -> String {
+/// Every figure of a run as JSON, with the fast paths on or off (in every partition); the
+/// mask router off where `general` is asked for (so that one-iteration runs take the
+/// general stages too).
+fn figures(pairs: &[(&str, &str)], fast: bool, general: bool) -> String {
     let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
     let topo = c.build_topology().unwrap();
     let mut sim = Sim::new(&topo, &c).unwrap();
     let set = |n: &mut Network| {
-        n.va.skip_fresh = skip;
+        n.va.skip_fresh = fast;
+        n.va.fused_gather = fast;
         if general {
             n.mr.enabled = false;
         }
@@ -26,7 +31,7 @@ fn figures(pairs: &[(&str, &str)], skip: bool, general: bool) -> String {
     serde_json::to_string(&sim.simulate()).unwrap()
 }
 
-fn assert_skip_agrees(cases: &[&[(&str, &str)]], general: bool) {
+fn assert_fast_paths_agree(cases: &[&[(&str, &str)]], general: bool) {
     let fixed = [
         ("sim_type", "fixed"),
         ("warmup_cycles", "100"),
@@ -47,7 +52,7 @@ fn assert_skip_agrees(cases: &[&[(&str, &str)]], general: bool) {
 /// wait_for_tail_credit, iSLIP with two iterations: the general stages), below and past
 /// saturation, with speculation (no skip) and priorities (the VC-by-VC requests).
 #[test]
-fn skipping_fresh_grants_matches_the_full_scan() {
+fn fast_paths_match_the_plain_stages() {
     let mesh = [
         ("k", "8"),
         ("num_vcs", "16"),
@@ -63,6 +68,7 @@ fn skipping_fresh_grants_matches_the_full_scan() {
         with(&[("injection_rate", "0.5")]),
         with(&[("injection_rate", "0.45"), ("speculative", "1")]),
         with(&[("injection_rate", "0.4"), ("priority", "age")]),
+        with(&[("injection_rate", "0.4"), ("routing_delay", "2")]),
         with(&[
             ("injection_rate", "0.5"),
             ("packet_size", "4"),
@@ -88,14 +94,14 @@ fn skipping_fresh_grants_matches_the_full_scan() {
         ],
     ];
     let cases: Vec<&[(&str, &str)]> = cases.iter().map(|c| c.as_slice()).collect();
-    assert_skip_agrees(&cases, false);
+    assert_fast_paths_agree(&cases, false);
 }
 
 /// One iteration on the general stages (the mask router off): the one-word VC allocator
-/// (`grant_local`) marks its grants too.
+/// (`grant_local`) marks its grants too (and the per-port VC allocator is not used).
 #[test]
-fn skipping_fresh_grants_matches_on_one_word_routers() {
-    assert_skip_agrees(
+fn fast_paths_match_on_one_word_routers() {
+    assert_fast_paths_agree(
         &[
             &[("k", "4"), ("injection_rate", "0.6")],
             &[("k", "4"), ("injection_rate", "0.6"), ("speculative", "1")],
