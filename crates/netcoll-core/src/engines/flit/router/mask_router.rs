@@ -39,6 +39,7 @@
 //! events it sends keep their order.
 
 use super::allocator::{next, pick_below_64 as pick};
+use super::class_types::Priority;
 use super::config::{FlowControl, SwAllocator, VcAllocator};
 use super::mask_routes::Routes;
 use super::mask_state::LOCAL;
@@ -46,6 +47,9 @@ use super::network::{Network, Packet, ACTIVE, IDLE};
 use super::router::{prefetch_router_vcs, PREFETCH_ROUTERS};
 use super::types::Vc;
 use super::vc_masks::{free_candidates, grant_conflicts};
+
+#[path = "mask_separable.rs"]
+mod separable;
 
 /// Global input ports a decided traversal can name (`sent` packs the port in 26 bits
 /// beside its VC); larger networks take the general stages.
@@ -77,6 +81,13 @@ struct Stages<'a, const C: bool, const NV: usize, const NP: usize> {
     packets: &'a [Packet],
     by_out: &'a mut [u64; LOCAL],
     grants: &'a mut [u64; LOCAL],
+    /// Separable input-first scratch (mask_separable.rs), zero between routers: per output
+    /// (VC or port) the inputs that picked it, per input port the outputs it requests.
+    pickers: &'a mut [u64; LOCAL],
+    rows: &'a mut [u64; LOCAL],
+    /// BookSim's separable_input_first for VC / switch allocation (else iSLIP).
+    sep_va: bool,
+    sep_sa: bool,
     sent: &'a mut Vec<u64>,
     active: &'a [u64],
     now: u64,
@@ -92,9 +103,13 @@ impl Network<'_> {
     /// Whether this cycle's routers run on this path (checked once per cycle: a run may
     /// place worms later, and tests switch the path off).
     pub(super) fn mask_router_applies(&self) -> bool {
+        // Separable input-first runs with round-robin arbiters only (no priorities).
+        let round_robin = self.prio == Priority::None;
         self.mr.enabled
-            && self.cfg.vc_allocator == VcAllocator::Islip
-            && self.cfg.sw_allocator == SwAllocator::Islip
+            && (self.cfg.vc_allocator == VcAllocator::Islip
+                || (self.cfg.vc_allocator == VcAllocator::SeparableInputFirst && round_robin))
+            && (self.cfg.sw_allocator == SwAllocator::Islip
+                || (self.cfg.sw_allocator == SwAllocator::SeparableInputFirst && round_robin))
             && self.cfg.vc_iters() == 1
             && self.cfg.sw_iters() == 1
             && !self.va.book.general
@@ -260,6 +275,10 @@ impl Network<'_> {
             packets,
             by_out: &mut mr.by_out,
             grants: &mut mr.grants,
+            pickers: &mut mr.sa_cols,
+            rows: &mut mr.sa_rows,
+            sep_va: cfg.vc_allocator == VcAllocator::SeparableInputFirst,
+            sep_sa: cfg.sw_allocator == SwAllocator::SeparableInputFirst,
             sent,
             active,
             now: *now,
@@ -409,6 +428,9 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
             self.grant_vc(p0, n, i, o);
             return reqs;
         }
+        if self.sep_va {
+            return self.input_first_vcs(p0, n, reqs);
+        }
         // Candidates, and the outputs asked for by more than one requester.
         let (mut asked, mut conflicts) = (0u64, 0u64);
         let mut bits = reqs;
@@ -524,6 +546,8 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
                 let o = self.vcs[p0v + b].out_port as usize - p0;
                 self.send(r, p0, np, b, o);
             }
+        } else if self.sep_sa {
+            self.input_first_switch(r, p0, np, reqd);
         } else {
             self.islip_switch(r, p0, np, reqd, outs);
         }
