@@ -130,6 +130,7 @@ impl Network<'_> {
     /// without flits leave the active set.
     pub(super) fn mask_routers(&mut self) {
         let inline_rc = self.inline_routing();
+        let nca = !inline_rc && self.nca_routes();
         if self.route_n != 0 && self.mr.ep_routes.is_empty() {
             self.build_ep_routes();
         }
@@ -141,7 +142,9 @@ impl Network<'_> {
             if word == 0 {
                 continue;
             }
-            if !inline_rc {
+            if nca {
+                self.route_idle_nca(w, word);
+            } else if !inline_rc {
                 self.route_idle(w, word);
             }
             sent.clear();
@@ -382,8 +385,11 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         let nv = self.nv();
         let p0v = p0 * nv;
         let mut routed = self.routed[r];
-        let mut reqs = if self.inline_rc() && self.routing_delay() <= 1 {
-            // Routed before this cycle: ready.
+        let mut reqs = if self.routing_delay() == 0
+            || (self.inline_rc() && self.routing_delay() <= 1)
+        {
+            // Routed without a delay (inline or by `route_idle`), or before this cycle:
+            // ready.
             routed
         } else {
             self.ready_among(p0v, routed)
