@@ -1,11 +1,12 @@
 //! The router's stages for the common case, on router-local bit masks: iSLIP VC allocation
-//! and iSLIP switch allocation (both BookSim's defaults) with one iteration (`alloc_iters
+//! and iSLIP switch allocation (both BookSim's defaults) or, without priorities, BookSim's
+//! separable_input_first for either (mask_separable.rs), with one iteration (`alloc_iters
 //! = 1`, the default; more iterations and the other allocators take the general stages,
 //! router/alloc/), no multidestination worms, and
-//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus and anynet
-//! runs take this path; everything else takes the general stages (vc_masks.rs, sw_alloc.rs),
-//! which give the same matchings, pointer moves and traversals in the same order
-//! (`tests_mask_router.rs` runs both on the same configurations).
+//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus, anynet and
+//! fat-tree example runs take this path; everything else takes the general stages
+//! (vc_masks.rs, sw_alloc.rs), which give the same matchings, pointer moves and traversals
+//! in the same order (`tests_mask_router.rs` runs both on the same configurations).
 //!
 //! The active routers run a word (64 routers) at a time. The network's arrays the stages
 //! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
@@ -385,15 +386,14 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         let nv = self.nv();
         let p0v = p0 * nv;
         let mut routed = self.routed[r];
-        let mut reqs = if self.routing_delay() == 0
-            || (self.inline_rc() && self.routing_delay() <= 1)
-        {
-            // Routed without a delay (inline or by `route_idle`), or before this cycle:
-            // ready.
-            routed
-        } else {
-            self.ready_among(p0v, routed)
-        };
+        let mut reqs =
+            if self.routing_delay() == 0 || (self.inline_rc() && self.routing_delay() <= 1) {
+                // Routed without a delay (inline or by `route_idle`), or before this cycle:
+                // ready.
+                routed
+            } else {
+                self.ready_among(p0v, routed)
+            };
         if self.inline_rc() {
             // The waiting VCs not routed yet are idle: route them.
             let idle = wait & !routed;

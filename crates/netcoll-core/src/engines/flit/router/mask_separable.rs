@@ -80,7 +80,11 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         while outs != 0 {
             let o = outs.trailing_zeros() as usize;
             outs &= outs - 1;
-            won |= 1 << pick(std::mem::take(&mut self.pickers[o]), self.out_rr[p0 + o] as usize);
+            won |= 1
+                << pick(
+                    std::mem::take(&mut self.pickers[o]),
+                    self.out_rr[p0 + o] as usize,
+                );
         }
         // The winners send their VC for the output nearest the port's VC offset (`send`
         // moves the pointers past each match).
@@ -89,7 +93,10 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
             let i = won.trailing_zeros() as usize;
             won &= won - 1;
             let o = pick_of[i] as usize;
-            let v = pick(self.by_out[o] >> (i * nv) & vmask, self.in_rr[p0 + i] as usize);
+            let v = pick(
+                self.by_out[o] >> (i * nv) & vmask,
+                self.in_rr[p0 + i] as usize,
+            );
             self.send(r, p0, np, i * nv + v, o);
         }
         while asked != 0 {

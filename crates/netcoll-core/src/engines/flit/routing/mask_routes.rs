@@ -57,9 +57,10 @@ impl Network<'_> {
     /// Whether a word's idle VCs are routed by [`Network::route_idle_nca`]: the fat tree's
     /// NCA with one VC class and no worms.
     pub(super) fn nca_routes(&self) -> bool {
-        self.adaptive.as_deref().is_some_and(|ad| {
-            ad.choice == Choice::Nca && matches!(ad.shape, Shape::FatTree { .. })
-        }) && self.step_classes <= 1
+        self.adaptive
+            .as_deref()
+            .is_some_and(|ad| ad.choice == Choice::Nca && matches!(ad.shape, Shape::FatTree { .. }))
+            && self.step_classes <= 1
             && self.rep.table.visits() == 0
     }
 
