@@ -15,8 +15,8 @@
 use super::{pick, Stages, LOCAL};
 
 impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
-    /// Separable input-first matching of the requesting local input VCs `reqs` (at least
-    /// two; router of first port `p0`, `n` local VCs) with the free output VCs; grants the
+    /// Separable input-first matching of the requesting local input VCs `reqs` (router of
+    /// first port `p0`, `n` local VCs) with the free output VCs; grants the
     /// matches and returns them.
     #[inline(always)]
     pub(super) fn input_first_vcs(&mut self, p0: usize, n: usize, reqs: u64) -> u64 {
