@@ -177,13 +177,13 @@ impl Network<'_> {
             let r = w * 64 + word.trailing_zeros() as usize;
             word &= word - 1;
             let p0v = self.pstart[r] as usize * self.nv;
-            let mut bits = self.wait_bits[r];
+            // The waiting VCs not routed yet are the idle ones.
+            let mut bits = self.wait_bits[r] & !self.va.routed[r];
             while bits != 0 {
                 let ivc = p0v + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                if self.vcs[ivc].state == IDLE {
-                    self.route(ivc, r);
-                }
+                debug_assert_eq!(self.vcs[ivc].state, IDLE);
+                self.route(ivc, r);
             }
         }
     }

@@ -84,14 +84,13 @@ impl Network<'_> {
             word &= word - 1;
             let p0 = self.pstart[r];
             let p0v = p0 as usize * nv;
-            let mut bits = self.wait_bits[r];
+            // The waiting VCs not routed yet are the idle ones.
+            let mut bits = self.wait_bits[r] & !self.va.routed[r];
             while bits != 0 {
                 let local = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let v = &mut self.vcs[p0v + local];
-                if v.state != IDLE {
-                    continue;
-                }
+                debug_assert_eq!(v.state, IDLE);
                 let dst = v.front.dst();
                 let dest = self.ep_switch[dst] as usize;
                 let (port, class, phase) = if dest == r {
