@@ -106,7 +106,11 @@ fn every_cycle_generation_matches_the_wheel() {
             ("routing_delay", "0"),
         ],
         &[("k", "4"), ("injection_rate", "1.0"), ("packet_size", "5")],
-        &[("k", "4"), ("injection_rate", "1.0"), ("traffic", "transpose")],
+        &[
+            ("k", "4"),
+            ("injection_rate", "1.0"),
+            ("traffic", "transpose"),
+        ],
     ];
     for case in cases {
         let run = |fast: bool| {

@@ -64,7 +64,9 @@ impl Network<'_> {
         if self.xb.on {
             // A speedup or held connections: BookSim's crossbar (xbar.rs).
             self.xbar_switch(r);
+            self.va.clear_fresh();
         } else {
+            // It skips the VCs granted just now and clears their marks (`VaState::fresh`).
             self.allocate_switch(r);
         }
     }

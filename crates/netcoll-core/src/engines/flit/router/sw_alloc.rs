@@ -41,6 +41,7 @@ impl Network<'_> {
         if self.rep.table.visits() > 0 {
             // Runs with multidestination worms: a replicating input VC bids on several
             // outputs at once, which only the input-first allocator models.
+            self.va.clear_fresh();
             return self.input_first_switch(r);
         }
         match sw_kind(self.cfg.sw_allocator) {
@@ -131,9 +132,10 @@ impl Network<'_> {
         let p0 = self.pstart[r] as usize;
         let mp = self.out_req.len();
         let (mut outs, mut ins) = (0u64, 0u64);
+        let apply = self.va.fresh_apply();
         for w in 0..self.wpr {
             let k = r * self.wpr + w;
-            let mut bits = self.va.holding[k] & self.occ[k];
+            let mut bits = self.va.holding[k] & self.occ[k] & !self.va.take_fresh(w, apply);
             while bits != 0 {
                 let b = 64 * w + bits.trailing_zeros() as usize;
                 bits &= bits - 1;

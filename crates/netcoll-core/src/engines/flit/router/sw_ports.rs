@@ -106,7 +106,10 @@ impl Network<'_> {
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
         let k = r * wpr;
-        let (held, occ) = (&self.va.holding[k..k + wpr], &self.occ[k..k + wpr]);
+        let apply = self.va.fresh_apply();
+        let va = &mut self.va;
+        let (held, occ) = (&va.holding[k..k + wpr], &self.occ[k..k + wpr]);
+        let fresh = &mut va.fresh[..wpr];
         let (vcs, credits) = (&self.vcs[p0 * nv..(p0 + np) * nv], &self.credits[..]);
         let mr = &mut *self.mr;
         if mr.sa_vcs.len() < LOCAL * wpr {
@@ -116,7 +119,9 @@ impl Network<'_> {
         let by_out = &mut mr.sa_vcs[..];
         let (mut outs, mut ins, mut n) = (0u64, 0u64, 0usize);
         for w in 0..wpr {
-            let mut bits = held[w] & occ[w];
+            // The VCs granted this cycle are skipped (`VaState::fresh`) and unmarked.
+            let f = std::mem::take(&mut fresh[w]);
+            let mut bits = held[w] & occ[w] & !if apply { f } else { 0 };
             let mut e = 0u64;
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;

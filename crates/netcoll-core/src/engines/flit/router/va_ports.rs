@@ -38,7 +38,7 @@
 
 use super::allocator::{next, pick_below_64};
 use super::class_types::Priority;
-use super::network::{Network, NONE};
+use super::network::{Network, IDLE, NONE, VC_WAIT};
 use super::va_state::{PortRequest, MASK_VCS};
 use super::vc_masks::{grant_conflicts, split_vc};
 
@@ -80,23 +80,35 @@ impl Network<'_> {
         let mut reqs = std::mem::take(&mut self.va.port_reqs);
         reqs.clear();
         // The ports asked for (bit `port % 64`) and those asked for more than once.
-        let (mut asked, mut shared) = (0u64, 0u64);
+        let mut ports = (0u64, 0u64);
         for w in 0..self.wpr {
-            let mut bits = self.ready_requests(r, w);
-            while bits != 0 {
-                let i = 64 * w + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (go, cand) = self.port_request(p0v + i);
-                if cand == 0 {
-                    continue;
+            if self.va.fused_gather && self.rep.table.visits() == 0 {
+                // No worms: routing a VC changes nothing another VC's request reads, so
+                // each is routed and read in one pass (`ready_requests` routes the word
+                // first, then its requests are read: a second data-dependent loop).
+                let mut bits = self.wait_bits[r * self.wpr + w];
+                while bits != 0 {
+                    let i = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let ivc = p0v + i;
+                    if self.vcs[ivc].state == IDLE {
+                        self.route_local(ivc, r, i);
+                    }
+                    let v = &self.vcs[ivc];
+                    if v.ready_by(self.now) && v.state == VC_WAIT {
+                        self.push_port_request(&mut reqs, &mut ports, p0, i);
+                    }
                 }
-                let port = go - p0;
-                let b = 1u64 << (port % 64);
-                shared |= asked & b;
-                asked |= b;
-                reqs.push(PortRequest::new(port, i, cand));
+            } else {
+                let mut bits = self.ready_requests(r, w);
+                while bits != 0 {
+                    let i = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    self.push_port_request(&mut reqs, &mut ports, p0, i);
+                }
             }
         }
+        let shared = ports.1;
         if shared == 0 {
             for &q in &reqs {
                 self.accept_alone(r, q);
@@ -105,6 +117,28 @@ impl Network<'_> {
             self.islip_shared_ports(r, &reqs, shared, iters);
         }
         self.va.port_reqs = reqs;
+    }
+
+    /// Adds the request of local input VC `i` (waiting for an output VC, ready) of the
+    /// router whose first port is `p0` to `reqs` when it has candidates, and its port to
+    /// the ports asked for and (when asked for already) those shared (`ports`).
+    #[inline(always)]
+    fn push_port_request(
+        &self,
+        reqs: &mut Vec<PortRequest>,
+        (asked, shared): &mut (u64, u64),
+        p0: usize,
+        i: usize,
+    ) {
+        let (go, cand) = self.port_request(p0 * self.nv + i);
+        if cand == 0 {
+            return;
+        }
+        let port = go - p0;
+        let b = 1u64 << (port % 64);
+        *shared |= *asked & b;
+        *asked |= b;
+        reqs.push(PortRequest::new(port, i, cand));
     }
 
     /// A requester alone at its port (`q`, of router `r`) is granted every candidate: it

@@ -24,6 +24,17 @@ pub struct VaState {
     /// Likewise: the local input VCs routed and waiting for an output VC (state VC_WAIT),
     /// kept where a VC is routed and where a VC allocator grants.
     pub routed: Vec<u64>,
+    /// The router being run (its `wpr` words): the input VCs its VC allocator granted this
+    /// cycle, zero between routers (the switch allocator takes the words as it scans,
+    /// `take_fresh`). Without speculation their flits bid from the next cycle on, so the
+    /// switch allocator skips them ([`VaState::fresh_apply`]).
+    pub fresh: Vec<u64>,
+    /// Whether the switch allocator skips the VCs granted this cycle (`fresh`); tests turn
+    /// it off to compare with the full scan.
+    pub skip_fresh: bool,
+    /// Whether the per-port iSLIP VC allocator routes and reads its requesters in one pass
+    /// (va_ports.rs, runs without worms); tests turn it off to compare with the two passes.
+    pub fused_gather: bool,
     /// Per global VC: the iSLIP VC allocator's accept pointer (as an input VC) and grant
     /// pointer (as an output VC), router-local VC numbers.
     pub aptr: Vec<u16>,
@@ -77,6 +88,9 @@ impl VaState {
             out_free: vec![all; ports],
             holding: vec![0; routers * (max_ports * nv).div_ceil(64)],
             routed: vec![0; routers * (max_ports * nv).div_ceil(64)],
+            fresh: vec![0; (max_ports * nv).div_ceil(64)],
+            skip_fresh: true,
+            fused_gather: true,
             aptr: vec![0; ports * nv],
             gptr: vec![0; ports * nv],
             class_mask: Box::new([0; 256]),
@@ -94,6 +108,45 @@ impl VaState {
         };
         va.set_classes(lo, hi, nv);
         va
+    }
+
+    /// Whether the switch allocator may skip the input VCs granted an output VC this
+    /// cycle: a grant makes the front flit bid `delay` cycles later (`take_vc_local`), so
+    /// with a VA delay (not speculative) none of them is eligible in this cycle's switch
+    /// allocation.
+    #[inline(always)]
+    pub fn fresh_apply(&self) -> bool {
+        self.skip_fresh && self.delay > 0
+    }
+
+    /// Marks local input VC bit `bit` of word `w` of the router being run as granted
+    /// this cycle (always: a test here would cost more than the mark).
+    #[inline(always)]
+    pub fn mark_fresh(&mut self, w: usize, bit: u64) {
+        self.fresh[w] |= bit;
+    }
+
+    /// Takes word `w` of `fresh` (leaving it zero for the next router): the VCs the switch
+    /// allocator may skip, none unless [`VaState::fresh_apply`].
+    #[inline(always)]
+    pub fn take_fresh(&mut self, w: usize, apply: bool) -> u64 {
+        let f = std::mem::take(&mut self.fresh[w]);
+        if apply {
+            f
+        } else {
+            0
+        }
+    }
+
+    /// Clears `fresh` where the switch allocator does not read it (the crossbar, worms):
+    /// only the words written (a word-by-word test: a plain fill is a `memset` call).
+    #[inline(never)]
+    pub fn clear_fresh(&mut self) {
+        for f in self.fresh.iter_mut() {
+            if *f != 0 {
+                *f = 0;
+            }
+        }
     }
 
     /// Class `c` may use VCs `lo[c]..hi[c]`; `u8::MAX` any VC.
@@ -149,3 +202,7 @@ fn all_vcs(n: usize) -> u64 {
         (1u64 << n) - 1
     }
 }
+
+#[cfg(test)]
+#[path = "tests_general_fast.rs"]
+mod tests_general_fast;

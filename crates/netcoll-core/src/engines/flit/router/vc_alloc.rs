@@ -185,6 +185,8 @@ impl Network<'_> {
         self.wait_bits[w] &= !bit;
         self.va.routed[w] &= !bit;
         self.va.holding[w] |= bit;
+        // Its flit bids from `ready` on: not in this cycle's switch allocation.
+        self.va.mark_fresh(local / 64, bit);
     }
 
     /// Routes idle input VCs and collects the local indices of those ready for VA, in
