@@ -94,17 +94,7 @@ fn patterns_as_booksim() {
 #[test]
 fn every_cycle_generation_matches_the_wheel() {
     let cases: [&[(&str, &str)]; 3] = [
-        &[
-            ("topology", "fly"),
-            ("k", "10"),
-            ("n", "1"),
-            ("num_vcs", "8"),
-            ("vc_allocator", "separable_input_first"),
-            ("sw_allocator", "separable_input_first"),
-            ("routing_function", "dest_tag"),
-            ("injection_rate", "1.0"),
-            ("routing_delay", "0"),
-        ],
+        super::tests_sw_ports::SINGLECONFIG_ROUTER,
         &[("k", "4"), ("injection_rate", "1.0"), ("packet_size", "5")],
         &[
             ("k", "4"),

@@ -54,22 +54,26 @@ pub(super) const FTREECONFIG_ROUTER: &[(&str, &str)] = &[
     ("injection_rate", "0.4"),
 ];
 
+/// src/examples/singleconfig's router: 10 ports, 8 VCs, separable input-first VA and SA,
+/// saturated.
+pub(super) const SINGLECONFIG_ROUTER: &[(&str, &str)] = &[
+    ("topology", "fly"),
+    ("k", "10"),
+    ("n", "1"),
+    ("num_vcs", "8"),
+    ("vc_allocator", "separable_input_first"),
+    ("sw_allocator", "separable_input_first"),
+    ("routing_function", "dest_tag"),
+    ("injection_rate", "1.0"),
+    ("routing_delay", "0"),
+];
+
 /// The shipped configurations the general switch allocation serves: src/examples/
 /// singleconfig's router (10 ports, 8 VCs, separable input-first, saturated),
 /// runfiles/meshconfig's (iSLIP, 2 iterations, 16 VCs, waiting for tail credits) and
 /// runfiles/ftreeconfig's (128 VCs a router on request/reply VC ranges).
 const SHIPPED_GENERAL_SA: [&[(&str, &str)]; 3] = [
-    &[
-        ("topology", "fly"),
-        ("k", "10"),
-        ("n", "1"),
-        ("num_vcs", "8"),
-        ("vc_allocator", "separable_input_first"),
-        ("sw_allocator", "separable_input_first"),
-        ("routing_function", "dest_tag"),
-        ("injection_rate", "1.0"),
-        ("routing_delay", "0"),
-    ],
+    SINGLECONFIG_ROUTER,
     &[
         ("k", "8"),
         ("num_vcs", "16"),
