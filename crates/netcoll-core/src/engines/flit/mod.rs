@@ -94,6 +94,8 @@ mod vclass;
 mod xbar;
 #[path = "router/xbar_match.rs"]
 mod xbar_match;
+#[path = "router/xbar_out.rs"]
+mod xbar_out;
 #[path = "router/xbar_state.rs"]
 mod xbar_state;
 

@@ -27,7 +27,6 @@
 //! step (output speedup only) queue in crossbar input order, where BookSim queues them in
 //! the order of its switch allocator's VC list.
 
-use super::channel::{Event, Hop};
 use super::class_types::Priority;
 use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
@@ -35,7 +34,7 @@ use super::router::advance_front;
 use super::types::Vc;
 use super::wiring::DOWN_EJECT;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
-use super::xbar_state::{out_buffer_full, Queued, FREE};
+use super::xbar_state::{out_buffer_full, FREE};
 use crate::error::Result;
 use crate::spec_err;
 
@@ -77,6 +76,7 @@ impl Network<'_> {
                 self.prio
             );
         }
+        self.set_up_out_links();
         match self.cfg.sw_allocator {
             SwAllocator::Islip => Ok(()),
             SwAllocator::SeparableInputFirst if self.cfg.sw_iters() == 1 => Ok(()),
@@ -361,35 +361,9 @@ impl Network<'_> {
         (tail, left)
     }
 
-    /// `flit` enters the output buffer of global port `go`, holding output VC `ov`
-    /// downstream (its credit is taken now, as BookSim's `SendingFlit`).
-    fn enqueue(&mut self, go: usize, ov: u8, flit: super::channel::Flit) {
-        self.chan_flits[go] += 1;
-        if self.xb.eject[go / 64] >> (go % 64) & 1 == 0 {
-            self.credits[go * self.nv + ov as usize] -= 1;
-        }
-        // Reaches the buffer at the next step: this cycle unless this is its last step,
-        // then the switch's remaining delay.
-        let next = u64::from(self.xb.last_step);
-        let exit = self.now_cycle().wrapping_add(self.xb.exit_delay) + next;
-        let q = &mut self.xb.outq;
-        if q.is_empty(go) {
-            self.xb.out_busy.push(go as u32);
-        }
-        q.push_back(
-            go,
-            Queued {
-                flit,
-                ov,
-                exit: exit as u32,
-                step: self.xb.step as u32,
-            },
-        );
-    }
-
     /// The cycle running (the routers' clock counts steps while they run with an internal
     /// speedup).
-    fn now_cycle(&self) -> u64 {
+    pub(super) fn now_cycle(&self) -> u64 {
         self.xb.acc_cycle - 1
     }
 
@@ -425,7 +399,7 @@ impl Network<'_> {
     /// [`QUEUE_PREFETCH`] ports ahead (`prefetch`): the fronts are far apart (a cache line
     /// per port and few entries each) and were written before every router's step.
     #[inline(always)]
-    fn serve_ports(
+    pub(super) fn serve_ports(
         &mut self,
         busy: &mut Vec<u32>,
         prefetch: impl Fn(&Self, usize),
@@ -456,54 +430,6 @@ impl Network<'_> {
             self.return_credit(gi, v);
         }
         !self.xb.credq.is_empty(gi)
-    }
-
-    /// The end of a cycle: every output buffer whose front flit may leave sends it, over
-    /// its link or down its ejection channel (the delays after the switch traversal).
-    fn send_output_buffers(&mut self) {
-        let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
-        let delays = (self.hop.flit_link - st, self.hop.flit_eject - st);
-        let mut busy = std::mem::take(&mut self.xb.out_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, go| n.xb.outq.prefetch_front(go),
-            |n, go| n.send_output_front(go, delays),
-        );
-        self.xb.out_busy = busy;
-    }
-
-    /// The front flit of output buffer `go` leaves if it is due, `link` / `eject` cycles
-    /// before it reaches the next router or its NI. Returns whether flits remain.
-    #[inline(always)]
-    fn send_output_front(&mut self, go: usize, (link, eject): (u64, u64)) -> bool {
-        let now = self.now;
-        let q = &mut self.xb.outq;
-        // Exit cycles are kept in 32 bits, compared by their wrapping difference.
-        let due = |f: &Queued| (now as u32).wrapping_sub(f.exit) as i32 >= 0;
-        let Some(f) = q.front(go).filter(due) else {
-            return true;
-        };
-        q.pop_front(go);
-        let left = !q.is_empty(go);
-        let down = self.down[go];
-        if down.ivc & DOWN_EJECT == 0 {
-            let to = Hop {
-                ivc: down.ivc + f.ov as u32,
-                bit: down.bit + f.ov as u32,
-                flit: f.flit,
-            };
-            // A channel longer than the common latency (link classes) adds its extra.
-            let at = now + link + self.wheel.flit_extra(to.ivc);
-            self.wheel.push_hop(at, to);
-            self.flit_hops += 1;
-        } else {
-            let mut flit = f.flit;
-            self.mark_eject_vc(&mut flit, f.ov);
-            let ep = down.ivc & !DOWN_EJECT;
-            self.wheel.push(now + eject, Event::Eject { ep, flit });
-        }
-        self.last_move = now;
-        left
     }
 }
 

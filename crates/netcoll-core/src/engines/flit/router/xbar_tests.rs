@@ -111,3 +111,80 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
         assert_paths_agree(&case);
     }
 }
+
+/// Every figure of a one-thread fixed run as JSON, its unbounded output buffers sending
+/// straight into the wheel (`direct`, xbar_out.rs) or as FIFO queues; and whether the
+/// direct path applied.
+fn out_figures(pairs: &[(&str, &str)], direct: bool) -> (String, bool) {
+    fixed_run(pairs, |mut sim| {
+        let applies = sim.net.xb.direct;
+        sim.net.xb.direct = direct;
+        (serde_json::to_string(&sim.simulate()).unwrap(), applies)
+    })
+}
+
+fn assert_out_paths_agree(case: &[(&str, &str)]) {
+    let (a, applies) = out_figures(case, true);
+    let (b, _) = out_figures(case, false);
+    assert!(applies, "the direct output buffers must apply to {case:?}");
+    assert!(a.contains("\"flit_hops\""), "{a}");
+    assert_eq!(a, b, "{case:?}");
+}
+
+#[test]
+fn direct_output_buffers_match_the_queues() {
+    // The dragonfly runfile's keys (channels of 10 and 100 cycles), at its load and past
+    // saturation.
+    for rate in ["0.2", "0.9"] {
+        assert_out_paths_agree(&[
+            ("topology", "dragonflynew"),
+            ("k", "2"),
+            ("n", "1"),
+            ("routing_function", "min"),
+            ("internal_speedup", "1.7"),
+            ("vc_allocator", "islip"),
+            ("sw_allocator", "islip"),
+            ("alloc_iters", "4"),
+            ("num_vcs", "3"),
+            ("vc_buf_size", "256"),
+            ("credit_delay", "2"),
+            ("routing_delay", "0"),
+            ("injection_rate", rate),
+        ]);
+    }
+    // Meshes of one-cycle channels (a wheel of a few cycles: backed-up ports wait in the
+    // queue) with internal and output speedups, up to saturation.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+    let pick =
+        |rng: &mut rand::rngs::StdRng, xs: &[&'static str]| xs[rng.random_range(0..xs.len())];
+    for _ in 0..10 {
+        let internal = pick(&mut rng, &["1.0", "1.5", "2.0", "3.0"]);
+        // Switch allocation delays other than 1 only without an internal speedup, as the
+        // model allows.
+        let sa_delay = if internal == "1.0" {
+            pick(&mut rng, &["0", "1", "2"])
+        } else {
+            "1"
+        };
+        let case: Vec<(&str, &str)> = vec![
+            ("k", pick(&mut rng, &["3", "4"])),
+            ("n", "2"),
+            ("internal_speedup", internal),
+            ("output_speedup", pick(&mut rng, &["1", "2"])),
+            ("hold_switch_for_packet", pick(&mut rng, &["0", "0", "1"])),
+            ("sw_alloc_delay", sa_delay),
+            ("num_vcs", pick(&mut rng, &["2", "4"])),
+            ("vc_buf_size", pick(&mut rng, &["4", "16", "64"])),
+            ("packet_size", pick(&mut rng, &["1", "4"])),
+            ("injection_rate_uses_flits", "1"),
+            ("injection_rate", pick(&mut rng, &["0.3", "0.6", "0.95"])),
+            ("wait_for_tail_credit", pick(&mut rng, &["0", "1"])),
+            ("seed", pick(&mut rng, &["1", "2"])),
+        ];
+        // Neither speedup: no output buffers (draw again).
+        if case[2].1 == "1.0" && case[3].1 == "1" {
+            continue;
+        }
+        assert_out_paths_agree(&case);
+    }
+}
