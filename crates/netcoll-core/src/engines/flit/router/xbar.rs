@@ -343,10 +343,11 @@ impl Network<'_> {
             self.vacate(r, bit);
         }
         if self.xb.several {
-            if self.xb.cred_step[gi] == 0 {
+            let c = &mut self.xb.cred[gi];
+            if c.step == 0 {
                 self.xb.cred_touched.push(gi as u32);
             }
-            self.xb.cred_step[gi] |= 1 << v;
+            c.step |= 1 << v;
         } else {
             self.sent.reserve_hop();
             self.return_credit(gi, v as u8);
@@ -365,33 +366,6 @@ impl Network<'_> {
     /// speedup).
     pub(super) fn now_cycle(&self) -> u64 {
         self.xb.acc_cycle - 1
-    }
-
-    /// The end of a step with an internal speedup: each input port's slots freed in it
-    /// become one credit message in its queue.
-    fn queue_step_credits(&mut self) {
-        let touched = std::mem::take(&mut self.xb.cred_touched);
-        for &gi in &touched {
-            let gi = gi as usize;
-            let mask = std::mem::take(&mut self.xb.cred_step[gi]);
-            if self.xb.credq.is_empty(gi) {
-                self.xb.cred_busy.push(gi as u32);
-            }
-            self.xb.credq.push_back(gi, mask);
-        }
-        self.xb.cred_touched = touched;
-        self.xb.cred_touched.clear();
-    }
-
-    /// The end of a cycle: every input port sends its oldest credit message.
-    fn send_credit_queues(&mut self) {
-        let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, gi| n.xb.credq.prefetch_front(gi),
-            |n, gi| n.send_credit_message(gi),
-        );
-        self.xb.cred_busy = busy;
     }
 
     /// Serves each port of `busy` in order (`serve`: whether the port stays busy) and keeps
@@ -417,19 +391,6 @@ impl Network<'_> {
             }
         }
         busy.truncate(kept);
-    }
-
-    /// Input port `gi` sends the credits of its oldest message; returns whether more wait.
-    #[inline(always)]
-    fn send_credit_message(&mut self, gi: usize) -> bool {
-        let mut mask = self.xb.credq.pop_front(gi).unwrap_or(0);
-        while mask != 0 {
-            let v = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            self.sent.reserve_hop();
-            self.return_credit(gi, v);
-        }
-        !self.xb.credq.is_empty(gi)
     }
 }
 

@@ -36,6 +36,15 @@ pub struct OutLink {
     pub free: u32,
 }
 
+/// An input port's credits (xbar_credits.rs): the VCs whose slots this step freed (a mask),
+/// and the cycle (plus one: 0 is never) it last sent a credit message.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub struct CredPort {
+    pub step: u64,
+    pub sent: u32,
+}
+
 /// The departures scheduled for one cycle ahead (`Xbar::departing`): flits onto links
 /// (`flit_hops`) and all flits (the deadlock watch's `last_move`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -110,10 +119,14 @@ pub struct Xbar {
     /// Credits per global input port: this step's freed VCs (a mask), the ports touched this
     /// step, and the queue of BookSim's credit objects (one leaves per cycle) when the
     /// switch runs several steps a cycle; the ports whose queue is not empty.
-    pub cred_step: Vec<u64>,
+    pub cred: Vec<CredPort>,
     pub cred_touched: Vec<u32>,
     pub credq: PortQueues<u64>,
     pub cred_busy: Vec<u32>,
+    /// A port whose queue is empty and that sent nothing yet this cycle sends a step's
+    /// credits as the step ends (xbar_credits.rs); tests turn it off to compare it with
+    /// the queues.
+    pub cred_direct: bool,
     /// Switch allocation scratch: per local crossbar input the requested local outputs, and
     /// the VC carrying each (input, output) request.
     pub req: [u64; 64],
@@ -164,7 +177,8 @@ impl Default for Xbar {
             reach: 0,
             departing: Vec::new(),
             eject: Vec::new(),
-            cred_step: Vec::new(),
+            cred: Vec::new(),
+            cred_direct: false,
             cred_touched: Vec::new(),
             credq: PortQueues::new(0),
             cred_busy: Vec::new(),
@@ -215,8 +229,9 @@ impl Xbar {
             held_in: vec![0; routers],
             held_out: vec![0; routers],
             outq: PortQueues::new(if queued { ports } else { 0 }),
-            cred_step: if several_steps {
-                vec![0; ports]
+            cred_direct: several_steps,
+            cred: if several_steps {
+                vec![CredPort::default(); ports]
             } else {
                 Vec::new()
             },

@@ -113,12 +113,14 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
 }
 
 /// Every figure of a one-thread fixed run as JSON, its unbounded output buffers sending
-/// straight into the wheel (`direct`, xbar_out.rs) or as FIFO queues; and whether the
-/// direct path applied.
+/// straight into the wheel (`direct`, xbar_out.rs) and its credit messages sent as their
+/// step ends (`cred_direct`, xbar_credits.rs), or both through their FIFO queues; and
+/// whether the direct output buffers applied.
 fn out_figures(pairs: &[(&str, &str)], direct: bool) -> (String, bool) {
     fixed_run(pairs, |mut sim| {
         let applies = sim.net.xb.direct;
         sim.net.xb.direct = direct;
+        sim.net.xb.cred_direct &= direct;
         (serde_json::to_string(&sim.simulate()).unwrap(), applies)
     })
 }
@@ -132,7 +134,7 @@ fn assert_out_paths_agree(case: &[(&str, &str)]) {
 }
 
 #[test]
-fn direct_output_buffers_match_the_queues() {
+fn direct_output_buffers_and_credits_match_the_queues() {
     // The dragonfly runfile's keys (channels of 10 and 100 cycles), at its load and past
     // saturation.
     for rate in ["0.2", "0.9"] {
