@@ -38,10 +38,6 @@ use super::xbar_state::{out_buffer_full, FREE};
 use crate::error::Result;
 use crate::spec_err;
 
-/// Ports ahead of the one served whose queue front is prefetched (`send_output_buffers`,
-/// `send_credit_queues`).
-const QUEUE_PREFETCH: usize = 8;
-
 impl Network<'_> {
     /// Refuses what the crossbar model cannot run: more than 64 crossbar ports a side, an
     /// allocator it does not implement, worms; marks the ejection ports (`Xbar::eject`).
@@ -369,21 +365,16 @@ impl Network<'_> {
     }
 
     /// Serves each port of `busy` in order (`serve`: whether the port stays busy) and keeps
-    /// the ones that do, as `retain` would, with each port's queue front fetched
-    /// [`QUEUE_PREFETCH`] ports ahead (`prefetch`): the fronts are far apart (a cache line
-    /// per port and few entries each) and were written before every router's step.
+    /// the ones that do, as `retain` would. (Their queue fronts are not prefetched: with
+    /// the direct paths, xbar_out.rs and xbar_credits.rs, few ports queue.)
     #[inline(always)]
     pub(super) fn serve_ports(
         &mut self,
         busy: &mut Vec<u32>,
-        prefetch: impl Fn(&Self, usize),
         mut serve: impl FnMut(&mut Self, usize) -> bool,
     ) {
         let mut kept = 0;
         for k in 0..busy.len() {
-            if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
-                prefetch(self, ahead as usize);
-            }
             let port = busy[k];
             if serve(self, port as usize) {
                 busy[kept] = port;

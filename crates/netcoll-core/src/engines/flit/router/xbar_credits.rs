@@ -45,11 +45,7 @@ impl Network<'_> {
             return;
         }
         let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, gi| n.xb.credq.prefetch_front(gi),
-            |n, gi| n.send_credit_message(gi),
-        );
+        self.serve_ports(&mut busy, |n, gi| n.send_credit_message(gi));
         self.xb.cred_busy = busy;
     }
 

@@ -146,11 +146,7 @@ impl Network<'_> {
             }
         }
         let mut busy = std::mem::take(&mut self.xb.out_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, go| n.xb.outq.prefetch_front(go),
-            |n, go| n.send_output_front(go),
-        );
+        self.serve_ports(&mut busy, |n, go| n.send_output_front(go));
         self.xb.out_busy = busy;
     }
 

@@ -359,13 +359,6 @@ impl<T: Copy + Default> PortQueues<T> {
         (self.len[p] != 0).then(|| self.slots[p * RING + self.head[p] as usize])
     }
 
-    /// Asks the CPU to fetch the slot of port `p`'s front entry (a hint: the queue may
-    /// be empty).
-    #[inline(always)]
-    pub fn prefetch_front(&self, p: usize) {
-        super::types::prefetch(&self.slots[p * RING + self.head[p] as usize]);
-    }
-
     #[inline]
     pub fn pop_front(&mut self, p: usize) -> Option<T> {
         let x = self.front(p)?;
