@@ -466,6 +466,20 @@ impl FlitConfig {
         self.packet_rate() / (self.multicast_dests.max(1) as f64 * self.multicast_packets as f64)
     }
 
+    /// The longest packet this configuration's traffic generates, in flits (every class's
+    /// size, and the request and reply sizes under `use_read_write`).
+    pub fn longest_packet(&self) -> usize {
+        let plain = (0..self.tc.classes.max(1))
+            .map(|c| self.class_size(c))
+            .max()
+            .unwrap_or(self.packet_size);
+        if self.tc.use_read_write {
+            plain.max(self.tc.sizes_rw.into_iter().max().unwrap_or(1))
+        } else {
+            plain
+        }
+    }
+
     /// Packet-generation probability per node per cycle.
     pub fn packet_rate(&self) -> f64 {
         if self.injection_rate_uses_flits {

@@ -99,6 +99,9 @@ impl<'t> Sim<'t> {
         } else {
             None
         };
+        if net.xb.hold_only() && !multicast && cfg.longest_packet() == 1 {
+            net.xb.on = false;
+        }
         let multi = cfg.multi_class();
         let classes = if multi {
             net.init_classes()?;

@@ -1,11 +1,12 @@
 //! The router's stages for the common case, on router-local bit masks: iSLIP VC allocation
-//! and iSLIP switch allocation (both BookSim's defaults) with one iteration (`alloc_iters
+//! and iSLIP switch allocation (both BookSim's defaults) or, without priorities, BookSim's
+//! separable_input_first for either (mask_separable.rs), with one iteration (`alloc_iters
 //! = 1`, the default; more iterations and the other allocators take the general stages,
 //! router/alloc/), no multidestination worms, and
-//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus and anynet
-//! runs take this path; everything else takes the general stages (vc_masks.rs, sw_alloc.rs),
-//! which give the same matchings, pointer moves and traversals in the same order
-//! (`tests_mask_router.rs` runs both on the same configurations).
+//! routers of at most 64 VCs (every port's VCs together). BookSim's mesh, torus, anynet and
+//! fat-tree example runs take this path; everything else takes the general stages
+//! (vc_masks.rs, sw_alloc.rs), which give the same matchings, pointer moves and traversals
+//! in the same order (`tests_mask_router.rs` runs both on the same configurations).
 //!
 //! The active routers run a word (64 routers) at a time. The network's arrays the stages
 //! touch are borrowed apart once per word (no reloads of `self.*` through `&mut self`), and
@@ -39,13 +40,19 @@
 //! events it sends keep their order.
 
 use super::allocator::{next, pick_below_64 as pick};
+use super::class_types::Priority;
 use super::config::{FlowControl, SwAllocator, VcAllocator};
 use super::mask_routes::Routes;
 use super::mask_state::LOCAL;
 use super::network::{Network, Packet, ACTIVE, IDLE};
 use super::router::{prefetch_router_vcs, PREFETCH_ROUTERS};
 use super::types::Vc;
-use super::vc_masks::{free_candidates, grant_conflicts};
+use super::vc_masks::free_candidates;
+
+#[path = "mask_islip.rs"]
+mod islip;
+#[path = "mask_separable.rs"]
+mod separable;
 
 /// Global input ports a decided traversal can name (`sent` packs the port in 26 bits
 /// beside its VC); larger networks take the general stages.
@@ -77,6 +84,13 @@ struct Stages<'a, const C: bool, const NV: usize, const NP: usize> {
     packets: &'a [Packet],
     by_out: &'a mut [u64; LOCAL],
     grants: &'a mut [u64; LOCAL],
+    /// Separable input-first scratch (mask_separable.rs), zero between routers: per output
+    /// (VC or port) the inputs that picked it, per input port the outputs it requests.
+    pickers: &'a mut [u64; LOCAL],
+    rows: &'a mut [u64; LOCAL],
+    /// BookSim's separable_input_first for VC / switch allocation (else iSLIP).
+    sep_va: bool,
+    sep_sa: bool,
     sent: &'a mut Vec<u64>,
     active: &'a [u64],
     now: u64,
@@ -92,9 +106,13 @@ impl Network<'_> {
     /// Whether this cycle's routers run on this path (checked once per cycle: a run may
     /// place worms later, and tests switch the path off).
     pub(super) fn mask_router_applies(&self) -> bool {
+        // Separable input-first runs with round-robin arbiters only (no priorities).
+        let round_robin = self.prio == Priority::None;
         self.mr.enabled
-            && self.cfg.vc_allocator == VcAllocator::Islip
-            && self.cfg.sw_allocator == SwAllocator::Islip
+            && (self.cfg.vc_allocator == VcAllocator::Islip
+                || (self.cfg.vc_allocator == VcAllocator::SeparableInputFirst && round_robin))
+            && (self.cfg.sw_allocator == SwAllocator::Islip
+                || (self.cfg.sw_allocator == SwAllocator::SeparableInputFirst && round_robin))
             && self.cfg.vc_iters() == 1
             && self.cfg.sw_iters() == 1
             && !self.va.book.general
@@ -115,6 +133,7 @@ impl Network<'_> {
     /// without flits leave the active set.
     pub(super) fn mask_routers(&mut self) {
         let inline_rc = self.inline_routing();
+        let nca = !inline_rc && self.nca_routes();
         if self.route_n != 0 && self.mr.ep_routes.is_empty() {
             self.build_ep_routes();
         }
@@ -126,7 +145,9 @@ impl Network<'_> {
             if word == 0 {
                 continue;
             }
-            if !inline_rc {
+            if nca {
+                self.route_idle_nca(w, word);
+            } else if !inline_rc {
                 self.route_idle(w, word);
             }
             sent.clear();
@@ -260,6 +281,10 @@ impl Network<'_> {
             packets,
             by_out: &mut mr.by_out,
             grants: &mut mr.grants,
+            pickers: &mut mr.sa_cols,
+            rows: &mut mr.sa_rows,
+            sep_va: cfg.vc_allocator == VcAllocator::SeparableInputFirst,
+            sep_sa: cfg.sw_allocator == SwAllocator::SeparableInputFirst,
             sent,
             active,
             now: *now,
@@ -363,12 +388,14 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         let nv = self.nv();
         let p0v = p0 * nv;
         let mut routed = self.routed[r];
-        let mut reqs = if self.inline_rc() && self.routing_delay() <= 1 {
-            // Routed before this cycle: ready.
-            routed
-        } else {
-            self.ready_among(p0v, routed)
-        };
+        let mut reqs =
+            if self.routing_delay() == 0 || (self.inline_rc() && self.routing_delay() <= 1) {
+                // Routed without a delay (inline or by `route_idle`), or before this cycle:
+                // ready.
+                routed
+            } else {
+                self.ready_among(p0v, routed)
+            };
         if self.inline_rc() {
             // The waiting VCs not routed yet are idle: route them.
             let idle = wait & !routed;
@@ -386,55 +413,12 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         }
         let granted = if reqs == 0 {
             0
+        } else if self.sep_va {
+            self.input_first_vcs(p0, np * nv, reqs)
         } else {
             self.match_vcs(p0, np * nv, reqs)
         };
         self.routed[r] = routed & !granted;
-        granted
-    }
-
-    /// iSLIP's matching of the requesting local input VCs `reqs` (router of first port
-    /// `p0`, `n` local VCs) with the free output VCs; grants the matches and returns them.
-    #[inline(always)]
-    fn match_vcs(&mut self, p0: usize, n: usize, reqs: u64) -> u64 {
-        let p0v = p0 * self.nv();
-        if reqs & (reqs - 1) == 0 {
-            // A lone requester has no conflicts: it takes the candidate nearest its pointer.
-            let i = reqs.trailing_zeros() as usize;
-            let cand = self.candidates(p0, i);
-            if cand == 0 {
-                return 0;
-            }
-            let o = pick(cand, self.aptr[p0v + i] as usize);
-            self.grant_vc(p0, n, i, o);
-            return reqs;
-        }
-        // Candidates, and the outputs asked for by more than one requester.
-        let (mut asked, mut conflicts) = (0u64, 0u64);
-        let mut bits = reqs;
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let cand = self.candidates(p0, i);
-            self.cand[i] = cand;
-            conflicts |= asked & cand;
-            asked |= cand;
-        }
-        // Grant: a conflict output grants the requester nearest its pointer only.
-        let gptr = &*self.gptr;
-        grant_conflicts(self.cand, reqs, conflicts, |o| gptr[p0v + o] as usize);
-        // Accept: every requester takes the grant nearest its pointer.
-        let (mut bits, mut granted) = (reqs, 0);
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let grants = self.cand[i];
-            if grants != 0 {
-                let o = pick(grants, self.aptr[p0v + i] as usize);
-                self.grant_vc(p0, n, i, o);
-                granted |= 1 << i;
-            }
-        }
         granted
     }
 
@@ -524,62 +508,10 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
                 let o = self.vcs[p0v + b].out_port as usize - p0;
                 self.send(r, p0, np, b, o);
             }
+        } else if self.sep_sa {
+            self.input_first_switch(r, p0, np, reqd);
         } else {
             self.islip_switch(r, p0, np, reqd, outs);
-        }
-    }
-
-    /// iSLIP's grant and accept over the requesting VCs `reqd` (local numbers), which ask
-    /// for the local outputs `outs`.
-    #[inline(always)]
-    fn islip_switch(&mut self, r: usize, p0: usize, np: usize, mut reqd: u64, mut outs: u64) {
-        let nv = self.nv();
-        while reqd != 0 {
-            let b = reqd.trailing_zeros() as usize;
-            reqd &= reqd - 1;
-            let o = (self.vcs[p0 * nv + b].out_port as usize - p0) & (LOCAL - 1);
-            self.by_out[o] |= 1 << b;
-        }
-        // Grant: every requested output picks an input port: the port of the first VC of
-        // its mask from its pointer's port's first VC on (round the mask).
-        // With at most 8 ports, the grants by input port are bytes of one word.
-        let byte_grants = NP != 0 && NP <= 8;
-        let (mut ins, mut granted) = (0u64, 0u64);
-        let mut bits = outs;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let i = self
-                .split(pick(self.by_out[o], self.out_rr[p0 + o] as usize * nv))
-                .0;
-            if byte_grants {
-                granted |= 1 << (i * 8 + o);
-            } else {
-                self.grants[i] |= 1 << o;
-            }
-            ins |= 1 << i;
-        }
-        // Accept: every granted input port picks an output and sends its VC for it.
-        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
-        while ins != 0 {
-            let i = ins.trailing_zeros() as usize;
-            ins &= ins - 1;
-            let grants = if byte_grants {
-                granted >> (i * 8) & 0xff
-            } else {
-                std::mem::take(&mut self.grants[i])
-            };
-            let o = pick(grants, self.sa_aptr[p0 + i] as usize);
-            let v = pick(
-                self.by_out[o] >> (i * nv) & vmask,
-                self.in_rr[p0 + i] as usize,
-            );
-            self.send(r, p0, np, i * nv + v, o);
-        }
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            self.by_out[o] = 0;
         }
     }
 

@@ -176,6 +176,69 @@ fn mask_router_matches_the_general_stages_on_anynet() {
 }
 
 #[test]
+fn mask_router_matches_the_general_stages_with_separable_input_first() {
+    let both = [
+        ("vc_allocator", "separable_input_first"),
+        ("sw_allocator", "separable_input_first"),
+    ];
+    let fat_tree = [
+        ("topology", "fattree"),
+        ("k", "4"),
+        ("n", "3"),
+        ("routing_function", "nca"),
+        ("num_vcs", "4"),
+        ("vc_buf_size", "16"),
+        ("injection_rate_uses_flits", "1"),
+    ];
+    let with = |base: &[(&'static str, &'static str)], more: &[(&'static str, &'static str)]| {
+        base.iter().chain(more).copied().collect::<Vec<_>>()
+    };
+    let cases = [
+        // BookSim's src/examples/fattree_config (held connections, single-flit packets:
+        // off the crossbar) at its load and past it; NCA routes before the stages.
+        with(
+            &with(&fat_tree, &both),
+            &[
+                ("hold_switch_for_packet", "1"),
+                ("credit_delay", "2"),
+                ("routing_delay", "0"),
+                ("injection_rate", "0.6"),
+            ],
+        ),
+        with(
+            &with(&fat_tree, &both),
+            &[("routing_delay", "0"), ("injection_rate", "0.9")],
+        ),
+        with(
+            &with(&fat_tree, &both),
+            &[("injection_rate", "0.5"), ("packet_size", "3")],
+        ),
+        // Either allocator alone, on meshes past saturation (VC and switch conflicts).
+        with(&both, &[("k", "8"), ("injection_rate", "0.6")]),
+        vec![
+            ("k", "8"),
+            ("injection_rate", "0.5"),
+            ("vc_allocator", "separable_input_first"),
+            ("num_vcs", "2"),
+        ],
+        vec![
+            ("k", "6"),
+            ("injection_rate", "0.4"),
+            ("sw_allocator", "separable_input_first"),
+            ("packet_size", "4"),
+            ("injection_rate_uses_flits", "1"),
+            ("vc_buf_size", "2"),
+        ],
+        with(
+            &both,
+            &[("topology", "torus"), ("k", "5"), ("injection_rate", "0.5")],
+        ),
+    ];
+    let cases: Vec<&[(&str, &str)]> = cases.iter().map(|c| c.as_slice()).collect();
+    assert_paths_agree(&cases);
+}
+
+#[test]
 fn mask_router_stays_off_where_the_general_stages_differ() {
     let applies = |pairs: &[(&str, &str)]| {
         let c = FlitConfig::from_pairs(pairs.iter().copied()).unwrap();
@@ -185,9 +248,19 @@ fn mask_router_stays_off_where_the_general_stages_differ() {
     };
     assert!(applies(&[("k", "8")]));
     assert!(!applies(&[("k", "8"), ("vc_allocator", "greedy")]));
-    assert!(!applies(&[
+    assert!(applies(&[
         ("k", "8"),
         ("sw_allocator", "separable_input_first")
+    ]));
+    // Separable allocators with priorities (arbiters by priority), or output-first.
+    assert!(!applies(&[
+        ("k", "8"),
+        ("sw_allocator", "separable_input_first"),
+        ("priority", "age")
+    ]));
+    assert!(!applies(&[
+        ("k", "8"),
+        ("vc_allocator", "separable_output_first")
     ]));
     // 5 ports x 16 VCs: more than a mask of 64 holds.
     assert!(!applies(&[("k", "8"), ("num_vcs", "16")]));

@@ -276,6 +276,14 @@ impl Xbar {
         self.plain && self.is == 1 && self.os == 1
     }
 
+    /// Whether the crossbar serves `hold_switch_for_packet` alone (no speedup). When every
+    /// packet is one flit it holds nothing (each flit is its packet's tail) and the plain
+    /// router stages give the same results (xbar_tests.rs compares them), so runs of such
+    /// traffic leave the crossbar (`Sim::new`).
+    pub fn hold_only(&self) -> bool {
+        self.on && self.hold && self.plain_ports() && !self.several && !self.queued
+    }
+
     /// Switch steps in the next cycle: BookSim's `Router::Evaluate` adds the internal
     /// speedup to the accumulator and runs a step while it is at least 1.
     pub fn steps_next_cycle(&mut self) -> u32 {

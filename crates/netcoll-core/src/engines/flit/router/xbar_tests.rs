@@ -37,6 +37,8 @@ fn plain_ports_match_the_general_crossbar_on_shipped_files() {
         ("n", "3"),
         ("routing_function", "nca"),
         ("hold_switch_for_packet", "1"),
+        // Two-flit packets keep the run on the crossbar (single flits leave it, below).
+        ("packet_size", "2"),
         ("vc_allocator", "separable_input_first"),
         ("sw_allocator", "separable_input_first"),
         ("num_vcs", "4"),
@@ -90,6 +92,12 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
         } else {
             "1"
         };
+        // Single-flit packets leave a crossbar that only holds (`Xbar::hold_only`).
+        let sizes: &[&'static str] = if hold == "1" && internal == "1.0" {
+            &["2", "4", "10"]
+        } else {
+            &["1", "4", "10"]
+        };
         let case: Vec<(&str, &str)> = vec![
             ("k", pick(&mut rng, &["3", "4"])),
             ("n", "2"),
@@ -99,7 +107,7 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
             ("alloc_iters", iters),
             ("num_vcs", pick(&mut rng, &["2", "4", "8"])),
             ("vc_buf_size", pick(&mut rng, &["2", "4", "8"])),
-            ("packet_size", pick(&mut rng, &["1", "4", "10"])),
+            ("packet_size", pick(&mut rng, sizes)),
             ("injection_rate_uses_flits", "1"),
             ("output_buffer_size", pick(&mut rng, &["-1", "2", "6"])),
             ("injection_rate", pick(&mut rng, &["0.2", "0.45", "0.8"])),
@@ -189,4 +197,55 @@ fn direct_output_buffers_and_credits_match_the_queues() {
         }
         assert_out_paths_agree(&case);
     }
+}
+
+/// Every figure of a one-thread fixed run as JSON, with the crossbar kept on (`keep`) or as
+/// `Sim::new` left it; and whether `Sim::new` left it.
+fn left_figures(pairs: &[(&str, &str)], keep: bool) -> (String, bool) {
+    fixed_run(pairs, |mut sim| {
+        let left = !sim.net.xb.on;
+        sim.net.xb.on |= keep;
+        (serde_json::to_string(&sim.simulate()).unwrap(), left)
+    })
+}
+
+#[test]
+fn single_flit_packets_leave_a_crossbar_that_only_holds_with_the_same_figures() {
+    let fat_tree: &[(&str, &str)] = &[
+        ("topology", "fattree"),
+        ("k", "4"),
+        ("n", "3"),
+        ("routing_function", "nca"),
+        ("hold_switch_for_packet", "1"),
+        ("vc_allocator", "separable_input_first"),
+        ("sw_allocator", "separable_input_first"),
+        ("num_vcs", "4"),
+        ("vc_buf_size", "16"),
+        ("credit_delay", "2"),
+        ("routing_delay", "0"),
+        ("injection_rate", "0.6"),
+        ("injection_rate_uses_flits", "1"),
+    ];
+    let mesh: &[(&str, &str)] = &[
+        ("k", "4"),
+        ("hold_switch_for_packet", "1"),
+        ("num_vcs", "2"),
+        ("vc_buf_size", "2"),
+        ("injection_rate", "0.7"),
+    ];
+    for case in [fat_tree, mesh] {
+        let (a, left) = left_figures(case, false);
+        let (b, _) = left_figures(case, true);
+        assert!(left, "{case:?} leaves the crossbar");
+        assert!(a.contains("\"flit_hops\""), "{a}");
+        assert_eq!(a, b, "{case:?}");
+    }
+    // Longer packets, or a speedup beside the held connections, keep it.
+    let stays = |more: &[(&'static str, &'static str)]| {
+        let case: Vec<_> = mesh.iter().chain(more).copied().collect();
+        !left_figures(&case, false).1
+    };
+    assert!(stays(&[("packet_size", "2")]));
+    assert!(stays(&[("internal_speedup", "1.5")]));
+    assert!(stays(&[("output_speedup", "2")]));
 }

@@ -1,9 +1,11 @@
 //! The mask router's inline routing (mask_router.rs): a waiting VC's output port, VC class
 //! and routing state, by the endpoint route table (the common configuration), the route
-//! table, the closed-form mesh DOR or the torus DOR of torus.rs.
+//! table, the closed-form mesh DOR or the torus DOR of torus.rs; and the fat tree's NCA
+//! for a word's idle VCs before its stages (`route_idle_nca`).
 
+use super::adaptive_kind::{Choice, Shape};
 use super::mask_state::MAX_EP_ROUTES;
-use super::network::{Network, VC_WAIT};
+use super::network::{Network, IDLE, VC_WAIT};
 use super::router::mesh_dor;
 use super::torus::TorusDor;
 use super::types::Vc;
@@ -48,6 +50,70 @@ impl Network<'_> {
             }
         }
         self.mr.ep_routes = t;
+    }
+}
+
+impl Network<'_> {
+    /// Whether a word's idle VCs are routed by [`Network::route_idle_nca`]: the fat tree's
+    /// NCA with one VC class and no worms.
+    pub(super) fn nca_routes(&self) -> bool {
+        self.adaptive
+            .as_deref()
+            .is_some_and(|ad| ad.choice == Choice::Nca && matches!(ad.shape, Shape::FatTree { .. }))
+            && self.step_classes <= 1
+            && self.rep.table.visits() == 0
+    }
+
+    /// Routes the idle waiting VCs of the routers of word `w` by BookSim's `nca`, as
+    /// [`Network::route`] does (`route_adaptive`'s fat-tree step: the ejection at the
+    /// destination router, the down port when the destination lies below, else an up port
+    /// drawn from the routing's stream, in the same order), with the network's arrays
+    /// borrowed once for the word.
+    pub(super) fn route_idle_nca(&mut self, w: usize, mut word: u64) {
+        let Some(ad) = self.adaptive.as_deref() else {
+            return;
+        };
+        let Shape::FatTree { k, hops } = &ad.shape else {
+            return;
+        };
+        let (nv, wpr, k) = (self.nv, self.wpr, *k);
+        let ready = self.now + self.cfg.routing_delay as u64;
+        let mut draws = self.adapt_draws;
+        while word != 0 {
+            let r = w * 64 + word.trailing_zeros() as usize;
+            word &= word - 1;
+            let p0 = self.pstart[r];
+            let p0v = p0 as usize * nv;
+            let mut bits = self.wait_bits[r];
+            while bits != 0 {
+                let local = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let v = &mut self.vcs[p0v + local];
+                if v.state != IDLE {
+                    continue;
+                }
+                let dst = v.front.dst();
+                let dest = self.ep_switch[dst] as usize;
+                let (port, class, phase) = if dest == r {
+                    (self.ep_port[dst], u8::MAX, 0)
+                } else {
+                    match hops.hop(r, dest) {
+                        Ok(down) => (p0 + down, 0, 1),
+                        Err(up_base) => {
+                            draws += 1;
+                            (p0 + up_base + ad.draw(draws, k) as u32, 0, 0)
+                        }
+                    }
+                };
+                v.out_port = port;
+                v.class = class;
+                v.front.set_rstate(phase);
+                v.state = VC_WAIT;
+                v.set_ready(ready);
+                self.va.routed[r * wpr + local / 64] |= 1 << (local % 64);
+            }
+        }
+        self.adapt_draws = draws;
     }
 }
 

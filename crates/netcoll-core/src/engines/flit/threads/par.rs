@@ -78,6 +78,8 @@ impl<'t> Network<'t> {
         let mut nets = Vec::with_capacity(parts - 1);
         for id in 1..parts {
             let mut w = Network::new(self.topo, &self.cfg)?;
+            // The master may have left the crossbar (`Xbar::hold_only`).
+            w.xb.on = self.xb.on;
             w.part = Some(Partition::new(id, chunk, parts));
             nets.push(w);
         }
