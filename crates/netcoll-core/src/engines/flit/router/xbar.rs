@@ -34,7 +34,7 @@ use super::router::advance_front;
 use super::types::Vc;
 use super::wiring::DOWN_EJECT;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
-use super::xbar_state::{out_buffer_full, FREE};
+use super::xbar_state::{out_buffer_full, Xbar, FREE};
 use crate::error::Result;
 use crate::spec_err;
 
@@ -364,24 +364,27 @@ impl Network<'_> {
         self.xb.acc_cycle - 1
     }
 
-    /// Serves each port of `busy` in order (`serve`: whether the port stays busy) and keeps
-    /// the ones that do, as `retain` would. (Their queue fronts are not prefetched: with
-    /// the direct paths, xbar_out.rs and xbar_credits.rs, few ports queue.)
+    /// Serves each port of the crossbar's busy list `busy` (`Xbar::out_busy` or
+    /// `Xbar::cred_busy`) in order (`serve`: whether the port stays busy) and keeps the
+    /// ones that do, as `retain` would. (Their queue fronts are not prefetched: with the
+    /// direct paths, xbar_out.rs and xbar_credits.rs, few ports queue.)
     #[inline(always)]
     pub(super) fn serve_ports(
         &mut self,
-        busy: &mut Vec<u32>,
+        busy: fn(&mut Xbar) -> &mut Vec<u32>,
         mut serve: impl FnMut(&mut Self, usize) -> bool,
     ) {
+        let mut list = std::mem::take(busy(&mut self.xb));
         let mut kept = 0;
-        for k in 0..busy.len() {
-            let port = busy[k];
+        for k in 0..list.len() {
+            let port = list[k];
             if serve(self, port as usize) {
-                busy[kept] = port;
+                list[kept] = port;
                 kept += 1;
             }
         }
-        busy.truncate(kept);
+        list.truncate(kept);
+        *busy(&mut self.xb) = list;
     }
 }
 

@@ -44,9 +44,7 @@ impl Network<'_> {
         if self.xb.cred_busy.is_empty() {
             return;
         }
-        let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        self.serve_ports(&mut busy, |n, gi| n.send_credit_message(gi));
-        self.xb.cred_busy = busy;
+        self.serve_ports(|xb| &mut xb.cred_busy, |n, gi| n.send_credit_message(gi));
     }
 
     /// Input port `gi` sends the credits of its oldest message (if it has not sent one this

@@ -145,9 +145,7 @@ impl Network<'_> {
                 return;
             }
         }
-        let mut busy = std::mem::take(&mut self.xb.out_busy);
-        self.serve_ports(&mut busy, |n, go| n.send_output_front(go));
-        self.xb.out_busy = busy;
+        self.serve_ports(|xb| &mut xb.out_busy, |n, go| n.send_output_front(go));
     }
 
     /// The front flit of output buffer `go` leaves if it is due. Returns whether flits
