@@ -92,8 +92,12 @@ mod vc_masks;
 mod vclass;
 #[path = "router/xbar.rs"]
 mod xbar;
+#[path = "router/xbar_credits.rs"]
+mod xbar_credits;
 #[path = "router/xbar_match.rs"]
 mod xbar_match;
+#[path = "router/xbar_out.rs"]
+mod xbar_out;
 #[path = "router/xbar_state.rs"]
 mod xbar_state;
 

@@ -375,6 +375,11 @@ impl Wheel {
         }
     }
 
+    /// Cycles ahead an event may be scheduled: `at - now` below this.
+    pub fn span(&self) -> u64 {
+        self.mask + 1
+    }
+
     /// Schedules the flit over a link `h` for cycle `at` (as [`Wheel::push`]).
     #[inline]
     pub fn push_hop(&mut self, at: u64, h: Hop) {

@@ -27,7 +27,6 @@
 //! step (output speedup only) queue in crossbar input order, where BookSim queues them in
 //! the order of its switch allocator's VC list.
 
-use super::channel::{Event, Hop};
 use super::class_types::Priority;
 use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
@@ -35,13 +34,9 @@ use super::router::advance_front;
 use super::types::Vc;
 use super::wiring::DOWN_EJECT;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
-use super::xbar_state::{out_buffer_full, Queued, FREE};
+use super::xbar_state::{out_buffer_full, Xbar, FREE};
 use crate::error::Result;
 use crate::spec_err;
-
-/// Ports ahead of the one served whose queue front is prefetched (`send_output_buffers`,
-/// `send_credit_queues`).
-const QUEUE_PREFETCH: usize = 8;
 
 impl Network<'_> {
     /// Refuses what the crossbar model cannot run: more than 64 crossbar ports a side, an
@@ -77,6 +72,7 @@ impl Network<'_> {
                 self.prio
             );
         }
+        self.set_up_out_links();
         match self.cfg.sw_allocator {
             SwAllocator::Islip => Ok(()),
             SwAllocator::SeparableInputFirst if self.cfg.sw_iters() == 1 => Ok(()),
@@ -343,10 +339,11 @@ impl Network<'_> {
             self.vacate(r, bit);
         }
         if self.xb.several {
-            if self.xb.cred_step[gi] == 0 {
+            let c = &mut self.xb.cred[gi];
+            if c.step == 0 {
                 self.xb.cred_touched.push(gi as u32);
             }
-            self.xb.cred_step[gi] |= 1 << v;
+            c.step |= 1 << v;
         } else {
             self.sent.reserve_hop();
             self.return_credit(gi, v as u8);
@@ -361,149 +358,33 @@ impl Network<'_> {
         (tail, left)
     }
 
-    /// `flit` enters the output buffer of global port `go`, holding output VC `ov`
-    /// downstream (its credit is taken now, as BookSim's `SendingFlit`).
-    fn enqueue(&mut self, go: usize, ov: u8, flit: super::channel::Flit) {
-        self.chan_flits[go] += 1;
-        if self.xb.eject[go / 64] >> (go % 64) & 1 == 0 {
-            self.credits[go * self.nv + ov as usize] -= 1;
-        }
-        // Reaches the buffer at the next step: this cycle unless this is its last step,
-        // then the switch's remaining delay.
-        let next = u64::from(self.xb.last_step);
-        let exit = self.now_cycle().wrapping_add(self.xb.exit_delay) + next;
-        let q = &mut self.xb.outq;
-        if q.is_empty(go) {
-            self.xb.out_busy.push(go as u32);
-        }
-        q.push_back(
-            go,
-            Queued {
-                flit,
-                ov,
-                exit: exit as u32,
-                step: self.xb.step as u32,
-            },
-        );
-    }
-
     /// The cycle running (the routers' clock counts steps while they run with an internal
     /// speedup).
-    fn now_cycle(&self) -> u64 {
+    pub(super) fn now_cycle(&self) -> u64 {
         self.xb.acc_cycle - 1
     }
 
-    /// The end of a step with an internal speedup: each input port's slots freed in it
-    /// become one credit message in its queue.
-    fn queue_step_credits(&mut self) {
-        let touched = std::mem::take(&mut self.xb.cred_touched);
-        for &gi in &touched {
-            let gi = gi as usize;
-            let mask = std::mem::take(&mut self.xb.cred_step[gi]);
-            if self.xb.credq.is_empty(gi) {
-                self.xb.cred_busy.push(gi as u32);
-            }
-            self.xb.credq.push_back(gi, mask);
-        }
-        self.xb.cred_touched = touched;
-        self.xb.cred_touched.clear();
-    }
-
-    /// The end of a cycle: every input port sends its oldest credit message.
-    fn send_credit_queues(&mut self) {
-        let mut busy = std::mem::take(&mut self.xb.cred_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, gi| n.xb.credq.prefetch_front(gi),
-            |n, gi| n.send_credit_message(gi),
-        );
-        self.xb.cred_busy = busy;
-    }
-
-    /// Serves each port of `busy` in order (`serve`: whether the port stays busy) and keeps
-    /// the ones that do, as `retain` would, with each port's queue front fetched
-    /// [`QUEUE_PREFETCH`] ports ahead (`prefetch`): the fronts are far apart (a cache line
-    /// per port and few entries each) and were written before every router's step.
+    /// Serves each port of the crossbar's busy list `busy` (`Xbar::out_busy` or
+    /// `Xbar::cred_busy`) in order (`serve`: whether the port stays busy) and keeps the
+    /// ones that do, as `retain` would. (Their queue fronts are not prefetched: with the
+    /// direct paths, xbar_out.rs and xbar_credits.rs, few ports queue.)
     #[inline(always)]
-    fn serve_ports(
+    pub(super) fn serve_ports(
         &mut self,
-        busy: &mut Vec<u32>,
-        prefetch: impl Fn(&Self, usize),
+        busy: fn(&mut Xbar) -> &mut Vec<u32>,
         mut serve: impl FnMut(&mut Self, usize) -> bool,
     ) {
+        let mut list = std::mem::take(busy(&mut self.xb));
         let mut kept = 0;
-        for k in 0..busy.len() {
-            if let Some(&ahead) = busy.get(k + QUEUE_PREFETCH) {
-                prefetch(self, ahead as usize);
-            }
-            let port = busy[k];
+        for k in 0..list.len() {
+            let port = list[k];
             if serve(self, port as usize) {
-                busy[kept] = port;
+                list[kept] = port;
                 kept += 1;
             }
         }
-        busy.truncate(kept);
-    }
-
-    /// Input port `gi` sends the credits of its oldest message; returns whether more wait.
-    #[inline(always)]
-    fn send_credit_message(&mut self, gi: usize) -> bool {
-        let mut mask = self.xb.credq.pop_front(gi).unwrap_or(0);
-        while mask != 0 {
-            let v = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            self.sent.reserve_hop();
-            self.return_credit(gi, v);
-        }
-        !self.xb.credq.is_empty(gi)
-    }
-
-    /// The end of a cycle: every output buffer whose front flit may leave sends it, over
-    /// its link or down its ejection channel (the delays after the switch traversal).
-    fn send_output_buffers(&mut self) {
-        let st = self.cfg.sw_alloc_delay as u64 + (self.cfg.st_final_delay as u64).max(1) - 1;
-        let delays = (self.hop.flit_link - st, self.hop.flit_eject - st);
-        let mut busy = std::mem::take(&mut self.xb.out_busy);
-        self.serve_ports(
-            &mut busy,
-            |n, go| n.xb.outq.prefetch_front(go),
-            |n, go| n.send_output_front(go, delays),
-        );
-        self.xb.out_busy = busy;
-    }
-
-    /// The front flit of output buffer `go` leaves if it is due, `link` / `eject` cycles
-    /// before it reaches the next router or its NI. Returns whether flits remain.
-    #[inline(always)]
-    fn send_output_front(&mut self, go: usize, (link, eject): (u64, u64)) -> bool {
-        let now = self.now;
-        let q = &mut self.xb.outq;
-        // Exit cycles are kept in 32 bits, compared by their wrapping difference.
-        let due = |f: &Queued| (now as u32).wrapping_sub(f.exit) as i32 >= 0;
-        let Some(f) = q.front(go).filter(due) else {
-            return true;
-        };
-        q.pop_front(go);
-        let left = !q.is_empty(go);
-        let down = self.down[go];
-        if down.ivc & DOWN_EJECT == 0 {
-            let to = Hop {
-                ivc: down.ivc + f.ov as u32,
-                bit: down.bit + f.ov as u32,
-                flit: f.flit,
-            };
-            // A channel longer than the common latency (link classes) adds its extra.
-            let at = now + link + self.wheel.flit_extra(to.ivc);
-            self.wheel.push_hop(at, to);
-            self.flit_hops += 1;
-        } else {
-            let mut flit = f.flit;
-            self.mark_eject_vc(&mut flit, f.ov);
-            let ep = down.ivc & !DOWN_EJECT;
-            self.wheel.push(now + eject, Event::Eject { ep, flit });
-        }
-        self.last_move = now;
-        left
+        list.truncate(kept);
+        *busy(&mut self.xb) = list;
     }
 }
 

@@ -23,6 +23,36 @@ pub struct Queued {
     pub step: u32,
 }
 
+/// What a global output port's departing flits need, in one record (16 bytes, four a
+/// cache line): where they go (`wiring::Down`), the cycles from leaving the output buffer
+/// to the next input buffer or NI (the link's own extra latency included), and the first
+/// cycle the buffer can send next (one flit a cycle leaves it).
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub struct OutLink {
+    pub ivc: u32,
+    pub bit: u32,
+    pub delay: u32,
+    pub free: u32,
+}
+
+/// An input port's credits (xbar_credits.rs): the VCs whose slots this step freed (a mask),
+/// and the cycle (plus one: 0 is never) it last sent a credit message.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub struct CredPort {
+    pub step: u64,
+    pub sent: u32,
+}
+
+/// The departures scheduled for one cycle ahead (`Xbar::departing`): flits onto links
+/// (`flit_hops`) and all flits (the deadlock watch's `last_move`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Departures {
+    pub hops: u32,
+    pub flits: u32,
+}
+
 /// The crossbar of every router of a run (see xbar.rs).
 pub struct Xbar {
     /// Whether the run takes this path (a speedup, or held switch connections).
@@ -73,16 +103,30 @@ pub struct Xbar {
     /// Output buffers per global output port, and the ports whose buffer holds flits.
     pub outq: PortQueues<Queued>,
     pub out_busy: Vec<u32>,
+    /// Unbounded output buffers send by departure cycle (xbar_out.rs): a flit's departure
+    /// is known as it enters, so it goes straight into the wheel; tests turn it off to
+    /// compare it with the buffers.
+    pub direct: bool,
+    /// Per global output port: where its flits go and when it can send next (`direct`).
+    pub links: Vec<OutLink>,
+    /// Cycles ahead the wheel takes events (`Wheel::span`), and per cycle of that span the
+    /// departures scheduled for it (counted in the cycle they leave).
+    pub reach: u64,
+    pub departing: Vec<Departures>,
     /// The global output ports that are ejection channels, a bit each (their output VCs
     /// take no credits).
     pub eject: Vec<u64>,
     /// Credits per global input port: this step's freed VCs (a mask), the ports touched this
     /// step, and the queue of BookSim's credit objects (one leaves per cycle) when the
     /// switch runs several steps a cycle; the ports whose queue is not empty.
-    pub cred_step: Vec<u64>,
+    pub cred: Vec<CredPort>,
     pub cred_touched: Vec<u32>,
     pub credq: PortQueues<u64>,
     pub cred_busy: Vec<u32>,
+    /// A port whose queue is empty and that sent nothing yet this cycle sends a step's
+    /// credits as the step ends (xbar_credits.rs); tests turn it off to compare it with
+    /// the queues.
+    pub cred_direct: bool,
     /// Switch allocation scratch: per local crossbar input the requested local outputs, and
     /// the VC carrying each (input, output) request.
     pub req: [u64; 64],
@@ -128,8 +172,13 @@ impl Default for Xbar {
             held_out: Vec::new(),
             outq: PortQueues::new(0),
             out_busy: Vec::new(),
+            direct: false,
+            links: Vec::new(),
+            reach: 0,
+            departing: Vec::new(),
             eject: Vec::new(),
-            cred_step: Vec::new(),
+            cred: Vec::new(),
+            cred_direct: false,
             cred_touched: Vec::new(),
             credq: PortQueues::new(0),
             cred_busy: Vec::new(),
@@ -168,6 +217,7 @@ impl Xbar {
             exit_delay: (cfg.sw_alloc_delay as u64 + (cfg.st_final_delay as u64).max(1))
                 .wrapping_sub(2),
             queued,
+            direct: queued && cfg.output_buffer_size < 0,
             out_cap: cfg.output_buffer_size,
             hold: cfg.hold_switch_for_packet,
             plain: is == 1 && os == 1,
@@ -179,8 +229,9 @@ impl Xbar {
             held_in: vec![0; routers],
             held_out: vec![0; routers],
             outq: PortQueues::new(if queued { ports } else { 0 }),
-            cred_step: if several_steps {
-                vec![0; ports]
+            cred_direct: several_steps,
+            cred: if several_steps {
+                vec![CredPort::default(); ports]
             } else {
                 Vec::new()
             },
@@ -314,13 +365,6 @@ impl<T: Copy + Default> PortQueues<T> {
     #[inline]
     pub fn front(&self, p: usize) -> Option<T> {
         (self.len[p] != 0).then(|| self.slots[p * RING + self.head[p] as usize])
-    }
-
-    /// Asks the CPU to fetch the slot of port `p`'s front entry (a hint: the queue may
-    /// be empty).
-    #[inline(always)]
-    pub fn prefetch_front(&self, p: usize) {
-        super::types::prefetch(&self.slots[p * RING + self.head[p] as usize]);
     }
 
     #[inline]

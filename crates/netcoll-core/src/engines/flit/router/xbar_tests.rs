@@ -9,23 +9,52 @@
 use super::super::alloc_tests::fixed_run;
 use rand::{Rng, SeedableRng};
 
-/// Every figure of a one-thread fixed run as JSON, on the plain-port path or (`plain =
-/// false`) the general crossbar path; and whether the plain path applied.
-fn figures(pairs: &[(&str, &str)], plain: bool) -> (String, bool) {
+use super::super::xbar_state::Xbar;
+
+/// Every figure of a one-thread fixed run as JSON, with a fast path on or off (`path`
+/// sets it on the crossbar and returns whether it applies as `Sim::new` left it); and
+/// whether it applied.
+fn figures(pairs: &[(&str, &str)], on: bool, path: fn(&mut Xbar, bool) -> bool) -> (String, bool) {
     fixed_run(pairs, |mut sim| {
-        let applies = sim.net.xb.on && sim.net.xb.plain_ports();
-        sim.net.xb.plain = plain;
+        let applies = path(&mut sim.net.xb, on);
         (serde_json::to_string(&sim.simulate()).unwrap(), applies)
     })
 }
 
-fn assert_paths_agree(case: &[(&str, &str)]) {
-    let (a, applies) = figures(case, true);
-    let (b, _) = figures(case, false);
-    assert!(applies, "the plain-port path must apply to {case:?}");
+/// A fast path (`path`, named `what`) gives every figure of `case` as its general path.
+fn assert_fast_path_agrees(case: &[(&str, &str)], what: &str, path: fn(&mut Xbar, bool) -> bool) {
+    let (a, applies) = figures(case, true, path);
+    let (b, _) = figures(case, false, path);
+    assert!(applies, "the {what} must apply to {case:?}");
     assert!(a.contains("\"flit_hops\""), "{a}");
     assert_eq!(a, b, "{case:?}");
 }
+
+/// The plain-port path against the general crossbar path.
+fn assert_paths_agree(case: &[(&str, &str)]) {
+    assert_fast_path_agrees(case, "plain-port path", |xb, plain| {
+        let applies = xb.on && xb.plain_ports();
+        xb.plain = plain;
+        applies
+    });
+}
+
+/// The crossbar keys of BookSim's runfiles/dragonflyconfig on a small dragonfly (internal
+/// speedup 1.7, islip with 4 iterations; channels of 10 and 100 cycles), without its load.
+const DRAGONFLY: &[(&str, &str)] = &[
+    ("topology", "dragonflynew"),
+    ("k", "2"),
+    ("n", "1"),
+    ("routing_function", "min"),
+    ("internal_speedup", "1.7"),
+    ("vc_allocator", "islip"),
+    ("sw_allocator", "islip"),
+    ("alloc_iters", "4"),
+    ("num_vcs", "3"),
+    ("vc_buf_size", "256"),
+    ("credit_delay", "2"),
+    ("routing_delay", "0"),
+];
 
 #[test]
 fn plain_ports_match_the_general_crossbar_on_shipped_files() {
@@ -48,21 +77,12 @@ fn plain_ports_match_the_general_crossbar_on_shipped_files() {
         ("injection_rate", "0.6"),
         ("injection_rate_uses_flits", "1"),
     ]);
-    assert_paths_agree(&[
-        ("topology", "dragonflynew"),
-        ("k", "2"),
-        ("n", "1"),
-        ("routing_function", "min"),
-        ("internal_speedup", "1.7"),
-        ("vc_allocator", "islip"),
-        ("sw_allocator", "islip"),
-        ("alloc_iters", "4"),
-        ("num_vcs", "3"),
-        ("vc_buf_size", "256"),
-        ("credit_delay", "2"),
-        ("routing_delay", "0"),
-        ("injection_rate", "0.2"),
-    ]);
+    let case: Vec<_> = DRAGONFLY
+        .iter()
+        .chain(&[("injection_rate", "0.2")])
+        .copied()
+        .collect();
+    assert_paths_agree(&case);
 }
 
 #[test]
@@ -117,6 +137,67 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
             ("seed", pick(&mut rng, &["1", "2", "3"])),
         ];
         assert_paths_agree(&case);
+    }
+}
+
+/// Unbounded output buffers sending straight into the wheel (`direct`, xbar_out.rs) and
+/// credit messages sent as their step ends (`cred_direct`, xbar_credits.rs) against both
+/// FIFO queues.
+fn assert_out_paths_agree(case: &[(&str, &str)]) {
+    assert_fast_path_agrees(case, "direct output buffers", |xb, direct| {
+        let applies = xb.direct;
+        xb.direct = direct;
+        xb.cred_direct &= direct;
+        applies
+    });
+}
+
+#[test]
+fn direct_output_buffers_and_credits_match_the_queues() {
+    // The dragonfly runfile's keys (channels of 10 and 100 cycles), at its load and past
+    // saturation.
+    for rate in ["0.2", "0.9"] {
+        let case: Vec<_> = DRAGONFLY
+            .iter()
+            .chain(&[("injection_rate", rate)])
+            .copied()
+            .collect();
+        assert_out_paths_agree(&case);
+    }
+    // Meshes of one-cycle channels (a wheel of a few cycles: backed-up ports wait in the
+    // queue) with internal and output speedups, up to saturation.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+    let pick =
+        |rng: &mut rand::rngs::StdRng, xs: &[&'static str]| xs[rng.random_range(0..xs.len())];
+    for _ in 0..10 {
+        let internal = pick(&mut rng, &["1.0", "1.5", "2.0", "3.0"]);
+        // Switch allocation delays other than 1 only without an internal speedup, as the
+        // model allows.
+        let sa_delay = if internal == "1.0" {
+            pick(&mut rng, &["0", "1", "2"])
+        } else {
+            "1"
+        };
+        let case: Vec<(&str, &str)> = vec![
+            ("k", pick(&mut rng, &["3", "4"])),
+            ("n", "2"),
+            ("internal_speedup", internal),
+            ("output_speedup", pick(&mut rng, &["1", "2"])),
+            ("hold_switch_for_packet", pick(&mut rng, &["0", "0", "1"])),
+            ("sw_alloc_delay", sa_delay),
+            ("num_vcs", pick(&mut rng, &["2", "4"])),
+            ("vc_buf_size", pick(&mut rng, &["4", "16", "64"])),
+            ("packet_size", pick(&mut rng, &["1", "4"])),
+            ("injection_rate_uses_flits", "1"),
+            ("injection_rate", pick(&mut rng, &["0.3", "0.6", "0.95"])),
+            ("wait_for_tail_credit", pick(&mut rng, &["0", "1"])),
+            ("seed", pick(&mut rng, &["1", "2"])),
+        ];
+        // Neither speedup: no output buffers (draw again).
+        if case[2].1 == "1.0" && case[3].1 == "1" {
+            continue;
+        }
+        assert_out_paths_agree(&case);
     }
 }
 
