@@ -484,60 +484,6 @@ impl<'t> Sim<'t> {
     }
 }
 
-impl Network<'_> {
-    /// The figures every run reports from window `w` over `measured` cycles (accepted rate
-    /// from its flits, latencies, hops, channel use); the caller sets the offered rate and
-    /// how the run ended.
-    pub(super) fn figures(&self, w: &Window, measured: u64) -> FlitResult {
-        let nodes = self.nis.len();
-        let per = |x: u64| x as f64 / measured.max(1) as f64;
-        let mut per_channel = vec![0.0; 2 * self.topo.num_links()];
-        for (g, o) in self.out_to.iter().enumerate() {
-            if let super::network::Out::Link { channel, .. } = o {
-                per_channel[*channel as usize] = per(self.chan_flits[g]);
-            }
-        }
-        FlitResult {
-            topology: self.topo.name().to_string(),
-            nodes,
-            sim_type: self.cfg.sim_type,
-            cycles: self.now,
-            measured_cycles: measured,
-            offered_rate: 0.0,
-            accepted_rate: per(w.accepted_flits) / nodes as f64,
-            avg_packet_latency: w.packet.mean(),
-            avg_network_latency: w.network.mean(),
-            avg_flit_latency: w.flit.mean(),
-            avg_hops: w.mean_hops(),
-            packet_latency: w.packet.summary(),
-            network_latency: w.network.summary(),
-            flit_latency: w.flit.summary(),
-            packets_measured: w.packets,
-            packets_generated: self.nis.iter().map(|ni| ni.generated).sum(),
-            packets_delivered: self.delivered,
-            misdelivered: self.misdelivered,
-            sample_periods: 0,
-            flit_hops: self.flit_hops,
-            unstable: false,
-            unstable_reason: None,
-            channel_utilisation: ChannelUse {
-                mean: if per_channel.is_empty() {
-                    0.0
-                } else {
-                    per_channel.iter().sum::<f64>() / per_channel.len() as f64
-                },
-                max: per_channel.iter().cloned().fold(0.0, f64::max),
-                per_channel,
-            },
-            deadlock: None,
-            multicast: None,
-            injected_rate: None,
-            classes: Vec::new(),
-            threads: self.threads(),
-        }
-    }
-}
-
 fn rel_change(now: f64, before: f64) -> f64 {
     if now == 0.0 {
         if before == 0.0 {
