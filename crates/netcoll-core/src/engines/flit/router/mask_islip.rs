@@ -61,7 +61,7 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         p0: usize,
         np: usize,
         mut reqd: u64,
-        mut outs: u64,
+        outs: u64,
     ) {
         let nv = self.nv();
         while reqd != 0 {
@@ -90,7 +90,6 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
             ins |= 1 << i;
         }
         // Accept: every granted input port picks an output and sends its VC for it.
-        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
         while ins != 0 {
             let i = ins.trailing_zeros() as usize;
             ins &= ins - 1;
@@ -100,16 +99,8 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
                 std::mem::take(&mut self.grants[i])
             };
             let o = pick(grants, self.sa_aptr[p0 + i] as usize);
-            let v = pick(
-                self.by_out[o] >> (i * nv) & vmask,
-                self.in_rr[p0 + i] as usize,
-            );
-            self.send(r, p0, np, i * nv + v, o);
+            self.send_port(r, p0, np, i, o);
         }
-        while outs != 0 {
-            let o = outs.trailing_zeros() as usize;
-            outs &= outs - 1;
-            self.by_out[o] = 0;
-        }
+        self.clear_outputs(outs);
     }
 }

@@ -515,6 +515,29 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         }
     }
 
+    /// Local input port `i` of router `r` (first port `p0`, `np` ports) wins local output
+    /// `o`: it sends its requesting VC for `o` (in `by_out`) nearest its VC offset.
+    #[inline(always)]
+    fn send_port(&mut self, r: usize, p0: usize, np: usize, i: usize, o: usize) {
+        let nv = self.nv();
+        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
+        let v = pick(
+            self.by_out[o] >> (i * nv) & vmask,
+            self.in_rr[p0 + i] as usize,
+        );
+        self.send(r, p0, np, i * nv + v, o);
+    }
+
+    /// Clears the requesting VCs by output (`by_out`) of the outputs `outs`.
+    #[inline(always)]
+    fn clear_outputs(&mut self, mut outs: u64) {
+        while outs != 0 {
+            let o = outs.trailing_zeros() as usize;
+            outs &= outs - 1;
+            self.by_out[o] = 0;
+        }
+    }
+
     /// Local input VC `b` of router `r` wins local output `o`: the iSLIP pointers move past
     /// the match, the traversal is noted, and a tail gives up its VC's place among the
     /// switch candidates.

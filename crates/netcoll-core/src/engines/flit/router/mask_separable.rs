@@ -88,21 +88,11 @@ impl<const C: bool, const NV: usize, const NP: usize> Stages<'_, C, NV, NP> {
         }
         // The winners send their VC for the output nearest the port's VC offset (`send`
         // moves the pointers past each match).
-        let vmask = if nv >= 64 { !0 } else { (1u64 << nv) - 1 };
         while won != 0 {
             let i = won.trailing_zeros() as usize;
             won &= won - 1;
-            let o = pick_of[i] as usize;
-            let v = pick(
-                self.by_out[o] >> (i * nv) & vmask,
-                self.in_rr[p0 + i] as usize,
-            );
-            self.send(r, p0, np, i * nv + v, o);
+            self.send_port(r, p0, np, i, pick_of[i] as usize);
         }
-        while asked != 0 {
-            let o = asked.trailing_zeros() as usize;
-            asked &= asked - 1;
-            self.by_out[o] = 0;
-        }
+        self.clear_outputs(asked);
     }
 }

@@ -41,6 +41,23 @@ fn assert_paths_agree(case: &[(&str, &str)]) {
 
 /// The crossbar keys of BookSim's runfiles/dragonflyconfig on a small dragonfly (internal
 /// speedup 1.7, islip with 4 iterations; channels of 10 and 100 cycles), without its load.
+/// BookSim's src/examples/fattree_config: held connections, separable_input_first.
+const FAT_TREE: &[(&str, &str)] = &[
+    ("topology", "fattree"),
+    ("k", "4"),
+    ("n", "3"),
+    ("routing_function", "nca"),
+    ("hold_switch_for_packet", "1"),
+    ("vc_allocator", "separable_input_first"),
+    ("sw_allocator", "separable_input_first"),
+    ("num_vcs", "4"),
+    ("vc_buf_size", "16"),
+    ("credit_delay", "2"),
+    ("routing_delay", "0"),
+    ("injection_rate", "0.6"),
+    ("injection_rate_uses_flits", "1"),
+];
+
 const DRAGONFLY: &[(&str, &str)] = &[
     ("topology", "dragonflynew"),
     ("k", "2"),
@@ -60,23 +77,13 @@ const DRAGONFLY: &[(&str, &str)] = &[
 fn plain_ports_match_the_general_crossbar_on_shipped_files() {
     // BookSim's src/examples/fattree_config (held connections, separable_input_first) and
     // runfiles/dragonflyconfig (internal speedup 1.7, islip with 4 iterations).
-    assert_paths_agree(&[
-        ("topology", "fattree"),
-        ("k", "4"),
-        ("n", "3"),
-        ("routing_function", "nca"),
-        ("hold_switch_for_packet", "1"),
-        // Two-flit packets keep the run on the crossbar (single flits leave it, below).
-        ("packet_size", "2"),
-        ("vc_allocator", "separable_input_first"),
-        ("sw_allocator", "separable_input_first"),
-        ("num_vcs", "4"),
-        ("vc_buf_size", "16"),
-        ("credit_delay", "2"),
-        ("routing_delay", "0"),
-        ("injection_rate", "0.6"),
-        ("injection_rate_uses_flits", "1"),
-    ]);
+    // Two-flit packets keep the run on the crossbar (single flits leave it, below).
+    let case: Vec<_> = FAT_TREE
+        .iter()
+        .chain(&[("packet_size", "2")])
+        .copied()
+        .collect();
+    assert_paths_agree(&case);
     let case: Vec<_> = DRAGONFLY
         .iter()
         .chain(&[("injection_rate", "0.2")])
@@ -213,21 +220,6 @@ fn left_figures(pairs: &[(&str, &str)], keep: bool) -> (String, bool) {
 
 #[test]
 fn single_flit_packets_leave_a_crossbar_that_only_holds_with_the_same_figures() {
-    let fat_tree: &[(&str, &str)] = &[
-        ("topology", "fattree"),
-        ("k", "4"),
-        ("n", "3"),
-        ("routing_function", "nca"),
-        ("hold_switch_for_packet", "1"),
-        ("vc_allocator", "separable_input_first"),
-        ("sw_allocator", "separable_input_first"),
-        ("num_vcs", "4"),
-        ("vc_buf_size", "16"),
-        ("credit_delay", "2"),
-        ("routing_delay", "0"),
-        ("injection_rate", "0.6"),
-        ("injection_rate_uses_flits", "1"),
-    ];
     let mesh: &[(&str, &str)] = &[
         ("k", "4"),
         ("hold_switch_for_packet", "1"),
@@ -235,7 +227,7 @@ fn single_flit_packets_leave_a_crossbar_that_only_holds_with_the_same_figures() 
         ("vc_buf_size", "2"),
         ("injection_rate", "0.7"),
     ];
-    for case in [fat_tree, mesh] {
+    for case in [FAT_TREE, mesh] {
         let (a, left) = left_figures(case, false);
         let (b, _) = left_figures(case, true);
         assert!(left, "{case:?} leaves the crossbar");
