@@ -102,7 +102,8 @@ impl<'t> Sim<'t> {
         } else {
             None
         };
-        if net.xb.hold_only() && !multicast && cfg.longest_packet() == 1 {
+        // (Multicast traffic never reaches here on the crossbar: `check_xbar` refuses it.)
+        if net.xb.hold_only() && cfg.longest_packet() == 1 {
             net.xb.on = false;
         }
         let multi = cfg.multi_class();

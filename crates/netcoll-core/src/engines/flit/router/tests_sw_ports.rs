@@ -160,17 +160,11 @@ fn general_switch_allocation_fast_paths_match_on_random_routers() {
             ("injection_rate", &rate),
             ("injection_rate_uses_flits", "1"),
         ];
-        if topo == "fly" {
-            case.extend([("n", "1"), ("routing_function", "dest_tag")]);
-        }
-        for (key, on) in [
+        let flags = [
             ("wait_for_tail_credit", rng.random_bool(0.4)),
             ("speculative", rng.random_bool(0.3)),
-        ] {
-            if on {
-                case.push((key, "1"));
-            }
-        }
+        ];
+        finish_case(&mut case, topo, &flags);
         if vct {
             case.push(("flow_control", "virtual_cut_through"));
         }
@@ -247,22 +241,29 @@ fn dense_request_paths_match_the_branching_ones() {
             ("injection_rate", &rate),
             ("injection_rate_uses_flits", "1"),
         ];
-        if topo == "fly" {
-            case.extend([("n", "1"), ("routing_function", "dest_tag")]);
-        }
-        for (key, on) in [
+        let flags = [
             ("wait_for_tail_credit", rng.random_bool(0.4)),
             ("speculative", rng.random_bool(0.3)),
             ("routing_delay", rng.random_bool(0.5)),
-        ] {
-            if on {
-                case.push((key, "1"));
-            }
-        }
+        ];
+        finish_case(&mut case, topo, &flags);
         assert_eq!(
             dense_figures(&case, true),
             dense_figures(&case, false),
             "{case:?}"
         );
+    }
+}
+
+/// Completes a random case: the fly's keys (one stage, `dest_tag`), then each flag drawn
+/// on, set to 1.
+fn finish_case<'a>(case: &mut Vec<(&'a str, &'a str)>, topo: &str, flags: &[(&'a str, bool)]) {
+    if topo == "fly" {
+        case.extend([("n", "1"), ("routing_function", "dest_tag")]);
+    }
+    for &(key, on) in flags {
+        if on {
+            case.push((key, "1"));
+        }
     }
 }
