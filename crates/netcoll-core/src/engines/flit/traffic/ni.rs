@@ -219,19 +219,22 @@ fn first_free(busy: &[bool], credits: &[u16], start: usize, need: u16) -> Option
 #[inline]
 fn free_mask(busy: &[bool], credits: &[u16], need: u16) -> u64 {
     let busy: &[u8] = bytemuck::cast_slice(busy);
-    let (busy8, busy_rest) = busy.as_chunks::<8>();
-    let (credits8, credits_rest) = credits.as_chunks::<8>();
+    let (busy8, credits8) = (busy.chunks_exact(8), credits.chunks_exact(8));
+    let (busy_rest, credits_rest) = (busy8.remainder(), credits8.remainder());
     let needs = u64::from(need) * LANE_ONES;
     let mut free = 0u64;
-    for (g, (b, c)) in busy8.iter().zip(credits8).enumerate() {
+    let mut groups = 0;
+    for (b, c) in busy8.zip(credits8) {
         // Byte k's low bit to bit k (each byte is 0 or 1, so the products never carry).
-        let busy_bits = u64::from_le_bytes(*b).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let b: [u8; 8] = b.try_into().expect("chunks of eight");
+        let busy_bits = u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         let low = lanes_at_least(lanes(&c[..4]), needs);
         let high = lanes_at_least(lanes(&c[4..]), needs);
         let has = low | high << 4;
-        free |= (has & !busy_bits & 0xff) << (8 * g);
+        free |= (has & !busy_bits & 0xff) << (8 * groups);
+        groups += 1;
     }
-    let base = 8 * busy8.len();
+    let base = 8 * groups;
     for (k, (&b, &c)) in busy_rest.iter().zip(credits_rest).enumerate() {
         free |= (((b == 0) & (c >= need)) as u64) << (base + k);
     }

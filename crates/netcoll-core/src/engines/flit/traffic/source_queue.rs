@@ -81,7 +81,7 @@ impl Block {
             && w.size == self.size
             && w.vclass == self.vclass
             && after < CTIME_SPAN;
-        fits.then(|| after << CTIME_SHIFT | (w.measured as u64) << 32 | w.dst as u64)
+        fits.then_some(after << CTIME_SHIFT | (w.measured as u64) << 32 | w.dst as u64)
     }
 
     /// The record of entry `e` (one that is not a side-table index).
