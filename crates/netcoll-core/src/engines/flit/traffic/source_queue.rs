@@ -190,7 +190,7 @@ impl SourceQueues {
         let (tail, tail_at) = (f.tail as usize, f.tail_at as usize);
         let e = match self.blocks[tail].entry(&w) {
             Some(e) => e,
-            None => self.to_side(w),
+            None => self.keep_aside(w),
         };
         self.blocks[tail].entries[tail_at & (BLOCK - 1)] = e;
         self.fifos[ep].tail_at += 1;
@@ -214,7 +214,7 @@ impl SourceQueues {
 
     /// Keeps `w` in the side table; its entry.
     #[cold]
-    fn to_side(&mut self, w: Waiting) -> u64 {
+    fn keep_aside(&mut self, w: Waiting) -> u64 {
         let at = match self.side_free.pop() {
             Some(at) => {
                 self.side[at as usize] = w;
