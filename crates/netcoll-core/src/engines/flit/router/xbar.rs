@@ -27,13 +27,13 @@
 //! step (output speedup only) queue in crossbar input order, where BookSim queues them in
 //! the order of its switch allocator's VC list.
 
+use super::allocator::next;
 use super::class_types::Priority;
 use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
 use super::router::advance_front;
 use super::types::Vc;
 use super::wiring::DOWN_EJECT;
-use super::allocator::next;
 use super::xbar_match::{islip, match_disjoint, separable_input_first};
 use super::xbar_state::{out_buffer_full, Xbar, FREE};
 use crate::error::Result;
