@@ -392,11 +392,7 @@ impl Network<'_> {
             self.vacate(r, bit);
         }
         if self.xb.several {
-            let c = &mut self.xb.cred[gi];
-            if c.step == 0 {
-                self.xb.cred_touched.push(gi as u32);
-            }
-            c.step |= 1 << v;
+            self.step_credit(gi, v);
         } else {
             self.sent.reserve_hop();
             self.return_credit(gi, v as u8);
