@@ -62,9 +62,9 @@ impl Network<'_> {
     fn router(&mut self, r: usize) {
         self.route_and_allocate_vcs(r);
         if self.xb.on {
-            // A speedup or held connections: BookSim's crossbar (xbar.rs).
+            // A speedup or held connections: BookSim's crossbar (xbar.rs); it takes the
+            // marks of the VCs granted just now (`VaState::fresh`).
             self.xbar_switch(r);
-            self.va.clear_fresh();
         } else {
             // It skips the VCs granted just now and clears their marks (`VaState::fresh`).
             self.allocate_switch(r);

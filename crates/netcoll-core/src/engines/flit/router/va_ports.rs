@@ -449,7 +449,7 @@ impl Network<'_> {
     /// `go`, the one nearest its accept pointer (a local output VC number: from the
     /// pointer within the port's VCs, else the port's first); both pointers move past the
     /// match on a first iteration.
-    #[inline]
+    #[inline(always)]
     fn accept_vc(&mut self, r: usize, i: usize, go: usize, grants: u64, first: bool) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;

@@ -165,7 +165,7 @@ impl Network<'_> {
 
     /// [`Network::take_vc_at`] by an allocator that knows the input VC's router-local
     /// number `local` as well as its global one `ivc`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn take_vc_local(
         &mut self,
         r: usize,

@@ -27,6 +27,7 @@
 //! step (output speedup only) queue in crossbar input order, where BookSim queues them in
 //! the order of its switch allocator's VC list.
 
+use super::allocator::next;
 use super::class_types::Priority;
 use super::config::{Pattern, SwAllocator};
 use super::network::{Network, ACTIVE, IDLE};
@@ -118,6 +119,9 @@ impl Network<'_> {
     }
 
     /// Held connections, then switch allocation over the crossbar ports, at router `r`.
+    /// Takes the marks of the VCs granted in this step's VC allocation (`VaState::fresh`):
+    /// the plain-port path skips them where they cannot bid yet, the general path clears
+    /// them.
     #[inline(never)]
     pub(super) fn xbar_switch(&mut self, r: usize) {
         let (hin, hout) = (self.xb.held_in[r], self.xb.held_out[r]);
@@ -125,13 +129,18 @@ impl Network<'_> {
             self.send_held(r, hin);
         }
         let plain = self.xb.plain_ports();
-        let any = if plain {
+        let (any, clash) = if plain {
             self.plain_requests(r, hin, hout)
         } else {
-            self.xbar_requests(r, hin, hout)
+            self.va.clear_fresh();
+            (self.xbar_requests(r, hin, hout), !0)
         };
         if any == 0 {
             return;
+        }
+        if clash == 0 {
+            // No two requests share an input or an output: every allocator grants them all.
+            return self.cross_disjoint(r, any);
         }
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
@@ -176,14 +185,45 @@ impl Network<'_> {
                 };
             let (tail, left) = self.cross(r, gi, v);
             if self.xb.hold && !tail && left > 0 {
-                let gxi = p0 * is + xi;
-                self.xb.hold_vc[gxi] = v as u8;
-                self.xb.hold_out[gxi] = xo as u8;
-                self.xb.held_in[r] |= 1 << xi;
-                self.xb.held_out[r] |= 1 << xo;
+                self.hold_connection(r, p0 * is + xi, v, xi, xo);
             }
         }
         self.xb.wins = wins;
+    }
+
+    /// The plain-port switch of router `r` when its requests (local inputs `any`) share no
+    /// input and no output (`plain_requests`' clash mask is 0): every request is granted,
+    /// as every allocator would (`match_disjoint`'s pointer moves), and crosses at once, in
+    /// input order, without the allocator's match list.
+    fn cross_disjoint(&mut self, r: usize, any: u64) {
+        let p0 = self.pstart[r] as usize;
+        let np = self.pstart[r + 1] as usize - p0;
+        let mut bits = any;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let xb = &mut *self.xb;
+            let o = xb.req[i].trailing_zeros() as usize;
+            xb.req[i] = 0;
+            xb.out_ptr[p0 + o] = next(i, np) as u16;
+            xb.in_ptr[p0 + i] = next(o, np) as u16;
+            let v = xb.req_vc[i * np + o] as usize;
+            xb.in_off[p0 + i] = xb.off_after[v];
+            let (tail, left) = self.cross(r, p0 + i, v);
+            if self.xb.hold && !tail && left > 0 {
+                self.hold_connection(r, p0 + i, v, i, o);
+            }
+        }
+    }
+
+    /// Crossbar input `xi` (local; global `gxi`) of router `r` keeps its connection to local
+    /// output `xo` for VC `v` (`hold_switch_for_packet`).
+    #[inline(always)]
+    fn hold_connection(&mut self, r: usize, gxi: usize, v: usize, xi: usize, xo: usize) {
+        self.xb.hold_vc[gxi] = v as u8;
+        self.xb.hold_out[gxi] = xo as u8;
+        self.xb.held_in[r] |= 1 << xi;
+        self.xb.held_out[r] |= 1 << xo;
     }
 
     /// The switch requests of router `r` into `xb.req` / `xb.req_vc`: every VC holding an
@@ -234,9 +274,12 @@ impl Network<'_> {
 
     /// [`Network::xbar_requests`] when every port has one crossbar input and output
     /// (`Xbar::plain_ports`): crossbar input and output are the local ports, so no lane
-    /// tables are read, and the held ports are looked at only when some are held.
+    /// tables are read, and the held ports are looked at only when some are held. The VCs
+    /// granted in this step's VC allocation are skipped where they bid from a later step
+    /// (`VaState::fresh_apply`) and their marks taken. Returns the requesting local inputs
+    /// and a clash mask, zero when no two requests share an input or an output.
     #[inline(always)]
-    fn plain_requests(&mut self, r: usize, hin: u64, hout: u64) -> u64 {
+    fn plain_requests(&mut self, r: usize, hin: u64, hout: u64) -> (u64, u64) {
         let p0 = self.pstart[r] as usize;
         let np = self.pstart[r + 1] as usize - p0;
         let nv = self.nv;
@@ -245,6 +288,8 @@ impl Network<'_> {
         let vcs = &self.vcs[p0 * nv..(p0 + np) * nv];
         let credits = &self.credits[..];
         let holding = &self.va.holding[r * self.wpr..(r + 1) * self.wpr];
+        let apply = self.va.fresh_apply();
+        let fresh = &mut self.va.fresh[..self.wpr];
         let bounded = xb.out_bounded();
         let in_off = &xb.in_off[p0..p0 + np];
         let split = &xb.split[..np * nv];
@@ -252,9 +297,10 @@ impl Network<'_> {
         let req = &mut xb.req;
         let (outq, step, cap) = (&xb.outq, xb.step, xb.out_cap);
         let held = hin | hout != 0;
-        let mut any = 0u64;
-        for (w, &word) in holding.iter().enumerate() {
-            let mut bits = word;
+        let (mut any, mut outs, mut clash) = (0u64, 0u64, 0u64);
+        for (w, (&word, f)) in holding.iter().zip(fresh.iter_mut()).enumerate() {
+            let skip = std::mem::take(f);
+            let mut bits = if apply { word & !skip } else { word };
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -271,12 +317,19 @@ impl Network<'_> {
                 if held && (hin >> i | hout >> o) & 1 != 0 {
                     continue;
                 }
+                // A new pair clashes when its input asks for another output already or its
+                // output is asked for by another input.
+                let (had, bit) = (req[i], 1u64 << o);
                 if offer(req, req_vc, (i, o, np), v, in_off, nv) {
+                    if had & bit == 0 {
+                        clash |= had | outs & bit;
+                    }
+                    outs |= bit;
                     any |= 1 << i;
                 }
             }
         }
-        any
+        (any, clash)
     }
 
     /// The held connections `hin` (local crossbar inputs) of router `r` send their next
@@ -339,11 +392,7 @@ impl Network<'_> {
             self.vacate(r, bit);
         }
         if self.xb.several {
-            let c = &mut self.xb.cred[gi];
-            if c.step == 0 {
-                self.xb.cred_touched.push(gi as u32);
-            }
-            c.step |= 1 << v;
+            self.step_credit(gi, v);
         } else {
             self.sent.reserve_hop();
             self.return_credit(gi, v as u8);

@@ -5,31 +5,48 @@
 //!
 //! A message therefore leaves in the cycle it was made when its port's queue is empty and
 //! the port has sent none yet this cycle: most do (a port frees a slot in few steps). So
-//! such a message is sent as its step ends (`Xbar::cred_direct`; its credits join the
-//! cycle's sends, which enter the wheel together at the end of the cycle, as the queue's
-//! would) and the port notes the cycle (`CredPort::sent`, beside the step's mask: one
-//! cache line); only the others queue, and the queue skips a port in a cycle it has sent
-//! in. The order of a cycle's credits changes nothing (each adds one to its VC's count).
+//! such a message is sent as its slots are freed (`Xbar::cred_direct`): its credits join
+//! the cycle's sends, which enter the wheel together at the end of the cycle, as the
+//! queue's would, and the port notes the cycle and the step (`CredPort::sent`,
+//! `CredPort::sent_step`, beside the step's mask: one cache line), so that the step's
+//! later slots join the same message. Only the others gather in the step's mask and queue
+//! as the step ends, and the queue skips a port in a cycle it has sent in. The order of a
+//! cycle's credits changes nothing (each adds one to its VC's count).
 
 use super::network::Network;
 
 impl Network<'_> {
-    /// The end of a step with an internal speedup: each input port's slots freed in it
-    /// become one credit message, sent now (module comment) or queued.
+    /// A slot of VC `v` of input port `gi` was freed in the step running: its credit leaves now when the step's message leaves this cycle
+    /// (module comment), else it joins the step's mask, queued as the step ends.
+    #[inline(always)]
+    pub(super) fn step_credit(&mut self, gi: usize, v: usize) {
+        let sent = self.now_cycle() as u32 + 1;
+        let step = self.xb.step as u32 + 1;
+        let c = &mut self.xb.cred[gi];
+        if c.step == 0
+            && self.xb.cred_direct
+            && (c.sent != sent || c.sent_step == step)
+            && self.xb.credq.is_empty(gi)
+        {
+            c.sent = sent;
+            c.sent_step = step;
+            self.sent.reserve_hop();
+            return self.return_credit(gi, v as u8);
+        }
+        if c.step == 0 {
+            self.xb.cred_touched.push(gi as u32);
+        }
+        c.step |= 1 << v;
+    }
+
+    /// The end of a step with an internal speedup: each input port's slots freed in it that
+    /// did not leave at once (`step_credit`) become one queued credit message.
     pub(super) fn queue_step_credits(&mut self) {
         let touched = std::mem::take(&mut self.xb.cred_touched);
-        let sent = self.now as u32 + 1;
         for &gi in &touched {
             let gi = gi as usize;
-            let c = &mut self.xb.cred[gi];
-            let mask = std::mem::take(&mut c.step);
-            let idle = self.xb.credq.is_empty(gi);
-            if self.xb.cred_direct && idle && c.sent != sent {
-                c.sent = sent;
-                self.send_credits(gi, mask);
-                continue;
-            }
-            if idle {
+            let mask = std::mem::take(&mut self.xb.cred[gi].step);
+            if self.xb.credq.is_empty(gi) {
                 self.xb.cred_busy.push(gi as u32);
             }
             self.xb.credq.push_back(gi, mask);

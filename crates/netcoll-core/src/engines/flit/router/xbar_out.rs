@@ -57,9 +57,6 @@ impl Network<'_> {
     /// send it straight on (module comment).
     pub(super) fn enqueue(&mut self, go: usize, ov: u8, flit: Flit) {
         self.chan_flits[go] += 1;
-        if self.xb.eject[go / 64] >> (go % 64) & 1 == 0 {
-            self.credits[go * self.nv + ov as usize] -= 1;
-        }
         // Reaches the buffer at the next step: this cycle unless this is its last step,
         // then the switch's remaining delay.
         let next = u64::from(self.xb.last_step);
@@ -75,11 +72,14 @@ impl Network<'_> {
             let dep = cycle + wait;
             link.free = dep.wrapping_add(1) as u32;
             let link = *link;
+            self.take_credit(go, ov, link.ivc & DOWN_EJECT != 0);
             if wait + u64::from(link.delay) < self.xb.reach {
                 self.depart(link, ov, flit, dep);
                 return self.count_departure(link, dep, wait);
             }
             exit = dep;
+        } else {
+            self.take_credit(go, ov, self.xb.eject[go / 64] >> (go % 64) & 1 != 0);
         }
         let q = &mut self.xb.outq;
         if q.is_empty(go) {
@@ -94,6 +94,16 @@ impl Network<'_> {
                 step: self.xb.step as u32,
             },
         );
+    }
+
+    /// A flit entering the output buffer of global port `go` takes a credit of its output
+    /// VC `ov` downstream, unless the port is an ejection channel (`eject`: its VCs take
+    /// none).
+    #[inline(always)]
+    fn take_credit(&mut self, go: usize, ov: u8, eject: bool) {
+        if !eject {
+            self.credits[go * self.nv + ov as usize] -= 1;
+        }
     }
 
     /// A flit of the port `link` leaves its output buffer in cycle `cycle`: over the link or

@@ -36,13 +36,15 @@ pub struct OutLink {
     pub free: u32,
 }
 
-/// An input port's credits (xbar_credits.rs): the VCs whose slots this step freed (a mask),
-/// and the cycle (plus one: 0 is never) it last sent a credit message.
+/// An input port's credits (xbar_credits.rs): the VCs whose slots this step freed that
+/// queue (a mask), the cycle (plus one: 0 is never) it last sent a credit message, and the
+/// switch step (plus one) of that message.
 #[derive(Debug, Clone, Copy, Default)]
 #[repr(C, align(16))]
 pub struct CredPort {
     pub step: u64,
     pub sent: u32,
+    pub sent_step: u32,
 }
 
 /// The departures scheduled for one cycle ahead (`Xbar::departing`): flits onto links

@@ -148,8 +148,8 @@ fn plain_ports_match_the_general_crossbar_on_random_configurations() {
 }
 
 /// Unbounded output buffers sending straight into the wheel (`direct`, xbar_out.rs) and
-/// credit messages sent as their step ends (`cred_direct`, xbar_credits.rs) against both
-/// FIFO queues.
+/// credit messages sent as their slots are freed (`cred_direct`, xbar_credits.rs) against
+/// both FIFO queues.
 fn assert_out_paths_agree(case: &[(&str, &str)]) {
     assert_fast_path_agrees(case, "direct output buffers", |xb, direct| {
         let applies = xb.direct;
@@ -172,7 +172,7 @@ fn direct_output_buffers_and_credits_match_the_queues() {
         assert_out_paths_agree(&case);
     }
     // Meshes of one-cycle channels (a wheel of a few cycles: backed-up ports wait in the
-    // queue) with internal and output speedups, up to saturation.
+    // queue) with internal, output and input speedups, up to saturation.
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
     let pick =
         |rng: &mut rand::rngs::StdRng, xs: &[&'static str]| xs[rng.random_range(0..xs.len())];
@@ -199,6 +199,9 @@ fn direct_output_buffers_and_credits_match_the_queues() {
             ("injection_rate", pick(&mut rng, &["0.3", "0.6", "0.95"])),
             ("wait_for_tail_credit", pick(&mut rng, &["0", "1"])),
             ("seed", pick(&mut rng, &["1", "2"])),
+            // Two crossbar inputs a port: a port may free two slots in one step (one
+            // credit message).
+            ("input_speedup", pick(&mut rng, &["1", "2"])),
         ];
         // Neither speedup: no output buffers (draw again).
         if case[2].1 == "1.0" && case[3].1 == "1" {

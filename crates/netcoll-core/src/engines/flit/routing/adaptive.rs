@@ -37,9 +37,11 @@
 
 pub use super::adaptive_kind::FlitAdaptive;
 use super::adaptive_kind::{
-    Choice, FatTreeHops, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD, FLATFLY_THRESHOLD,
+    Choice, DragonflyHops, FatTreeHops, Shape, DRAGONFLY_NONMIN_WEIGHT, DRAGONFLY_THRESHOLD,
+    FLATFLY_THRESHOLD,
 };
 use super::channel::Flit;
+
 use super::network::{In, Network};
 use crate::routing::dragonfly_port;
 use crate::topology::{Family, LinkClass};
@@ -81,7 +83,26 @@ impl Decision {
 impl Network<'_> {
     /// Routes the head at the front of input VC `ivc` of router `r` adaptively (before the
     /// ejection test: BookSim's phases may carry a packet through its destination router).
+    /// The dragonfly's minimal routing by its table of hops, without step VC classes (the
+    /// dragonfly runfile's every head), is inlined into the VC allocators' loops; the
+    /// others take `route_adaptive_any`.
+    #[inline(always)]
     pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
+        let ad = self
+            .adaptive
+            .as_deref()
+            .expect("route_adaptive runs only with an adaptive routing");
+        let Some(hops) = ad.inline_min_hops().filter(|_| self.step_classes <= 1) else {
+            return self.route_adaptive_any(ivc, r);
+        };
+        let f = self.vcs[ivc].front;
+        let d = self.dragonfly_min_step(Some(hops), ivc, r, f.dst(), f.rstate());
+        self.apply_decision(ivc, r, f, d);
+    }
+
+    /// [`Network::route_adaptive`] by any adaptive routing.
+    #[inline(never)]
+    fn route_adaptive_any(&mut self, ivc: usize, r: usize) {
         let f = self.vcs[ivc].front;
         let dst_ep = f.dst();
         let ad = self
@@ -97,10 +118,17 @@ impl Network<'_> {
                 d
             }
             Shape::Dragonfly { .. } if ad.choice == Choice::Min => {
-                self.dragonfly_min_step(ad, ivc, r, dst_ep, f.rstate())
+                self.dragonfly_min_step(ad.dragonfly_hops(), ivc, r, dst_ep, f.rstate())
             }
             _ => self.route_phases(ivc, r, f),
         };
+        self.apply_decision(ivc, r, f, d);
+    }
+
+    /// Input VC `ivc` of router `r`, whose front flit is `f`, takes the routing's decision
+    /// `d`: its output port, VC class and the packet's phase.
+    #[inline(always)]
+    fn apply_decision(&mut self, ivc: usize, r: usize, f: Flit, d: Decision) {
         let vclass = if self.step_classes > 1 {
             self.packets[f.pkt as usize].vclass
         } else {
@@ -113,7 +141,7 @@ impl Network<'_> {
         };
         let v = &mut self.vcs[ivc];
         v.out_port = if d.eject {
-            self.ep_port[dst_ep]
+            self.ep_port[f.dst()]
         } else {
             self.pstart[r] + d.port
         };
@@ -176,25 +204,17 @@ impl Network<'_> {
         (step.via.port, global)
     }
 
-    /// [`Network::min_port`] by the dragonfly's table of hops when it has one.
-    fn min_hop(&self, ad: &FlitAdaptive, r: usize, to: usize) -> (u32, bool) {
-        match &ad.shape {
-            Shape::Dragonfly {
-                hops: Some(hops), ..
-            } => hops.hop(r, to),
-            _ => self.min_port(r, to),
-        }
-    }
-
     fn next_draw(&mut self, ad: &FlitAdaptive, bound: usize) -> usize {
         self.adapt_draws += 1;
         ad.draw(self.adapt_draws, bound)
     }
 
-    /// `min_dragonflynew`: phase 0 until the global hop, 1 from it on.
+    /// `min_dragonflynew`: phase 0 until the global hop, 1 from it on; minimal hops by the
+    /// table `hops` when there is one.
+    #[inline(always)]
     fn dragonfly_min_step(
         &self,
-        ad: &FlitAdaptive,
+        hops: Option<&DragonflyHops>,
         ivc: usize,
         r: usize,
         dst_ep: usize,
@@ -207,7 +227,10 @@ impl Network<'_> {
         if dest == r {
             return Decision::eject(phase, phase);
         }
-        let (port, global) = self.min_hop(ad, r, dest);
+        let (port, global) = match hops {
+            Some(hops) => hops.hop(r, dest),
+            None => self.min_port(r, dest),
+        };
         if global {
             phase = 1;
         }

@@ -57,6 +57,10 @@ pub struct FlitAdaptive {
     pub(super) shape: Shape,
     /// Key of the intermediate draws (from the seed).
     key: u64,
+    /// Whether the dragonfly's minimal routing by its table of hops is inlined into the
+    /// VC allocators (`Network::route_adaptive`); tests turn it off to compare it with the
+    /// general call.
+    pub(crate) inline_min: bool,
 }
 
 impl FlitAdaptive {
@@ -106,6 +110,7 @@ impl FlitAdaptive {
             choice,
             shape,
             key: splitmix64(seed ^ 0x00ad_a971_u64 << 24),
+            inline_min: true,
         }))
     }
 
@@ -128,6 +133,28 @@ impl FlitAdaptive {
     /// switch allocation): that is the dragonfly's saturation with 1-flit packets.
     pub fn pins_vcs(&self) -> bool {
         matches!(self.shape, Shape::Dragonfly { .. })
+    }
+
+    /// The dragonfly's table of minimal hops when the routing is minimal and takes the
+    /// inlined path (`inline_min`).
+    #[inline(always)]
+    pub(super) fn inline_min_hops(&self) -> Option<&DragonflyHops> {
+        match &self.shape {
+            Shape::Dragonfly { hops: Some(h), .. }
+                if self.choice == Choice::Min && self.inline_min =>
+            {
+                Some(h)
+            }
+            _ => None,
+        }
+    }
+
+    /// The dragonfly's table of minimal hops, if it has one.
+    pub(super) fn dragonfly_hops(&self) -> Option<&DragonflyHops> {
+        match &self.shape {
+            Shape::Dragonfly { hops, .. } => hops.as_ref(),
+            _ => None,
+        }
     }
 
     /// Draw `n` of this run (a counter hashed with the key): a number below `bound`, the

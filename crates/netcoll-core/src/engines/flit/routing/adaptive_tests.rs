@@ -284,3 +284,46 @@ fn dragonfly_ugal_chooses_at_the_ni_under_lookahead_routing() {
         assert!(states(&mut net, 10).iter().all(|&s| s == 0), "{routing}");
     }
 }
+
+/// Every figure of a one-thread fixed run as JSON, with the dragonfly's minimal routing
+/// inlined into the VC allocators or by the general call (`FlitAdaptive::inline_min`).
+fn min_inline_json(pairs: &[(&str, &str)], inline: bool) -> String {
+    super::alloc_tests::fixed_run(pairs, |mut sim| {
+        let ad = sim.net.adaptive.as_mut().expect("an adaptive routing");
+        assert!(ad.inline_min_hops().is_some(), "the inlined path applies");
+        ad.inline_min = inline;
+        serde_json::to_string(&sim.simulate()).unwrap()
+    })
+}
+
+#[test]
+fn inlined_dragonfly_min_routing_matches_the_general_call() {
+    // The dragonfly runfile's keys (its crossbar: internal speedup 1.7, islip with 4
+    // iterations) on small dragonflies, below and past saturation, and the mask router's
+    // and the general stages' paths (no speedup, one and two iterations).
+    for (k, rate, speedup, iters) in [
+        ("2", "0.2", "1.7", "4"),
+        ("2", "0.9", "1.7", "4"),
+        ("3", "0.4", "1.0", "1"),
+        ("3", "0.7", "1.0", "2"),
+    ] {
+        let case = [
+            ("topology", "dragonflynew"),
+            ("k", k),
+            ("n", "1"),
+            ("routing_function", "min"),
+            ("internal_speedup", speedup),
+            ("vc_allocator", "islip"),
+            ("sw_allocator", "islip"),
+            ("alloc_iters", iters),
+            ("num_vcs", "3"),
+            ("vc_buf_size", "16"),
+            ("credit_delay", "2"),
+            ("routing_delay", "0"),
+            ("injection_rate", rate),
+        ];
+        let a = min_inline_json(&case, true);
+        assert!(a.contains("\"flit_hops\""), "{a}");
+        assert_eq!(a, min_inline_json(&case, false), "{case:?}");
+    }
+}
