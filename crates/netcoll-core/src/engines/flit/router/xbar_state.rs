@@ -89,6 +89,15 @@ pub struct Xbar {
     /// input and one output (`input_speedup = output_speedup = 1`: held connections or an
     /// internal speedup only); tests turn it off to compare it with the general path.
     pub plain: bool,
+    /// A router with nothing for its switch in a step (no held connection, no VC that may
+    /// bid) skips the switch's call and set-up (xbar.rs `switch_idle`); tests turn it off
+    /// to compare with the full call.
+    pub skip_idle: bool,
+    /// Set each cycle (xbar.rs `xbar_routers`): whether the idle test runs (`skip_idle`,
+    /// routers of one mask word), and the mask of `VaState::fresh` it ignores (all of it
+    /// where the plain path skips the VCs just granted, else none).
+    pub idle_test: bool,
+    pub idle_fresh: u64,
     /// Per global crossbar input (`port * is + k`): the switch allocator's VC offset
     /// (BookSim's `_sw_rr_offset`), its input pointer (iSLIP accept / input arbiter).
     pub in_off: Vec<u8>,
@@ -165,6 +174,9 @@ impl Default for Xbar {
             out_cap: -1,
             hold: false,
             plain: false,
+            skip_idle: false,
+            idle_test: false,
+            idle_fresh: 0,
             in_off: Vec::new(),
             in_ptr: Vec::new(),
             out_ptr: Vec::new(),
@@ -223,6 +235,9 @@ impl Xbar {
             out_cap: cfg.output_buffer_size,
             hold: cfg.hold_switch_for_packet,
             plain: is == 1 && os == 1,
+            skip_idle: true,
+            idle_test: false,
+            idle_fresh: 0,
             in_off: (0..ports * is).map(|x| (x % is) as u8).collect(),
             in_ptr: vec![0; ports * is],
             out_ptr: vec![0; ports * os],
