@@ -74,6 +74,8 @@ mod mask_state;
 mod router;
 #[path = "router/sw_alloc.rs"]
 mod sw_alloc;
+#[path = "router/sw_held.rs"]
+mod sw_held;
 #[path = "router/sw_ports.rs"]
 mod sw_ports;
 #[path = "router/tail_credit.rs"]
@@ -246,6 +248,9 @@ mod tests_speedup;
 #[cfg(test)]
 #[path = "router/tests_sw_ports.rs"]
 mod tests_sw_ports;
+#[cfg(test)]
+#[path = "router/tests_sw_held.rs"]
+mod tests_sw_held;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;
