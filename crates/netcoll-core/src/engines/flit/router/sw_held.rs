@@ -158,25 +158,40 @@ fn eligible_among(held: u64, vcs: &[super::types::Vc], credits: &[u16], c0: usiz
 #[derive(Clone, Copy)]
 struct PortFold {
     nv: usize,
+    /// Ports a mask word holds (power-of-two counts), else 0.
+    per_word: usize,
     /// Bit 0 of every port's group of a word (power-of-two counts), else 0.
     firsts: u64,
 }
 
 impl PortFold {
     fn new(nv: usize) -> PortFold {
-        let firsts = if nv.is_power_of_two() && nv <= 64 {
-            (0..64 / nv).fold(0u64, |m, g| m | 1 << (g * nv))
-        } else {
-            0
-        };
-        PortFold { nv, firsts }
+        if !(nv.is_power_of_two() && nv <= 64) {
+            return PortFold {
+                nv,
+                per_word: 0,
+                firsts: 0,
+            };
+        }
+        let per_word = 64 / nv;
+        PortFold {
+            nv,
+            per_word,
+            firsts: (0..per_word).fold(0u64, |m, g| m | 1 << (g * nv)),
+        }
     }
 
     /// The ports of the VCs `e` of mask word `w`.
     #[inline(always)]
     fn of(&self, e: u64, w: usize) -> u64 {
         let nv = self.nv;
-        if self.firsts == 0 {
+        let gathered = if nv == 8 {
+            // A byte's bits onto its top bit (its low seven added to 0x7f carry into it),
+            // then byte `g`'s top bit to bit `56 + g`.
+            let low = 0x7f7f_7f7f_7f7f_7f7f_u64;
+            let tops = ((e & low).wrapping_add(low) | e) & !low;
+            (tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+        } else if self.per_word == 0 {
             let mut col = 0u64;
             let mut bits = e;
             while bits != 0 {
@@ -185,22 +200,19 @@ impl PortFold {
                 col |= 1 << ((local / nv) & 63);
             }
             return col;
-        }
-        let mut t = e;
-        let mut s = nv / 2;
-        while s > 0 {
-            t |= t >> s;
-            s /= 2;
-        }
-        t &= self.firsts;
-        let per_word = 64 / nv;
-        let gathered = if nv == 8 {
-            // Byte `g`'s bit 0 to bit `56 + g`.
-            t.wrapping_mul(0x0102_0408_1020_4080) >> 56
         } else {
-            (0..per_word).fold(0u64, |c, g| c | (t >> (g * nv) & 1) << g)
+            let mut t = e;
+            let mut s = nv / 2;
+            while s > 0 {
+                t |= t >> s;
+                s /= 2;
+            }
+            t &= self.firsts;
+            (0..self.per_word).fold(0u64, |c, g| c | (t >> (g * nv) & 1) << g)
         };
         // Word `w` starts at port `w * per_word`; ports past 63 do not occur (at most 64).
-        gathered.checked_shl((w * per_word) as u32).unwrap_or(0)
+        gathered
+            .checked_shl((w * self.per_word) as u32)
+            .unwrap_or(0)
     }
 }
