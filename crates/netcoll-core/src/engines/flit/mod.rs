@@ -246,11 +246,11 @@ mod tests_routings;
 #[cfg(test)]
 mod tests_speedup;
 #[cfg(test)]
-#[path = "router/tests_sw_ports.rs"]
-mod tests_sw_ports;
-#[cfg(test)]
 #[path = "router/tests_sw_held.rs"]
 mod tests_sw_held;
+#[cfg(test)]
+#[path = "router/tests_sw_ports.rs"]
+mod tests_sw_ports;
 #[cfg(test)]
 #[path = "threads/tests_threads.rs"]
 mod tests_threads;

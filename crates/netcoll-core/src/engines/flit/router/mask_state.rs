@@ -40,14 +40,6 @@ pub struct MaskRouter {
     pub sa_rows: [u64; LOCAL],
     /// The router's switch requests were built on port masks (else VC by VC).
     pub sa_on_masks: bool,
-    /// The VCs holding an output VC by output port (sw_held.rs): per global output port,
-    /// `wpr` words of its router's local input VCs; empty unless `held_on`.
-    pub held_by_out: Vec<u64>,
-    /// This run keeps `held_by_out` (decided once, before the first grant:
-    /// `held_decided`); tests switch it off with `held_enabled`.
-    pub held_on: bool,
-    pub held_decided: bool,
-    pub held_enabled: bool,
 }
 
 impl Default for MaskRouter {
@@ -65,10 +57,6 @@ impl Default for MaskRouter {
             sa_cols: [0; LOCAL],
             sa_rows: [0; LOCAL],
             sa_on_masks: false,
-            held_by_out: Vec::new(),
-            held_on: false,
-            held_decided: false,
-            held_enabled: true,
         }
     }
 }

@@ -28,7 +28,7 @@ impl Network<'_> {
     /// active set as they drain (`vacate`). (No router becomes active meanwhile: flits
     /// arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
-        if !self.mr.held_decided {
+        if !self.va.held_decided {
             self.decide_held_requests();
         }
         if self.xb.on {

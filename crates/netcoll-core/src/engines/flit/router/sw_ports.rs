@@ -54,7 +54,7 @@ impl Network<'_> {
     /// ([`Network::clear_port_requests`]).
     #[inline(always)]
     pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
-        if self.mr.held_on {
+        if self.va.held_on {
             return self.held_requests::<ROWS>(r);
         }
         if self.dense_requests(r) {

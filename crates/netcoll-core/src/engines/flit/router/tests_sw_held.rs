@@ -7,9 +7,9 @@ use super::tests_sw_ports::SINGLECONFIG_ROUTER;
 /// and whether they served it.
 fn held_figures(pairs: &[(&str, &str)], held: bool) -> (String, bool) {
     super::alloc_tests::fixed_run(pairs, |mut sim| {
-        sim.net.mr.held_enabled = held;
+        sim.net.va.held_enabled = held;
         sim.net.decide_held_requests();
-        let on = sim.net.mr.held_on;
+        let on = sim.net.va.held_on;
         (serde_json::to_string(&sim.simulate()).unwrap(), on)
     })
 }
@@ -40,8 +40,8 @@ fn held_requests_match_the_per_vc_pass() {
         let topo = ["mesh", "torus", "fly"][rng.random_range(0..3)];
         let k = if topo == "fly" { "6" } else { "4" };
         let vcs = rng.random_range(8..=40).to_string();
-        let va = ["islip", "separable_input_first", "separable_output_first"]
-            [rng.random_range(0..3)];
+        let va =
+            ["islip", "separable_input_first", "separable_output_first"][rng.random_range(0..3)];
         let size = rng.random_range(1..=6).to_string();
         let buf = rng.random_range(2..=8).to_string();
         let rate = format!("{:.2}", rng.random_range(0.2..1.0));

@@ -201,7 +201,7 @@ fn dense_figures(pairs: &[(&str, &str)], dense: bool) -> String {
         sim.net.sa_dense_min = min;
         sim.net.va_dense_min = min;
         // The per-VC pass (not the holders by port, tests_sw_held.rs).
-        sim.net.mr.held_enabled = false;
+        sim.net.va.held_enabled = false;
         serde_json::to_string(&sim.simulate()).unwrap()
     })
 }

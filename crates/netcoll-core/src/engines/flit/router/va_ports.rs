@@ -39,8 +39,8 @@
 use super::allocator::{next, pick_below_64};
 use super::class_types::Priority;
 use super::network::{Network, IDLE, NONE, VC_WAIT};
-use super::va_state::{PortRequest, MASK_VCS};
 use super::sw_ports::word_pair;
+use super::va_state::{PortRequest, MASK_VCS};
 use super::vc_masks::{grant_conflicts, split_vc};
 
 /// Requesters from which separable input-first VC allocation runs without a branch per
