@@ -1,7 +1,7 @@
 //! The switch requests from the holders kept by output port (sw_held.rs) against the
 //! per-VC pass (sw_ports.rs): the same run on both gives the same figures, bit for bit.
 
-use super::tests_sw_ports::SINGLECONFIG_ROUTER;
+use super::tests_sw_ports::{finish_case, random_case, Drawn, SINGLECONFIG_ROUTER};
 
 /// Every figure of a one-thread run with the holders kept by output port (`held`) or not,
 /// and whether they served it.
@@ -42,34 +42,20 @@ fn held_requests_match_the_per_vc_pass() {
         let vcs = rng.random_range(8..=40).to_string();
         let va =
             ["islip", "separable_input_first", "separable_output_first"][rng.random_range(0..3)];
-        let size = rng.random_range(1..=6).to_string();
-        let buf = rng.random_range(2..=8).to_string();
-        let rate = format!("{:.2}", rng.random_range(0.2..1.0));
-        let mut case = vec![
-            ("topology", topo),
-            ("k", k),
-            ("num_vcs", &vcs),
-            ("sw_allocator", "separable_input_first"),
-            ("vc_allocator", va),
-            ("packet_size", &size),
-            ("vc_buf_size", &buf),
-            ("injection_rate", &rate),
-            ("injection_rate_uses_flits", "1"),
-        ];
-        if topo == "fly" {
-            case.extend([("n", "1"), ("routing_function", "dest_tag")]);
-        }
+        let drawn = Drawn::new(&mut rng);
+        let mut case = random_case((topo, k, &vcs), ("separable_input_first", va), &drawn);
         if rng.random_bool(0.3) {
             case.push(("alloc_iters", "2"));
         }
-        match rng.random_range(0..3) {
-            0 => case.push(("speculative", "1")),
-            1 => case.push(("vc_alloc_delay", "2")),
-            _ => {}
+        let delay = rng.random_range(0..3);
+        if delay == 1 {
+            case.push(("vc_alloc_delay", "2"));
         }
-        if rng.random_bool(0.4) {
-            case.push(("wait_for_tail_credit", "1"));
-        }
+        let flags = [
+            ("speculative", delay == 0),
+            ("wait_for_tail_credit", rng.random_bool(0.4)),
+        ];
+        finish_case(&mut case, topo, &flags);
         served += usize::from(assert_held_agrees(&case));
     }
     assert!(
