@@ -3,9 +3,8 @@
 //! timing wheel of 2^31 buckets) with one line instead of an abort.
 
 use super::channel::HopDelays;
-use super::mask_state::MAX_EP_ROUTES;
+use super::mask_state::{HELD_WORDS, MAX_EP_ROUTES};
 use super::source_queue::FIFO_BYTES;
-use super::sw_held::HELD_WORDS;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;

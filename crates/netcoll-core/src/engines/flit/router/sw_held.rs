@@ -23,13 +23,9 @@
 //! `held_requests_match_the_per_vc_pass` compares the figures with the per-VC pass.
 
 use super::config::SwAllocator;
-use super::mask_state::LOCAL;
+use super::mask_state::{HELD_WORDS, LOCAL};
 use super::network::Network;
 use super::wiring::DOWN_EJECT;
-
-/// Mask words of a router's input VCs (64 each) up to which the holders are kept by output
-/// port (the footprint counts `HELD_WORDS` words a port).
-pub const HELD_WORDS: usize = 4;
 
 impl Network<'_> {
     /// Decides, once a run and before any VC is granted, whether it keeps the holders by
