@@ -196,10 +196,74 @@ impl Network<'_> {
 }
 
 /// The first `k` in round-robin order from `start` (0 when `start` is past the end) with
-/// `!busy[k] && credits[k] >= need`: `allocator::round_robin` over the VCs, as two plain
-/// runs of the flags and credits (every cycle of a blocked NI asks this of all its VCs).
+/// `!busy[k] && credits[k] >= need`: `allocator::round_robin` over the VCs. Every cycle of
+/// a blocked NI asks this of all its VCs, and whether a VC is free is a coin toss at
+/// saturation, so up to 64 VCs are tested into a mask without a branch and the pick is
+/// the mask's first bit from `start` on, wrapping.
 #[inline]
 fn first_free(busy: &[bool], credits: &[u16], start: usize, need: u16) -> Option<usize> {
+    let n = busy.len();
+    if n > 64 {
+        return first_free_scan(busy, credits, start, need);
+    }
+    let free = free_mask(busy, credits, need);
+    let start = if start >= n { 0 } else { start };
+    let ahead = free & (u64::MAX << start);
+    let from = if ahead != 0 { ahead } else { free };
+    (from != 0).then(|| from.trailing_zeros() as usize)
+}
+
+/// Bit `k` set when VC `k` (of at most 64) is free with `need` credits, eight VCs at a
+/// time in two words: the eight busy flags read as one word, the credits as two words of
+/// four 16-bit lanes compared with `need` lane by lane (`lanes_at_least`).
+#[inline]
+fn free_mask(busy: &[bool], credits: &[u16], need: u16) -> u64 {
+    let busy: &[u8] = bytemuck::cast_slice(busy);
+    let (busy8, credits8) = (busy.chunks_exact(8), credits.chunks_exact(8));
+    let (busy_rest, credits_rest) = (busy8.remainder(), credits8.remainder());
+    let needs = u64::from(need) * LANE_ONES;
+    let mut free = 0u64;
+    let mut groups = 0;
+    for (b, c) in busy8.zip(credits8) {
+        // Byte k's low bit to bit k (each byte is 0 or 1, so the products never carry).
+        let b: [u8; 8] = b.try_into().expect("chunks of eight");
+        let busy_bits = u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let low = lanes_at_least(lanes(&c[..4]), needs);
+        let high = lanes_at_least(lanes(&c[4..]), needs);
+        let has = low | high << 4;
+        free |= (has & !busy_bits & 0xff) << (8 * groups);
+        groups += 1;
+    }
+    let base = 8 * groups;
+    for (k, (&b, &c)) in busy_rest.iter().zip(credits_rest).enumerate() {
+        free |= (((b == 0) & (c >= need)) as u64) << (base + k);
+    }
+    free
+}
+
+/// One in each 16-bit lane of a word, and each lane's top bit.
+const LANE_ONES: u64 = 0x0001_0001_0001_0001;
+const LANE_TOPS: u64 = 0x8000_8000_8000_8000;
+
+/// Four 16-bit values as the lanes of a word, the first lowest.
+#[inline]
+fn lanes(c: &[u16]) -> u64 {
+    c.iter().rev().fold(0, |w, &x| w << 16 | u64::from(x))
+}
+
+/// Bit `k` (of four) set when lane `k` of `a` is at least lane `k` of `b`, as unsigned
+/// 16-bit numbers: the lanes are subtracted with their top bits set aside (no borrow
+/// crosses a lane), and the top bits then decide.
+#[inline]
+fn lanes_at_least(a: u64, b: u64) -> u64 {
+    let diff = (a | LANE_TOPS).wrapping_sub(b & !LANE_TOPS);
+    let tops = ((a & !b) | (!(a ^ b) & diff)) & LANE_TOPS;
+    // Lane tops (bits 15, 31, 47, 63) to bits 0..3: the shifted copies never overlap.
+    ((tops >> 15).wrapping_mul((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3)) >> 48) & 0xf
+}
+
+/// [`first_free`] as two plain runs of the flags and credits (NIs with more than 64 VCs).
+fn first_free_scan(busy: &[bool], credits: &[u16], start: usize, need: u16) -> Option<usize> {
     let start = if start >= busy.len() { 0 } else { start };
     let free = |(&b, &c): (&bool, &u16)| !b && c >= need;
     match busy[start..].iter().zip(&credits[start..]).position(free) {
@@ -214,7 +278,8 @@ mod tests {
     use super::first_free;
 
     /// `first_free` picks what `round_robin` over the VCs' flags and credits picks, for
-    /// every start (inside and past the range) on random states of 1 to 16 VCs.
+    /// every start (inside and past the range) on random states of 1 to 80 VCs (the mask
+    /// up to 64, the scan beyond).
     #[test]
     fn first_free_is_the_round_robin_pick() {
         let mut x: u64 = 7;
@@ -226,10 +291,18 @@ mod tests {
         };
         let mut found = 0;
         for _ in 0..20_000 {
-            let n = 1 + draw(16) as usize;
+            let n = 1 + if draw(4) == 0 { draw(80) } else { draw(16) } as usize;
             let busy: Vec<bool> = (0..n).map(|_| draw(3) == 0).collect();
-            let credits: Vec<u16> = (0..n).map(|_| draw(4) as u16).collect();
-            let need = 1 + draw(3) as u16;
+            // Credits and needs at the lanes' edges too (top bit set, all ones).
+            let edge = [0, 1, 2, 3, 0x7fff, 0x8000, 0x8001, 0xfffe, u16::MAX];
+            let credits: Vec<u16> = match draw(4) {
+                0 => (0..n).map(|_| edge[draw(9) as usize]).collect(),
+                _ => (0..n).map(|_| draw(4) as u16).collect(),
+            };
+            let need = match draw(8) {
+                0 => edge[1 + draw(8) as usize],
+                _ => 1 + draw(3) as u16,
+            };
             let start = draw(n as u64 + 3) as usize;
             let want = round_robin(start, n, |k| !busy[k] && credits[k] >= need);
             assert_eq!(first_free(&busy, &credits, start, need), want);
