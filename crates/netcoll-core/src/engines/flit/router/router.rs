@@ -28,6 +28,9 @@ impl Network<'_> {
     /// active set as they drain (`vacate`). (No router becomes active meanwhile: flits
     /// arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
+        if !self.va.held_decided {
+            self.decide_held_requests();
+        }
         if self.xb.on {
             return self.xbar_routers();
         }
@@ -278,6 +281,7 @@ impl Network<'_> {
         if tail {
             // The VC holds no output VC any more: it leaves the switch candidates.
             self.va.holding[bit / 64] &= !(1 << (bit % 64));
+            self.note_held(r, bit - r * self.wpr * 64, go, false);
             self.tail_left(go, ov as usize);
             if left > 0 {
                 self.set_waiting_bit(bit);
