@@ -93,7 +93,7 @@ impl Network<'_> {
                     bits &= bits - 1;
                     let ivc = p0v + i;
                     if self.vcs[ivc].state == IDLE {
-                        self.route_local(ivc, r, i);
+                        self.route_local_by::<true>(ivc, r, i);
                     }
                     let v = &self.vcs[ivc];
                     if v.ready_by(self.now) && v.state == VC_WAIT {
