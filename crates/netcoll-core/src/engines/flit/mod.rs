@@ -74,6 +74,8 @@ mod mask_state;
 mod router;
 #[path = "router/sw_alloc.rs"]
 mod sw_alloc;
+#[path = "router/sw_held.rs"]
+mod sw_held;
 #[path = "router/sw_ports.rs"]
 mod sw_ports;
 #[path = "router/tail_credit.rs"]
@@ -243,6 +245,9 @@ mod tests_patterns;
 mod tests_routings;
 #[cfg(test)]
 mod tests_speedup;
+#[cfg(test)]
+#[path = "router/tests_sw_held.rs"]
+mod tests_sw_held;
 #[cfg(test)]
 #[path = "router/tests_sw_ports.rs"]
 mod tests_sw_ports;

@@ -3,7 +3,7 @@
 //! timing wheel of 2^31 buckets) with one line instead of an abort.
 
 use super::channel::HopDelays;
-use super::mask_state::MAX_EP_ROUTES;
+use super::mask_state::{HELD_WORDS, MAX_EP_ROUTES};
 use super::source_queue::FIFO_BYTES;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
@@ -14,8 +14,9 @@ const FLIT_BYTES: u64 = 16;
 /// Per (port, VC): the record of its input and output VC (`types::Vc`, a cache line) and
 /// the VC allocator's pointers.
 const VC_STATE_BYTES: u64 = 64 + 8;
-/// Per port: wiring, round-robin pointers, occupancy, masks.
-const PORT_BYTES: u64 = 48;
+/// Per port: wiring, round-robin pointers, occupancy, masks (and the switch allocator's
+/// holders by output port, router/sw_held.rs: up to `HELD_WORDS` words).
+const PORT_BYTES: u64 = 48 + 8 * HELD_WORDS as u64;
 /// Per timing-wheel slot (`channel::Due`: three empty `Vec`s).
 const BUCKET_BYTES: u64 = 72;
 /// Per router: the allocators' words and draw counters (router/alloc/mod.rs, `Book`).

@@ -120,6 +120,8 @@ impl Network<'_> {
             && !self.sets.routes()
             && self.out_req.len() * self.nv <= self.va.mask_limit.min(LOCAL)
             && self.port_router.len() < MAX_SENT_PORTS
+            // Runs keeping the holders by output port take the general stages (sw_held.rs).
+            && !self.va.held_on
     }
 
     /// Whether routing is inline on this path (route table, DOR on a large mesh, DOR on a

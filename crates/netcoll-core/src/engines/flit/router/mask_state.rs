@@ -4,6 +4,11 @@
 /// Local VCs (and ports) a router on the mask path has at most.
 pub const LOCAL: usize = 64;
 
+/// Mask words of a router's input VCs (64 each) up to which the general stages keep the
+/// VCs holding an output VC by output port (sw_held.rs; the footprint counts `HELD_WORDS`
+/// words a port).
+pub const HELD_WORDS: usize = 4;
+
 /// Entries of the endpoint route table at most (4 bytes each: 4 MiB); larger networks
 /// route by the router table (mask_routes.rs; the footprint estimate counts the table).
 pub const MAX_EP_ROUTES: usize = 1 << 20;

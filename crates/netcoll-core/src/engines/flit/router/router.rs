@@ -28,6 +28,9 @@ impl Network<'_> {
     /// active set as they drain (`vacate`). (No router becomes active meanwhile: flits
     /// arrive only in `deliver`.)
     pub(super) fn routers(&mut self) {
+        if !self.va.held_decided {
+            self.decide_held_requests();
+        }
         if self.xb.on {
             return self.xbar_routers();
         }
@@ -85,6 +88,18 @@ impl Network<'_> {
     /// allocators' loops know it: no division per head).
     #[inline(always)]
     pub(super) fn route_local(&mut self, ivc: usize, r: usize, local: usize) {
+        self.route_local_by::<false>(ivc, r, local);
+    }
+
+    /// [`Network::route_local`], with the adaptive routings' common case inlined when
+    /// `INLINE_ADAPTIVE` (the per-port gather's loop, which the dragonfly runfile takes).
+    #[inline(always)]
+    pub(super) fn route_local_by<const INLINE_ADAPTIVE: bool>(
+        &mut self,
+        ivc: usize,
+        r: usize,
+        local: usize,
+    ) {
         let f = self.front(ivc);
         debug_assert!(f.head, "an idle VC must have a head flit at its front");
         if self.rep.table.visits() > 0 && self.packets[f.pkt as usize].worm != NONE {
@@ -93,7 +108,11 @@ impl Network<'_> {
         let dst = f.dst();
         let dst_sw = self.ep_switch[dst] as usize;
         let v = if self.adaptive.is_some() {
-            self.route_adaptive(ivc, r);
+            if INLINE_ADAPTIVE {
+                self.route_adaptive_inline(ivc, r);
+            } else {
+                self.route_adaptive(ivc, r);
+            }
             &mut self.vcs[ivc]
         } else if r == dst_sw && self.grid.per_packet() && self.grid_detour(ivc, r, f) {
             &mut self.vcs[ivc]
@@ -278,6 +297,7 @@ impl Network<'_> {
         if tail {
             // The VC holds no output VC any more: it leaves the switch candidates.
             self.va.holding[bit / 64] &= !(1 << (bit % 64));
+            self.note_held(r, bit - r * self.wpr * 64, go, false);
             self.tail_left(go, ov as usize);
             if left > 0 {
                 self.set_waiting_bit(bit);

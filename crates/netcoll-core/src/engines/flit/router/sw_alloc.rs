@@ -61,7 +61,7 @@ impl Network<'_> {
     /// request matrix: no priorities (their arbiters are then round-robin) and the fast
     /// paths on ([`MaskRouter::sa_fast`](super::mask_state::MaskRouter)).
     #[inline]
-    fn sa_ports_apply(&self) -> bool {
+    pub(super) fn sa_ports_apply(&self) -> bool {
         self.mr.sa_fast && !self.va.book.general && self.prio == Priority::None
     }
 

@@ -200,6 +200,8 @@ fn dense_figures(pairs: &[(&str, &str)], dense: bool) -> String {
         let min = if dense { 0 } else { usize::MAX };
         sim.net.sa_dense_min = min;
         sim.net.va_dense_min = min;
+        // The per-VC pass (not the holders by port, tests_sw_held.rs).
+        sim.net.va.held_enabled = false;
         serde_json::to_string(&sim.simulate()).unwrap()
     })
 }
@@ -227,20 +229,9 @@ fn dense_request_paths_match_the_branching_ones() {
             .random_range(usize::from(topo == "torus") + 1..=40)
             .to_string();
         let alloc = ["separable_input_first", "islip"][usize::from(rng.random_bool(0.2))];
-        let size = rng.random_range(1..=6).to_string();
-        let buf = rng.random_range(2..=8).to_string();
-        let rate = format!("{:.2}", rng.random_range(0.2..1.0));
-        let mut case = vec![
-            ("topology", topo),
-            ("k", k),
-            ("num_vcs", &vcs),
-            ("sw_allocator", alloc),
-            ("vc_allocator", "separable_input_first"),
-            ("packet_size", &size),
-            ("vc_buf_size", &buf),
-            ("injection_rate", &rate),
-            ("injection_rate_uses_flits", "1"),
-        ];
+        let drawn = Drawn::new(&mut rng);
+        let allocators = (alloc, "separable_input_first");
+        let mut case = random_case((topo, k, &vcs), allocators, &drawn);
         let flags = [
             ("wait_for_tail_credit", rng.random_bool(0.4)),
             ("speculative", rng.random_bool(0.3)),
@@ -255,9 +246,51 @@ fn dense_request_paths_match_the_branching_ones() {
     }
 }
 
+/// A random case's packet size (1-6 flits), buffer depth (2-8 flits) and load (0.2-1.0
+/// flits per cycle and node), drawn in that order.
+pub(super) struct Drawn {
+    size: String,
+    buf: String,
+    rate: String,
+}
+
+impl Drawn {
+    pub(super) fn new(rng: &mut impl rand::Rng) -> Drawn {
+        Drawn {
+            size: rng.random_range(1..=6).to_string(),
+            buf: rng.random_range(2..=8).to_string(),
+            rate: format!("{:.2}", rng.random_range(0.2..1.0)),
+        }
+    }
+}
+
+/// A random case's keys: the topology, its size and VCs, the switch and VC allocators
+/// (`(sw, va)`) and the drawn packet size, buffer depth and load in flits.
+pub(super) fn random_case<'a>(
+    (topo, k, vcs): (&'a str, &'a str, &'a str),
+    (sw, va): (&'a str, &'a str),
+    d: &'a Drawn,
+) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("topology", topo),
+        ("k", k),
+        ("num_vcs", vcs),
+        ("sw_allocator", sw),
+        ("vc_allocator", va),
+        ("packet_size", &d.size),
+        ("vc_buf_size", &d.buf),
+        ("injection_rate", &d.rate),
+        ("injection_rate_uses_flits", "1"),
+    ]
+}
+
 /// Completes a random case: the fly's keys (one stage, `dest_tag`), then each flag drawn
 /// on, set to 1.
-fn finish_case<'a>(case: &mut Vec<(&'a str, &'a str)>, topo: &str, flags: &[(&'a str, bool)]) {
+pub(super) fn finish_case<'a>(
+    case: &mut Vec<(&'a str, &'a str)>,
+    topo: &str,
+    flags: &[(&'a str, bool)],
+) {
     if topo == "fly" {
         case.extend([("n", "1"), ("routing_function", "dest_tag")]);
     }

@@ -39,6 +39,7 @@
 use super::allocator::{next, pick_below_64};
 use super::class_types::Priority;
 use super::network::{Network, IDLE, NONE, VC_WAIT};
+use super::sw_ports::word_pair;
 use super::va_state::{PortRequest, MASK_VCS};
 use super::vc_masks::{grant_conflicts, split_vc};
 
@@ -92,7 +93,7 @@ impl Network<'_> {
                     bits &= bits - 1;
                     let ivc = p0v + i;
                     if self.vcs[ivc].state == IDLE {
-                        self.route_local(ivc, r, i);
+                        self.route_local_by::<true>(ivc, r, i);
                     }
                     let v = &self.vcs[ivc];
                     if v.ready_by(self.now) && v.state == VC_WAIT {
@@ -205,9 +206,7 @@ impl Network<'_> {
     /// (`input_first_vcs_dense`).
     pub(super) fn input_first_vcs_ports(&mut self, r: usize) {
         if self.dense_va(r) {
-            let words = self.ready_words_dense(r);
-            self.input_first_vcs_dense(r, &words);
-            self.va.ready = words;
+            self.input_first_vcs_dense(r);
         } else {
             let words = self.ready_words(r);
             self.input_first_vcs_sparse(r, &words);
@@ -230,33 +229,6 @@ impl Network<'_> {
             && n <= 64 * DENSE_WORDS
             && !self.is_vct()
             && self.rep.table.visits() == 0
-    }
-
-    /// [`Network::ready_words`] without a branch per waiting VC (`dense_va`): the idle
-    /// ones (waiting, not routed: no worms run) are routed, then every routed one asks
-    /// when it is ready (a 0 or 1 shifted into its word).
-    fn ready_words_dense(&mut self, r: usize) -> Vec<u64> {
-        let mut words = std::mem::take(&mut self.va.ready);
-        words.clear();
-        let p0v = self.pstart[r] as usize * self.nv;
-        for w in 0..self.wpr {
-            let k = r * self.wpr + w;
-            let mut idle = self.wait_bits[k] & !self.va.routed[k];
-            while idle != 0 {
-                let i = 64 * w + idle.trailing_zeros() as usize;
-                idle &= idle - 1;
-                self.route_local(p0v + i, r, i);
-            }
-            let mut bits = self.wait_bits[k] & self.va.routed[k];
-            let mut reqs = 0u64;
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                reqs |= (self.vcs[p0v + 64 * w + b].ready_by(self.now) as u64) << b;
-            }
-            words.push(reqs);
-        }
-        words
     }
 
     /// [`Network::input_first_vcs_ports`] requester by requester.
@@ -293,45 +265,58 @@ impl Network<'_> {
     }
 
     /// [`Network::input_first_vcs_ports`] without a branch per requester, for routers of
-    /// at most `64 * DENSE_WORDS` VCs without cut-through: at saturation
+    /// at most `64 * DENSE_WORDS` VCs without cut-through (`dense_va`): at saturation
     /// (src/examples/singleconfig: 38 requesters a cycle, 28 with a candidate, 6 granted)
-    /// whether a requester has a candidate, and whether it is the first to pick its VC,
-    /// follow no pattern the branch predictor learns. Each requester's pick is a key
-    /// `distance from the VC's grant pointer << 16 | requester` (no candidate: no key) and
-    /// every VC picked keeps the least (`va.grant`, NONE when not picked, so the first
-    /// pick needs no test); the VCs picked are a mask, granted in VC order (the grants
-    /// touch apart records, so their order changes nothing).
-    fn input_first_vcs_dense(&mut self, r: usize, words: &[u64]) {
-        let nv = self.nv;
+    /// whether a requester is ready, whether it has a candidate, and whether it is the
+    /// first to pick its VC follow no pattern the branch predictor learns. The idle VCs
+    /// (waiting, not routed: no worms run) are routed first, in local order; then one pass
+    /// over the routed ones makes each requester's pick a key `distance from the VC's
+    /// grant pointer << 16 | requester` (not ready or no candidate: no key) and every VC
+    /// picked keeps the least (`va.grant`, NONE when not picked, so the first pick needs
+    /// no test); the VCs picked are a mask, granted in VC order (the grants touch apart
+    /// records, so their order changes nothing). The masks are read two words at a time
+    /// ([`word_pair`]): a loop over a router's bits ends, mispredicted, once per 128 VCs.
+    fn input_first_vcs_dense(&mut self, r: usize) {
+        let (nv, wpr, now) = (self.nv, self.wpr, self.now);
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * nv;
         let n = (self.pstart[r + 1] as usize - p0) * nv;
+        let k = r * wpr;
+        let pairs = wpr.div_ceil(2);
+        for c in 0..pairs {
+            let (wait, routed) = (&self.wait_bits[k..k + wpr], &self.va.routed[k..k + wpr]);
+            let mut idle = word_pair(wait, c) & !word_pair(routed, c);
+            while idle != 0 {
+                let i = 128 * c + idle.trailing_zeros() as usize;
+                idle &= idle - 1;
+                self.route_local(p0v + i, r, i);
+            }
+        }
         let mut picked = [0u64; DENSE_WORDS];
-        for (w, &word) in words.iter().enumerate() {
-            let mut bits = word;
+        for c in 0..pairs {
+            let (wait, routed) = (&self.wait_bits[k..k + wpr], &self.va.routed[k..k + wpr]);
+            let mut bits = word_pair(wait, c) & word_pair(routed, c);
             while bits != 0 {
-                let i = 64 * w + bits.trailing_zeros() as usize;
+                let i = 128 * c + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let ivc = p0v + i;
+                let ready = self.vcs[ivc].ready_by(now);
                 let (go, cand) = self.port_request(ivc);
                 // An empty mask picks its start: a VC of the port, left unchanged.
                 let base = (go - p0) * nv;
                 let o = base + self.nearest_in_port(ivc, base, cand);
                 let d = wrap(i + n - self.va.gptr[p0v + o] as usize, n);
-                let key = if cand != 0 {
-                    (d << 16 | i) as u32
-                } else {
-                    NONE
-                };
+                let asks = ready & (cand != 0);
+                let key = if asks { (d << 16 | i) as u32 } else { NONE };
                 let g = &mut self.va.grant[o];
                 *g = (*g).min(key);
-                picked[o / 64] |= ((cand != 0) as u64) << (o % 64);
+                picked[o / 64] |= (asks as u64) << (o % 64);
             }
         }
-        for (w, &word) in picked.iter().enumerate() {
-            let mut bits = word;
+        for c in 0..pairs {
+            let mut bits = word_pair(&picked, c);
             while bits != 0 {
-                let o = 64 * w + bits.trailing_zeros() as usize;
+                let o = 128 * c + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let key = std::mem::replace(&mut self.va.grant[o], NONE);
                 self.grant_input_first(r, (key & 0xffff) as usize, o);
@@ -372,7 +357,8 @@ impl Network<'_> {
         let v = &self.vcs[ivc];
         let go = v.out_port as usize;
         let cand = self.va.out_free[go] & self.va.class_mask[v.class as usize];
-        if cand != 0 && self.is_vct() {
+        // The run-wide test first: the other is a coin toss at saturation.
+        if self.is_vct() && cand != 0 {
             return (go, self.candidates_from(ivc, go));
         }
         (go, cand)

@@ -64,6 +64,15 @@ pub struct VaState {
     /// BookSim's allocators on a request matrix (router/alloc/): their per-router state
     /// and scratch, for both the VC and the switch allocator.
     pub book: Book,
+    /// The VCs holding an output VC by output port (sw_held.rs): per global output port,
+    /// `wpr` words of its router's local input VCs; empty unless `held_on`. Beside
+    /// `holding`, which a grant and a tail's traversal keep with it.
+    pub held_by_out: Vec<u64>,
+    /// This run keeps `held_by_out` (decided once, before the first grant:
+    /// `held_decided`); tests switch it off with `held_enabled`.
+    pub held_on: bool,
+    pub held_decided: bool,
+    pub held_enabled: bool,
 }
 
 impl VaState {
@@ -105,6 +114,10 @@ impl VaState {
             port_reqs: Vec::new(),
             port_groups: Vec::new(),
             book: Book::new(routers, cfg.seed),
+            held_by_out: Vec::new(),
+            held_on: false,
+            held_decided: false,
+            held_enabled: true,
         };
         va.set_classes(lo, hi, nv);
         va

@@ -185,6 +185,7 @@ impl Network<'_> {
         self.wait_bits[w] &= !bit;
         self.va.routed[w] &= !bit;
         self.va.holding[w] |= bit;
+        self.note_held(r, local, go, true);
         // Its flit bids from `ready` on: not in this cycle's switch allocation.
         self.va.mark_fresh(local / 64, bit);
     }

@@ -180,6 +180,7 @@ impl Network<'_> {
         v.set_ready(ready);
         self.wait_bits[r * self.wpr] &= !(1 << i);
         self.va.holding[r * self.wpr] |= 1 << i;
+        self.note_held(r, i, p0 + op as usize, true);
         self.va.mark_fresh(0, 1 << i);
         self.va.routed[r * self.wpr] &= !(1 << i);
     }

@@ -85,9 +85,18 @@ impl Network<'_> {
     /// ejection test: BookSim's phases may carry a packet through its destination router).
     /// The dragonfly's minimal routing by its table of hops, without step VC classes (the
     /// dragonfly runfile's every head), is inlined into the VC allocators' loops; the
-    /// others take `route_adaptive_any`.
-    #[inline(always)]
+    /// others take `route_adaptive_any`. Left to the compiler: forced inline, the
+    /// dragonfly's steps crowd every VC allocator's loop (singleconfig's dense one ran 8%
+    /// slower with them); the per-port gather the dragonfly runfile takes inlines them
+    /// ([`Network::route_adaptive_inline`]).
+    #[inline]
     pub(super) fn route_adaptive(&mut self, ivc: usize, r: usize) {
+        self.route_adaptive_inline(ivc, r);
+    }
+
+    /// [`Network::route_adaptive`], inlined where it is called.
+    #[inline(always)]
+    pub(super) fn route_adaptive_inline(&mut self, ivc: usize, r: usize) {
         let ad = self
             .adaptive
             .as_deref()
