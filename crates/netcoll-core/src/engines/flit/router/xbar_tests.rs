@@ -73,6 +73,15 @@ const DRAGONFLY: &[(&str, &str)] = &[
     ("routing_delay", "0"),
 ];
 
+/// The dragonfly runfile's crossbar keys at injection rate `rate`.
+fn dragonfly_at(rate: &'static str) -> Vec<(&'static str, &'static str)> {
+    DRAGONFLY
+        .iter()
+        .chain(&[("injection_rate", rate)])
+        .copied()
+        .collect()
+}
+
 #[test]
 fn plain_ports_match_the_general_crossbar_on_shipped_files() {
     // BookSim's src/examples/fattree_config (held connections, separable_input_first) and
@@ -164,12 +173,7 @@ fn direct_output_buffers_and_credits_match_the_queues() {
     // The dragonfly runfile's keys (channels of 10 and 100 cycles), at its load and past
     // saturation.
     for rate in ["0.2", "0.9"] {
-        let case: Vec<_> = DRAGONFLY
-            .iter()
-            .chain(&[("injection_rate", rate)])
-            .copied()
-            .collect();
-        assert_out_paths_agree(&case);
+        assert_out_paths_agree(&dragonfly_at(rate));
     }
     // Meshes of one-cycle channels (a wheel of a few cycles: backed-up ports wait in the
     // queue) with internal, output and input speedups, up to saturation.
@@ -260,12 +264,7 @@ fn idle_routers_skipping_the_switch_match_the_full_call() {
         applies
     };
     for rate in ["0.2", "0.9"] {
-        let case: Vec<_> = DRAGONFLY
-            .iter()
-            .chain(&[("injection_rate", rate)])
-            .copied()
-            .collect();
-        assert_fast_path_agrees(&case, "idle skip", skip);
+        assert_fast_path_agrees(&dragonfly_at(rate), "idle skip", skip);
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(36);
     let pick =
