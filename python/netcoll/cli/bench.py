@@ -203,7 +203,8 @@ def timed_row(network: str, load: float, cfg: Path, pairs: list, repeat: int = 1
         "wall_seconds": round(wall, 4),
         "cycles_per_s": round(r["cycles"] / secs),
         "cycles_per_wall_s": round(r["cycles"] / max(wall, 1e-9)),
-        "ns_per_flit_hop": round(secs * 1e9 / max(r["flit_hops"], 1), 2),
+        # None where no flit crosses a link between routers (BookSim's one-router fly).
+        "ns_per_flit_hop": round(secs * 1e9 / r["flit_hops"], 2) if r["flit_hops"] else None,
         "flit_hops": r["flit_hops"],
         "accepted_rate": round(r["accepted_rate"], 4),
         "avg_packet_latency": round(r["avg_packet_latency"], 2),
@@ -329,7 +330,7 @@ def bench_flit(quick, booksim, threads, repeat, as_json):
         click.echo(
             f"{r['network']:<24} {r['load']:>5} {r['threads']:>3} {r['cycles']:>7} "
             f"{r['cpu_seconds']:>8} "
-            f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop']:>11} {r['accepted_rate']:>8} "
+            f"{r['cycles_per_s']:>10} {r['ns_per_flit_hop'] or '-':>11} {r['accepted_rate']:>8} "
             f"{r['avg_packet_latency']:>8} {r['peak_rss_mb']:>7}" + theirs
         )
 
