@@ -25,6 +25,7 @@
 use super::config::SwAllocator;
 use super::mask_state::{HELD_WORDS, LOCAL};
 use super::network::Network;
+use super::types::byte_flags_to_bits;
 use super::wiring::DOWN_EJECT;
 
 impl Network<'_> {
@@ -191,10 +192,10 @@ impl PortFold {
         let nv = self.nv;
         let gathered = if nv == 8 {
             // A byte's bits onto its top bit (its low seven added to 0x7f carry into it),
-            // then byte `g`'s top bit to bit `56 + g`.
+            // then each byte's flag to its bit.
             let low = 0x7f7f_7f7f_7f7f_7f7f_u64;
             let tops = ((e & low).wrapping_add(low) | e) & !low;
-            (tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+            byte_flags_to_bits(tops >> 7)
         } else if self.per_word == 0 {
             let mut col = 0u64;
             let mut bits = e;

@@ -72,6 +72,16 @@ impl Vc {
 /// A VC record fills half a cache line (two share one; none straddles two).
 const _: () = assert!(std::mem::size_of::<Vc>() == 32);
 
+/// Bit 0 of each byte of `x` to bit `k` of the result (byte `k`), when every byte is 0 or
+/// 1: one multiply puts each byte's bit in the top byte, and no product carries into it.
+/// Eight flags read as one word become an eight-bit mask without a branch (the NIs' free
+/// VCs, `first_free`; a port's VCs folded to its bit, sw_held.rs).
+#[inline(always)]
+pub fn byte_flags_to_bits(x: u64) -> u64 {
+    debug_assert!(x & !0x0101_0101_0101_0101 == 0, "bytes of 0 or 1");
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
 /// Asks the CPU to bring the cache line of `x` in ahead of its use: on networks of thousands
 /// of routers the VC records do not fit the caches, and the stages read them in an order the
 /// hardware prefetcher cannot guess. A hint only: it changes no result.

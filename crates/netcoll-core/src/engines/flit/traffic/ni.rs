@@ -5,6 +5,7 @@
 use super::allocator::next;
 use super::channel::{Arrival, Flit};
 use super::network::{Network, Packet, NONE};
+use super::types::byte_flags_to_bits;
 
 impl Network<'_> {
     /// Every NI with work sends at most one flit.
@@ -225,9 +226,8 @@ fn free_mask(busy: &[bool], credits: &[u16], need: u16) -> u64 {
     let mut free = 0u64;
     let mut groups = 0;
     for (b, c) in busy8.zip(credits8) {
-        // Byte k's low bit to bit k (each byte is 0 or 1, so the products never carry).
         let b: [u8; 8] = b.try_into().expect("chunks of eight");
-        let busy_bits = u64::from_le_bytes(b).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        let busy_bits = byte_flags_to_bits(u64::from_le_bytes(b));
         let low = lanes_at_least(lanes(&c[..4]), needs);
         let high = lanes_at_least(lanes(&c[4..]), needs);
         let has = low | high << 4;
