@@ -7,6 +7,24 @@ use crate::routing::{Routing, RoutingKind};
 use crate::topology::Topology;
 use proptest::prelude::*;
 
+/// BookSim's src/examples/fattree_config, the keys netcoll reads (held connections,
+/// separable_input_first, NCA, at its load): the fast paths' tests run it as shipped.
+pub(super) const FATTREE_CONFIG: &[(&str, &str)] = &[
+    ("topology", "fattree"),
+    ("k", "4"),
+    ("n", "3"),
+    ("routing_function", "nca"),
+    ("hold_switch_for_packet", "1"),
+    ("vc_allocator", "separable_input_first"),
+    ("sw_allocator", "separable_input_first"),
+    ("num_vcs", "4"),
+    ("vc_buf_size", "16"),
+    ("credit_delay", "2"),
+    ("routing_delay", "0"),
+    ("injection_rate", "0.6"),
+    ("injection_rate_uses_flits", "1"),
+];
+
 fn cfg(pairs: &[(&str, &str)]) -> FlitConfig {
     FlitConfig::from_pairs(pairs.iter().copied()).unwrap()
 }

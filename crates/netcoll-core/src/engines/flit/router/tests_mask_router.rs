@@ -196,15 +196,7 @@ fn mask_router_matches_the_general_stages_with_separable_input_first() {
     let cases = [
         // BookSim's src/examples/fattree_config (held connections, single-flit packets:
         // off the crossbar) at its load and past it; NCA routes before the stages.
-        with(
-            &with(&fat_tree, &both),
-            &[
-                ("hold_switch_for_packet", "1"),
-                ("credit_delay", "2"),
-                ("routing_delay", "0"),
-                ("injection_rate", "0.6"),
-            ],
-        ),
+        super::tests::FATTREE_CONFIG.to_vec(),
         with(
             &with(&fat_tree, &both),
             &[("routing_delay", "0"), ("injection_rate", "0.9")],

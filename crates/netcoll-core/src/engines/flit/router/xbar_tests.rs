@@ -39,25 +39,11 @@ fn assert_paths_agree(case: &[(&str, &str)]) {
     });
 }
 
+/// BookSim's src/examples/fattree_config: held connections, separable_input_first.
+const FAT_TREE: &[(&str, &str)] = super::super::tests::FATTREE_CONFIG;
+
 /// The crossbar keys of BookSim's runfiles/dragonflyconfig on a small dragonfly (internal
 /// speedup 1.7, islip with 4 iterations; channels of 10 and 100 cycles), without its load.
-/// BookSim's src/examples/fattree_config: held connections, separable_input_first.
-const FAT_TREE: &[(&str, &str)] = &[
-    ("topology", "fattree"),
-    ("k", "4"),
-    ("n", "3"),
-    ("routing_function", "nca"),
-    ("hold_switch_for_packet", "1"),
-    ("vc_allocator", "separable_input_first"),
-    ("sw_allocator", "separable_input_first"),
-    ("num_vcs", "4"),
-    ("vc_buf_size", "16"),
-    ("credit_delay", "2"),
-    ("routing_delay", "0"),
-    ("injection_rate", "0.6"),
-    ("injection_rate_uses_flits", "1"),
-];
-
 const DRAGONFLY: &[(&str, &str)] = &[
     ("topology", "dragonflynew"),
     ("k", "2"),

@@ -203,21 +203,7 @@ fn shipped_and_random_configurations_give_the_same_figures_on_both_paths() {
     // matrix: u64), then meshes with each round-robin allocator, iterations, 16 VCs, and
     // priorities by age (the lists where they differ).
     let cases: [&[(&str, &str)]; 6] = [
-        &[
-            ("topology", "fattree"),
-            ("k", "4"),
-            ("n", "3"),
-            ("routing_function", "nca"),
-            ("num_vcs", "4"),
-            ("vc_buf_size", "16"),
-            ("hold_switch_for_packet", "1"),
-            ("vc_allocator", "separable_input_first"),
-            ("sw_allocator", "separable_input_first"),
-            ("credit_delay", "2"),
-            ("routing_delay", "0"),
-            ("injection_rate", "0.6"),
-            ("injection_rate_uses_flits", "1"),
-        ],
+        super::super::tests::FATTREE_CONFIG,
         &[
             ("topology", "fly"),
             ("k", "10"),
