@@ -82,6 +82,8 @@ mod sw_ports;
 mod tail_credit;
 #[path = "router/types.rs"]
 mod types;
+#[path = "router/va_grouped.rs"]
+mod va_grouped;
 #[path = "router/va_ports.rs"]
 mod va_ports;
 #[path = "router/va_state.rs"]
@@ -257,6 +259,9 @@ mod tests_threads;
 #[cfg(test)]
 #[path = "measure/tests_traffic_modes.rs"]
 mod tests_traffic_modes;
+#[cfg(test)]
+#[path = "router/tests_va_grouped.rs"]
+mod tests_va_grouped;
 #[cfg(test)]
 #[path = "traffic/tests_worms.rs"]
 mod tests_worms;

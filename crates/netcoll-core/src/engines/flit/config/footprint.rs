@@ -5,6 +5,7 @@
 use super::channel::HopDelays;
 use super::mask_state::{HELD_WORDS, MAX_EP_ROUTES};
 use super::source_queue::FIFO_BYTES;
+use super::va_grouped::REQ_WORDS;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;
@@ -15,8 +16,9 @@ const FLIT_BYTES: u64 = 16;
 /// the VC allocator's pointers.
 const VC_STATE_BYTES: u64 = 64 + 8;
 /// Per port: wiring, round-robin pointers, occupancy, masks (and the switch allocator's
-/// holders by output port, router/sw_held.rs: up to `HELD_WORDS` words).
-const PORT_BYTES: u64 = 48 + 8 * HELD_WORDS as u64;
+/// holders by output port, router/sw_held.rs: up to `HELD_WORDS` words; the VC allocator's
+/// requesters by output port, router/va_grouped.rs: `REQ_WORDS` words).
+const PORT_BYTES: u64 = 48 + 8 * (HELD_WORDS + REQ_WORDS) as u64;
 /// Per timing-wheel slot (`channel::Due`: three empty `Vec`s).
 const BUCKET_BYTES: u64 = 72;
 /// Per router: the allocators' words and draw counters (router/alloc/mod.rs, `Book`).

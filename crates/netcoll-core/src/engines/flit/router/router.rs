@@ -31,6 +31,9 @@ impl Network<'_> {
         if !self.va.held_decided {
             self.decide_held_requests();
         }
+        if !self.va.grouped_decided {
+            self.decide_grouped_va();
+        }
         if self.xb.on {
             return self.xbar_routers();
         }
@@ -143,6 +146,7 @@ impl Network<'_> {
         v.set_ready(self.now + self.cfg.routing_delay as u64);
         // It waits for an output VC now (`VaState::routed`).
         self.va.routed[r * self.wpr + local / 64] |= 1 << (local % 64);
+        self.note_requester(r, local, ivc);
     }
 
     /// [`Network::route`] away from the destination router, by the routing's step and the

@@ -206,7 +206,11 @@ impl Network<'_> {
     /// (`input_first_vcs_dense`).
     pub(super) fn input_first_vcs_ports(&mut self, r: usize) {
         if self.dense_va(r) {
-            self.input_first_vcs_dense(r);
+            if self.grouped_va_applies() {
+                self.input_first_vcs_grouped(r);
+            } else {
+                self.input_first_vcs_dense(r);
+            }
         } else {
             let words = self.ready_words(r);
             self.input_first_vcs_sparse(r, &words);
@@ -283,15 +287,7 @@ impl Network<'_> {
         let n = (self.pstart[r + 1] as usize - p0) * nv;
         let k = r * wpr;
         let pairs = wpr.div_ceil(2);
-        for c in 0..pairs {
-            let (wait, routed) = (&self.wait_bits[k..k + wpr], &self.va.routed[k..k + wpr]);
-            let mut idle = word_pair(wait, c) & !word_pair(routed, c);
-            while idle != 0 {
-                let i = 128 * c + idle.trailing_zeros() as usize;
-                idle &= idle - 1;
-                self.route_local(p0v + i, r, i);
-            }
-        }
+        self.route_idle_vcs(r);
         let mut picked = [0u64; DENSE_WORDS];
         for c in 0..pairs {
             let (wait, routed) = (&self.wait_bits[k..k + wpr], &self.va.routed[k..k + wpr]);
@@ -324,10 +320,27 @@ impl Network<'_> {
         }
     }
 
+    /// Routes router `r`'s idle input VCs (waiting, not routed: no worms run), in local
+    /// order, before the dense and grouped passes read any request.
+    pub(super) fn route_idle_vcs(&mut self, r: usize) {
+        let (nv, wpr) = (self.nv, self.wpr);
+        let p0v = self.pstart[r] as usize * nv;
+        let k = r * wpr;
+        for c in 0..wpr.div_ceil(2) {
+            let (wait, routed) = (&self.wait_bits[k..k + wpr], &self.va.routed[k..k + wpr]);
+            let mut idle = word_pair(wait, c) & !word_pair(routed, c);
+            while idle != 0 {
+                let i = 128 * c + idle.trailing_zeros() as usize;
+                idle &= idle - 1;
+                self.route_local(p0v + i, r, i);
+            }
+        }
+    }
+
     /// Local input VC `i` of router `r` is granted local output VC `o` by separable
     /// input-first allocation: both pointers move past the match.
     #[inline(always)]
-    fn grant_input_first(&mut self, r: usize, i: usize, o: usize) {
+    pub(super) fn grant_input_first(&mut self, r: usize, i: usize, o: usize) {
         let nv = self.nv;
         let p0 = self.pstart[r] as usize;
         let p0v = p0 * nv;
@@ -368,7 +381,7 @@ impl Network<'_> {
     /// VC `ivc` (global) takes by its round-robin pointer (a local output VC number): the
     /// first from the pointer within the port's VCs, else the port's first.
     #[inline]
-    fn nearest_in_port(&self, ivc: usize, base: usize, mask: u64) -> usize {
+    pub(super) fn nearest_in_port(&self, ivc: usize, base: usize, mask: u64) -> usize {
         let a = (self.va.aptr[ivc] as usize).wrapping_sub(base);
         pick_below_64(mask, if a < self.nv { a } else { 0 })
     }

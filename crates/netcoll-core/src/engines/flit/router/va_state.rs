@@ -10,6 +10,10 @@ use super::types::NONE;
 /// Local VC numbers a mask router may have.
 pub const MASK_VCS: usize = 64;
 
+/// Routers of at most this many VCs take the grouped VC allocation pass (va_grouped.rs: a
+/// port's requesters are one 128-bit mask).
+pub const GROUPED_VCS: usize = 128;
+
 /// The VC allocators' pointers, masks and scratch.
 pub struct VaState {
     /// Cycles from a VC allocation to the first switch bid (0 when speculative).
@@ -73,6 +77,18 @@ pub struct VaState {
     pub held_on: bool,
     pub held_decided: bool,
     pub held_enabled: bool,
+    /// The grouped separable input-first VC allocator (va_grouped.rs): per global output
+    /// port, `REQ_WORDS` words of its router's routed input VCs that pick the port's first
+    /// free VC (two words) and of those that pick by their own pointer or class (two);
+    /// empty unless `grouped_on`. Per VC of a port, its pickers (scratch, zero between
+    /// ports).
+    pub req_by_out: Vec<u64>,
+    pub pickers: [u128; MASK_VCS],
+    /// This run keeps `req_by_out` (decided once, after `held_on`: `grouped_decided`);
+    /// tests switch it off with `grouped` to compare with the dense pass.
+    pub grouped_on: bool,
+    pub grouped_decided: bool,
+    pub grouped: bool,
 }
 
 impl VaState {
@@ -118,6 +134,11 @@ impl VaState {
             held_on: false,
             held_decided: false,
             held_enabled: true,
+            req_by_out: Vec::new(),
+            pickers: [0; MASK_VCS],
+            grouped_on: false,
+            grouped_decided: false,
+            grouped: true,
         };
         va.set_classes(lo, hi, nv);
         va
@@ -208,7 +229,7 @@ impl PortRequest {
 
 /// The mask of VCs `0..n` (`n <= 64`).
 #[inline]
-fn all_vcs(n: usize) -> u64 {
+pub fn all_vcs(n: usize) -> u64 {
     if n >= 64 {
         !0
     } else {

@@ -186,6 +186,7 @@ impl Network<'_> {
         self.va.routed[w] &= !bit;
         self.va.holding[w] |= bit;
         self.note_held(r, local, go, true);
+        self.drop_requester(local, go);
         // Its flit bids from `ready` on: not in this cycle's switch allocation.
         self.va.mark_fresh(local / 64, bit);
     }
