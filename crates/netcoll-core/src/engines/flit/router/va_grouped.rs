@@ -96,18 +96,62 @@ impl Network<'_> {
 
     /// Separable input-first VC allocation at router `r` grouped by output port (module
     /// comment). Its idle VCs are routed first, in local order, as in the dense pass.
+    /// Whether a port is asked for, has a free VC or has own requesters follows no pattern
+    /// at saturation, so the ports are read without a branch (a loop of fixed length),
+    /// then the own requesters of all ports in one loop and the VCs picked in another.
     pub(super) fn input_first_vcs_grouped(&mut self, r: usize) {
         self.route_idle_vcs(r);
         let ready = self.ready_routed(r);
         let (p0, p1) = (self.pstart[r] as usize, self.pstart[r + 1] as usize);
+        let nv = self.nv;
+        // Router-local output VCs picked, and the requesters picking by their own pointer.
+        let (mut picked, mut own) = (0u128, 0u128);
         for go in p0..p1 {
             let words = &self.va.req_by_out[go * REQ_WORDS..(go + 1) * REQ_WORDS];
             let plain = (u128::from(words[0]) | u128::from(words[1]) << 64) & ready;
-            let own = (u128::from(words[2]) | u128::from(words[3]) << 64) & ready;
-            if plain | own != 0 && self.va.out_free[go] != 0 {
-                self.grant_port_group(r, go - p0, plain, own);
-            }
+            own |= (u128::from(words[2]) | u128::from(words[3]) << 64) & ready;
+            let free = self.va.out_free[go];
+            // The port's first free VC, when the port has one and plain requesters.
+            let asks = (plain != 0) & (free != 0);
+            let o = (go - p0) * nv + free.trailing_zeros() as usize;
+            let slot = if asks { o } else { GROUPED_VCS };
+            self.va.pickers[slot] = plain;
+            picked |= u128::from(asks) << (o % GROUPED_VCS);
         }
+        picked |= self.own_picks(r, own);
+        while picked != 0 {
+            let o = picked.trailing_zeros() as usize;
+            picked &= picked - 1;
+            let pickers = std::mem::take(&mut self.va.pickers[o]);
+            let i = first_from(pickers, self.va.gptr[p0 * nv + o] as u32);
+            self.grant_input_first(r, i, o);
+        }
+    }
+
+    /// The own requesters `own` of router `r` each pick the free VC of their class at
+    /// their port nearest their pointer, added to `va.pickers`; returns the router-local
+    /// output VCs picked.
+    #[inline]
+    fn own_picks(&mut self, r: usize, mut own: u128) -> u128 {
+        let nv = self.nv;
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * nv;
+        let mut picked = 0u128;
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let ivc = p0v + i;
+            let v = &self.vcs[ivc];
+            let go = v.out_port as usize;
+            let cand = self.va.out_free[go] & self.va.class_mask[v.class as usize];
+            let base = (go - p0) * nv;
+            let o = base + self.nearest_in_port(ivc, base, cand);
+            let asks = cand != 0;
+            let slot = if asks { o } else { GROUPED_VCS };
+            self.va.pickers[slot] |= 1 << i;
+            picked |= u128::from(asks) << o;
+        }
+        picked
     }
 
     /// The routed input VCs of router `r` ready to bid for an output VC: all of them
@@ -129,43 +173,6 @@ impl Network<'_> {
             }
         }
         ready
-    }
-
-    /// Picks and grants at local output port `lp` of router `r` among its `plain` and
-    /// `own` requesters (module comment).
-    #[inline]
-    fn grant_port_group(&mut self, r: usize, lp: usize, plain: u128, own: u128) {
-        let nv = self.nv;
-        let p0 = self.pstart[r] as usize;
-        let p0v = p0 * nv;
-        let free = self.va.out_free[p0 + lp];
-        let base = lp * nv;
-        let mut picked = 0u64;
-        if plain != 0 {
-            let first = free.trailing_zeros() as usize;
-            self.va.pickers[first] = plain;
-            picked = 1 << first;
-        }
-        let mut own_bits = own;
-        while own_bits != 0 {
-            let i = own_bits.trailing_zeros() as usize;
-            own_bits &= own_bits - 1;
-            let ivc = p0v + i;
-            let cand = free & self.va.class_mask[self.vcs[ivc].class as usize];
-            if cand != 0 {
-                let ov = self.nearest_in_port(ivc, base, cand);
-                self.va.pickers[ov] |= 1 << i;
-                picked |= 1 << ov;
-            }
-        }
-        while picked != 0 {
-            let ov = picked.trailing_zeros() as usize;
-            picked &= picked - 1;
-            let pickers = std::mem::take(&mut self.va.pickers[ov]);
-            let o = base + ov;
-            let i = first_from(pickers, self.va.gptr[p0v + o] as u32);
-            self.grant_input_first(r, i, o);
-        }
     }
 }
 

@@ -80,10 +80,10 @@ pub struct VaState {
     /// The grouped separable input-first VC allocator (va_grouped.rs): per global output
     /// port, `REQ_WORDS` words of its router's routed input VCs that pick the port's first
     /// free VC (two words) and of those that pick by their own pointer or class (two);
-    /// empty unless `grouped_on`. Per VC of a port, its pickers (scratch, zero between
-    /// ports).
+    /// empty unless `grouped_on`. Per router-local output VC, its pickers (scratch, zero
+    /// between routers; the last slot takes the picks of requesters that ask for none).
     pub req_by_out: Vec<u64>,
-    pub pickers: [u128; MASK_VCS],
+    pub pickers: Box<[u128; GROUPED_VCS + 1]>,
     /// This run keeps `req_by_out` (decided once, after `held_on`: `grouped_decided`);
     /// tests switch it off with `grouped` to compare with the dense pass.
     pub grouped_on: bool,
@@ -135,7 +135,7 @@ impl VaState {
             held_decided: false,
             held_enabled: true,
             req_by_out: Vec::new(),
-            pickers: [0; MASK_VCS],
+            pickers: Box::new([0; GROUPED_VCS + 1]),
             grouped_on: false,
             grouped_decided: false,
             grouped: true,
