@@ -10,7 +10,8 @@
 //!   booksim_keys, class_types), the schedule runner's parameters (params), the memory estimate
 //!   (footprint), and the name registries (registry: `Registry`, `nearest`).
 //! - router/: the router stages (router, mask_router with its allocators mask_islip and
-//!   mask_separable, and mask_state for the bit-mask fast path, va_state), allocators (vc_alloc, vc_masks, sw_alloc, sw_ports, allocator), buffers, VC
+//!   mask_separable, and mask_state for the bit-mask fast path, va_state), allocators (vc_alloc, vc_masks, va_ports, va_grouped, sw_alloc, sw_ports,
+//!   sw_held, allocator), buffers, VC
 //!   classes (vclass), the allocator registry (alloc_registry).
 //! - routing/: route tables by router-local masks (mask_routes), BookSim's torus DOR (torus),
 //!   its random and credit-read grid routings (grid_random: xy_yx, romm, valiant), the
