@@ -271,8 +271,11 @@ impl Network<'_> {
             },
         );
         self.send_matched(r, p0, in_m, &pick);
-        self.clear_port_requests(ins, outs);
-        self.clear_vc_masks(outs);
+        if !self.va.held_on {
+            // The holders by output port write their words afresh each time (sw_held.rs).
+            self.clear_port_requests(ins, outs);
+            self.clear_vc_masks(outs);
+        }
     }
 
     /// The matched inputs `in_m` of the router whose first port is `p0` send the VCs

@@ -55,7 +55,9 @@ impl Network<'_> {
     #[inline(always)]
     pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
         if self.va.held_on {
-            return self.held_requests::<ROWS>(r);
+            // Only separable input-first takes the holders by port (sw_held.rs), with rows.
+            debug_assert!(ROWS, "the holders by output port build the rows");
+            return self.held_requests(r);
         }
         if self.dense_requests(r) {
             self.port_requests_of::<ROWS, true>(r)
