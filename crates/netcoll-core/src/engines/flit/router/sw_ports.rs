@@ -171,7 +171,7 @@ impl Network<'_> {
     /// The VC carrying local input `i`'s request for local output `o` at the router whose
     /// first port is `p0`: the first of the port's eligible VCs wanting `o` (`mr.sa_vcs`,
     /// after [`Network::port_requests`]) from its VC offset.
-    #[inline]
+    #[inline(always)]
     pub(super) fn carrying_vc(&self, p0: usize, i: usize, o: usize) -> usize {
         let (nv, wpr) = (self.nv, self.wpr);
         let port_vcs = word_bits(&self.mr.sa_vcs[o * wpr..(o + 1) * wpr], i * nv, nv);
