@@ -12,15 +12,20 @@
 //! * an ejection port takes no credit: every holder may bid; on a port to a router each
 //!   holder's output VC credit is read.
 //!
-//! The masks then give the columns, the rows and the eligible VCs by output exactly as the
-//! per-VC pass does, so the allocators, `carrying_vc` and `send_disjoint` read them
-//! unchanged. The predicate (`Network::decide_held_requests`, once a run, before any
+//! The masks then give the rows and the eligible VCs by output exactly as the per-VC pass
+//! does, so the allocator, `carrying_vc` and `send_disjoint` read them unchanged. With a
+//! power-of-two VC count the rows are gathered in lanes (each input port's `nv` bits of a
+//! mask word; output `o` sets bit `o % nv` of lane chunk `o / nv`: a shift and an OR per
+//! output and word, no pass per request); other counts transpose the columns. Every word
+//! the requests leave is written afresh for each router, so none is cleared after the
+//! allocation. The predicate (`Network::decide_held_requests`, once a run, before any
 //! grant): BookSim's separable_input_first switch allocator on port masks (no priorities),
 //! no crossbar, no route sets, routers of at most `HELD_WORDS` mask words that the mask
 //! router does not run (it keeps its own masks). Every place that sets or clears a VC's
 //! `holding` bit on these paths keeps the masks (`take_vc_local`, `grant_local`,
-//! `traverse`); worms never hold output VCs this way. tests_sw_ports.rs
-//! `held_requests_match_the_per_vc_pass` compares the figures with the per-VC pass.
+//! `traverse`); worms never hold output VCs this way. tests_sw_held.rs
+//! `held_requests_match_the_per_vc_pass` and `held_rows_match_on_every_lane_shape` compare
+//! the figures with the per-VC pass.
 
 use super::config::SwAllocator;
 use super::mask_state::{HELD_WORDS, LOCAL};
