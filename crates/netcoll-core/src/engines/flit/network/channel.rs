@@ -206,6 +206,7 @@ impl Sent {
     }
 
     /// Makes room for the sends of `n` traversals.
+    #[inline]
     pub fn reserve_hops(&mut self, n: usize) {
         self.credits.reserve(n);
         self.flits.reserve(n);

@@ -37,10 +37,11 @@ pub struct MaskRouter {
     /// Scratch of the switch requests on port masks (sw_ports.rs): the router's eligible
     /// input VCs (`wpr` words, local VC numbers: at most 64 ports of at most 64 VCs).
     pub sa_elig: [u64; LOCAL],
-    /// The same by local output port (`wpr` words each; zero between routers).
+    /// The same by local output port (`wpr` words each; zero between routers, except in
+    /// runs of the holders by port, sw_held.rs, which write every word they read).
     pub sa_vcs: Vec<u64>,
     /// Per local output port the input ports requesting it (the columns), per local input
-    /// port the outputs it requests (the rows); zero between routers.
+    /// port the outputs it requests (the rows); zero between routers (as `sa_vcs`).
     pub sa_cols: [u64; LOCAL],
     pub sa_rows: [u64; LOCAL],
     /// The router's switch requests were built on port masks (else VC by VC).

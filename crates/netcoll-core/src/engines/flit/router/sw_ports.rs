@@ -55,7 +55,9 @@ impl Network<'_> {
     #[inline(always)]
     pub(super) fn port_requests<const ROWS: bool>(&mut self, r: usize) -> PortRequests {
         if self.va.held_on {
-            return self.held_requests::<ROWS>(r);
+            // Only separable input-first takes the holders by port (sw_held.rs), with rows.
+            debug_assert!(ROWS, "the holders by output port build the rows");
+            return self.held_requests(r);
         }
         if self.dense_requests(r) {
             self.port_requests_of::<ROWS, true>(r)
@@ -169,7 +171,7 @@ impl Network<'_> {
     /// The VC carrying local input `i`'s request for local output `o` at the router whose
     /// first port is `p0`: the first of the port's eligible VCs wanting `o` (`mr.sa_vcs`,
     /// after [`Network::port_requests`]) from its VC offset.
-    #[inline]
+    #[inline(always)]
     pub(super) fn carrying_vc(&self, p0: usize, i: usize, o: usize) -> usize {
         let (nv, wpr) = (self.nv, self.wpr);
         let port_vcs = word_bits(&self.mr.sa_vcs[o * wpr..(o + 1) * wpr], i * nv, nv);

@@ -63,3 +63,48 @@ fn held_requests_match_the_per_vc_pass() {
         "the holders by port served {served} random cases of {runs}"
     );
 }
+
+/// The rows of the holders by port on every shape they take (sw_held.rs) on routers of
+/// over 64 VCs (the mask router serves the smaller): lanes of 8 VCs (the byte fold, two
+/// lane chunks) and of 16 and 32 VCs a port (one chunk; two, three and four mask words a
+/// router), the columns transposed where lanes do not serve (4 VCs on 20 ports: more than
+/// two chunks; 24 and 48 VCs: no power of two), on single routers (ejection ports only)
+/// and on meshes (ports to routers: each holder's credit read), below
+/// and past saturation.
+#[test]
+fn held_rows_match_on_every_lane_shape() {
+    let shapes = [
+        ("fly", "12", "1", "8"),
+        ("mesh", "2", "4", "8"),
+        ("mesh", "4", "2", "16"),
+        ("mesh", "3", "2", "32"),
+        ("fly", "6", "1", "32"),
+        ("fly", "8", "1", "32"),
+        ("fly", "20", "1", "4"),
+        ("mesh", "4", "2", "24"),
+        ("mesh", "3", "2", "48"),
+    ];
+    for (topo, k, n, vcs) in shapes {
+        for rate in ["0.3", "1.0"] {
+            let mut case = vec![
+                ("topology", topo),
+                ("k", k),
+                ("n", n),
+                ("num_vcs", vcs),
+                ("sw_allocator", "separable_input_first"),
+                ("vc_allocator", "separable_input_first"),
+                ("packet_size", "2"),
+                ("vc_buf_size", "4"),
+                ("injection_rate", rate),
+                ("injection_rate_uses_flits", "1"),
+            ];
+            if topo == "fly" {
+                case.push(("routing_function", "dest_tag"));
+            }
+            assert!(
+                assert_held_agrees(&case),
+                "the holders by port serve {case:?}"
+            );
+        }
+    }
+}
