@@ -308,12 +308,14 @@ fn first_free_wide(
 }
 
 /// The first bit of `free` (VCs `0..n`) from `start` on, wrapping (from 0 when `start` is
-/// past `n`).
+/// past `n`). Whether a free VC lies ahead of the round-robin pointer is as unpredictable
+/// as whether there is one, so the wrap is chosen with a mask, not a branch.
 #[inline(always)]
 fn first_from(free: u64, n: usize, start: usize) -> Option<usize> {
     let start = if start >= n { 0 } else { start };
     let ahead = free & (u64::MAX << start);
-    let from = if ahead != 0 { ahead } else { free };
+    let wrap = u64::from(ahead == 0).wrapping_neg();
+    let from = ahead | (free & wrap);
     (from != 0).then(|| from.trailing_zeros() as usize)
 }
 
