@@ -172,10 +172,9 @@ impl<'t> Sim<'t> {
             return;
         }
         if self.every_cycle {
-            for ep in 0..self.net.nis.len() {
-                let dst = self.traffic.dest(ep, &mut self.rng);
-                self.net.create_packet(ep, dst, self.size);
-            }
+            let (traffic, rng) = (&self.traffic, &mut self.rng);
+            self.net
+                .create_at_every_ni(self.size, |ep| traffic.dest(ep, rng));
             return;
         }
         let now = self.net.now;

@@ -10,7 +10,7 @@ use super::config::FlitConfig;
 use super::grid_random::GridRandom;
 use super::partition::{Crew, Partition, Workers};
 use super::route_set_masks::RouteSetMasks;
-use super::source_queue::{SourceQueues, Waiting};
+use super::source_queue::SourceQueues;
 use super::stats::Window;
 use super::torus::TorusDor;
 use crate::error::Result;
@@ -491,50 +491,11 @@ impl<'t> Network<'t> {
         self.queue_packet(src, dst, (size, tag, vclass), NONE);
     }
 
-    /// Creates a packet now of `size` flits, label `tag`, step VC class `vclass`, from
-    /// `src` to `dst` (first worm visit `worm`, NONE for unicast), measured when packets
-    /// made now are, and queues it at NI `src` (it counts as live from now).
-    #[inline]
-    pub(super) fn queue_packet(
-        &mut self,
-        src: usize,
-        dst: usize,
-        (size, tag, vclass): (u16, u32, u8),
-        worm: u32,
-    ) {
-        let w = Waiting {
-            ctime: self.now,
-            dst: dst as u32,
-            tag,
-            worm,
-            size,
-            vclass,
-            measured: self.measuring,
-        };
-        self.count_created(w.size, w.ctime, w.measured);
-        if self.queues.is_empty(src) && self.nis[src].cur == NONE {
-            self.ni_pending.push(src as u32);
-        }
-        self.queues.push(src, w);
-        self.nis[src].generated += 1;
-    }
-
     /// Stores a new packet (created now, not yet queued) and counts it as live (and as
     /// measured when it is); its slot in the packet table.
     pub(super) fn add_packet(&mut self, p: Packet) -> u32 {
-        self.count_created(p.size, p.ctime, p.measured);
+        self.count_created(p.size, p.ctime, 1, p.measured);
         self.store_packet(p)
-    }
-
-    /// A packet of `size` flits created at `ctime` counts as live (and as measured when it
-    /// is) until its flits arrive.
-    #[inline]
-    fn count_created(&mut self, size: u16, ctime: u64, measured: bool) {
-        if measured {
-            self.measured_outstanding += 1;
-        }
-        self.live_flits += size as u64;
-        self.live_ctime_sum += size as u128 * ctime as u128;
     }
 
     /// Puts `p` in a free slot of the packet table (the one freed last, likely cached);

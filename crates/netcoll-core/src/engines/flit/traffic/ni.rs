@@ -5,9 +5,76 @@
 use super::allocator::next;
 use super::channel::{Arrival, Flit};
 use super::network::{Network, Packet, NONE};
+use super::source_queue::Waiting;
 use super::types::byte_flags_to_bits;
 
 impl Network<'_> {
+    /// Creates a packet now of `size` flits, label `tag`, step VC class `vclass`, from
+    /// `src` to `dst` (first worm visit `worm`, NONE for unicast), measured when packets
+    /// made now are, and queues it at NI `src` (it counts as live from now).
+    #[inline]
+    pub(super) fn queue_packet(
+        &mut self,
+        src: usize,
+        dst: usize,
+        (size, tag, vclass): (u16, u32, u8),
+        worm: u32,
+    ) {
+        let w = Waiting {
+            ctime: self.now,
+            dst: dst as u32,
+            tag,
+            worm,
+            size,
+            vclass,
+            measured: self.measuring,
+        };
+        self.count_created(w.size, w.ctime, 1, w.measured);
+        self.wait_at_ni(src, w);
+    }
+
+    /// Every NI creates a packet of `size` flits now, NI `ep`'s to `dest(ep)` (asked in NI
+    /// order): [`Network::create_packet`] at each NI in turn, the packets counted as live
+    /// in one go (a saturated source, `Sim::every_cycle`), the queueing inlined.
+    pub fn create_at_every_ni(&mut self, size: u16, mut dest: impl FnMut(usize) -> usize) {
+        let (now, measured, nis) = (self.now, self.measuring, self.nis.len());
+        self.count_created(size, now, nis as u64, measured);
+        for ep in 0..nis {
+            let w = Waiting {
+                ctime: now,
+                dst: dest(ep) as u32,
+                tag: NONE,
+                worm: NONE,
+                size,
+                vclass: 0,
+                measured,
+            };
+            self.wait_at_ni(ep, w);
+        }
+    }
+
+    /// Queues `w` (counted as live already) at NI `src`, which has work from now on.
+    #[inline(always)]
+    fn wait_at_ni(&mut self, src: usize, w: Waiting) {
+        if self.queues.is_empty(src) && self.nis[src].cur == NONE {
+            self.ni_pending.push(src as u32);
+        }
+        self.queues.push(src, w);
+        self.nis[src].generated += 1;
+    }
+
+    /// `count` packets of `size` flits created at `ctime` count as live (and as measured
+    /// when they are) until their flits arrive.
+    #[inline]
+    pub(super) fn count_created(&mut self, size: u16, ctime: u64, count: u64, measured: bool) {
+        if measured {
+            self.measured_outstanding += count;
+        }
+        let flits = count * size as u64;
+        self.live_flits += flits;
+        self.live_ctime_sum += flits as u128 * ctime as u128;
+    }
+
     /// Every NI with work sends at most one flit.
     pub(super) fn inject(&mut self) {
         let mut list = std::mem::take(&mut self.ni_pending);
@@ -59,18 +126,31 @@ impl Network<'_> {
     }
 
     /// A flit leaves NI `ep` on its VC `vc` (the cycle's end puts it in the wheel, and
-    /// counts as a move for the deadlock watch, `end_sends`).
-    #[inline]
-    pub(super) fn inject_flit(&mut self, ep: usize, vc: u8, mut flit: Flit) {
-        if self.adaptive.is_some() {
-            self.route_at_injection(ep, &mut flit);
-        }
+    /// counts as a move for the deadlock watch, `end_sends`). Inlined, and an adaptive
+    /// routing's decision made out of line on the flit in the list: the flit, built field
+    /// by field, then goes into the list from the registers it was built in (passed to a
+    /// call by reference, it was stored in parts and read back whole, a store-forwarding
+    /// stall that took 4% of singleconfig's time).
+    #[inline(always)]
+    pub(super) fn inject_flit(&mut self, ep: usize, vc: u8, flit: Flit) {
         self.sent.injected.push(Arrival {
             port: self.ep_port[ep],
             vc: vc as u32,
             flit,
         });
         self.in_flight_flits += 1;
+        if self.adaptive.is_some() {
+            self.route_last_injected(ep);
+        }
+    }
+
+    /// The decision an adaptive routing makes as the flit injected last leaves NI `ep`.
+    #[inline(never)]
+    fn route_last_injected(&mut self, ep: usize) {
+        let last = self.sent.injected.len() - 1;
+        let mut flit = self.sent.injected[last].flit;
+        self.route_at_injection(ep, &mut flit);
+        self.sent.injected[last].flit = flit;
     }
 
     /// Takes the packet at the head of `ep`'s queue onto an injection VC of its step block
@@ -126,8 +206,8 @@ impl Network<'_> {
 
     /// The first of NI `ep`'s injection VCs `lo..hi` that is free (not held by a packet)
     /// and has `need` credits, round-robin from `lo + start` (a start past the range starts
-    /// at `lo`); None when there is none.
-    #[inline]
+    /// at `lo`); None when there is none. Inlined: a call cost a third of its instructions.
+    #[inline(always)]
     pub(super) fn free_ni_vc(
         &self,
         ep: usize,
@@ -135,10 +215,9 @@ impl Network<'_> {
         start: usize,
         need: u16,
     ) -> Option<usize> {
-        let busy = &self.ni_busy[ep * self.nv + lo..ep * self.nv + hi];
-        let c0 = self.ni_credit(ep, lo);
-        let credits = &self.credits[c0..c0 + (hi - lo)];
-        first_free(busy, credits, start, need).map(|k| lo + k)
+        let busy = &self.ni_busy[ep * self.nv + lo..];
+        let credits = &self.credits[self.ni_credit(ep, lo)..];
+        first_free(busy, credits, hi - lo, start, need).map(|k| lo + k)
     }
 
     /// A flit reaches its destination NI.
@@ -196,49 +275,85 @@ impl Network<'_> {
     }
 }
 
-/// The first `k` in round-robin order from `start` (0 when `start` is past the end) with
-/// `!busy[k] && credits[k] >= need`: `allocator::round_robin` over the VCs. Every cycle of
-/// a blocked NI asks this of all its VCs, and whether a VC is free is a coin toss at
-/// saturation, so up to 64 VCs are tested into a mask without a branch and the pick is
-/// the mask's first bit from `start` on, wrapping.
-#[inline]
-fn first_free(busy: &[bool], credits: &[u16], start: usize, need: u16) -> Option<usize> {
-    let n = busy.len();
+/// The first `k < n` in round-robin order from `start` (0 when `start` is past `n`) with
+/// `!busy[k] && credits[k] >= need`: `allocator::round_robin` over the VCs (`busy` and
+/// `credits` start at the first VC and may run on past the `n`th). Every cycle of a blocked
+/// NI asks this of all its VCs, and whether a VC is free is a coin toss at saturation, so
+/// up to 64 VCs are tested into a mask without a branch and the pick is the mask's first
+/// bit from `start` on, wrapping. Up to eight VCs (an NI's VCs, or a class's block of
+/// them) with eight flags and credits readable from the first are one group's test
+/// (`group_free`) with the bits past `n` dropped: no loop, no remainder.
+#[inline(always)]
+fn first_free(busy: &[bool], credits: &[u16], n: usize, start: usize, need: u16) -> Option<usize> {
+    let free = match (busy.get(..GROUP), credits.get(..GROUP)) {
+        (Some(b), Some(c)) if n <= GROUP => group_free(b, c, need) & !(u64::MAX << n),
+        _ => return first_free_wide(busy, credits, n, start, need),
+    };
+    first_from(free, n, start)
+}
+
+/// [`first_free`] beyond one group: more than eight VCs, or fewer than eight readable.
+#[inline(never)]
+fn first_free_wide(
+    busy: &[bool],
+    credits: &[u16],
+    n: usize,
+    start: usize,
+    need: u16,
+) -> Option<usize> {
     if n > 64 {
-        return first_free_scan(busy, credits, start, need);
+        return first_free_scan(&busy[..n], &credits[..n], start, need);
     }
-    let free = free_mask(busy, credits, need);
+    first_from(free_mask(&busy[..n], &credits[..n], need), n, start)
+}
+
+/// The first bit of `free` (VCs `0..n`) from `start` on, wrapping (from 0 when `start` is
+/// past `n`). Whether a free VC lies ahead of the round-robin pointer is as unpredictable
+/// as whether there is one, so the wrap is chosen with a mask, not a branch.
+#[inline(always)]
+fn first_from(free: u64, n: usize, start: usize) -> Option<usize> {
     let start = if start >= n { 0 } else { start };
     let ahead = free & (u64::MAX << start);
-    let from = if ahead != 0 { ahead } else { free };
+    let wrap = u64::from(ahead == 0).wrapping_neg();
+    let from = ahead | (free & wrap);
     (from != 0).then(|| from.trailing_zeros() as usize)
 }
 
+/// VCs tested in one go: eight busy flags are one word.
+const GROUP: usize = 8;
+
 /// Bit `k` set when VC `k` (of at most 64) is free with `need` credits, eight VCs at a
-/// time in two words: the eight busy flags read as one word, the credits as two words of
-/// four 16-bit lanes compared with `need` lane by lane (`lanes_at_least`).
+/// time (`group_free`), the rest one by one.
 #[inline]
 fn free_mask(busy: &[bool], credits: &[u16], need: u16) -> u64 {
-    let busy: &[u8] = bytemuck::cast_slice(busy);
-    let (busy8, credits8) = (busy.chunks_exact(8), credits.chunks_exact(8));
+    let (busy8, credits8) = (busy.chunks_exact(GROUP), credits.chunks_exact(GROUP));
     let (busy_rest, credits_rest) = (busy8.remainder(), credits8.remainder());
-    let needs = u64::from(need) * LANE_ONES;
     let mut free = 0u64;
     let mut groups = 0;
     for (b, c) in busy8.zip(credits8) {
-        let b: [u8; 8] = b.try_into().expect("chunks of eight");
-        let busy_bits = byte_flags_to_bits(u64::from_le_bytes(b));
-        let low = lanes_at_least(lanes(&c[..4]), needs);
-        let high = lanes_at_least(lanes(&c[4..]), needs);
-        let has = low | high << 4;
-        free |= (has & !busy_bits & 0xff) << (8 * groups);
+        free |= group_free(b, c, need) << (GROUP * groups);
         groups += 1;
     }
-    let base = 8 * groups;
+    let base = GROUP * groups;
     for (k, (&b, &c)) in busy_rest.iter().zip(credits_rest).enumerate() {
-        free |= (((b == 0) & (c >= need)) as u64) << (base + k);
+        free |= ((!b & (c >= need)) as u64) << (base + k);
     }
     free
+}
+
+/// Bit `k` (of eight) set when VC `k` of the first eight of `busy` and `credits` is free
+/// with `need` credits: the eight busy flags read as one word, the credits as two words of
+/// four 16-bit lanes compared with `need` lane by lane (`lanes_at_least`).
+#[inline(always)]
+fn group_free(busy: &[bool], credits: &[u16], need: u16) -> u64 {
+    let b: [u8; GROUP] = bytemuck::cast_slice::<bool, u8>(&busy[..GROUP])
+        .try_into()
+        .expect("eight flags");
+    let busy_bits = byte_flags_to_bits(u64::from_le_bytes(b));
+    let needs = u64::from(need) * LANE_ONES;
+    let low = lanes_at_least(lanes(&credits[..4]), needs);
+    let high = lanes_at_least(lanes(&credits[4..GROUP]), needs);
+    (low | high << 4) & !busy_bits & 0xff
 }
 
 /// One in each 16-bit lane of a word, and each lane's top bit.
@@ -278,8 +393,8 @@ mod tests {
     use super::first_free;
 
     /// `first_free` picks what `round_robin` over the VCs' flags and credits picks, for
-    /// every start (inside and past the range) on random states of 1 to 80 VCs (the mask
-    /// up to 64, the scan beyond).
+    /// every start (inside and past the range) on random states of 1 to 80 VCs (one group
+    /// up to 8, the mask up to 64, the scan beyond), followed by up to 9 more VCs.
     #[test]
     fn first_free_is_the_round_robin_pick() {
         let mut x: u64 = 7;
@@ -305,7 +420,15 @@ mod tests {
             };
             let start = draw(n as u64 + 3) as usize;
             let want = round_robin(start, n, |k| !busy[k] && credits[k] >= need);
-            assert_eq!(first_free(&busy, &credits, start, need), want);
+            // The VCs of a block inside longer arrays: flags and credits past the `n`th
+            // (busy or not, with credits or not) must not count, whether the one-group
+            // test can read eight from the first or not.
+            let past = draw(10) as usize;
+            let mut all_busy = busy.clone();
+            all_busy.extend((0..past).map(|_| draw(2) == 0));
+            let mut all_credits = credits.clone();
+            all_credits.extend((0..past).map(|_| draw(3) as u16));
+            assert_eq!(first_free(&all_busy, &all_credits, n, start, need), want);
             found += want.is_some() as u32;
         }
         assert!(found > 5_000 && found < 19_000, "{found} picks");

@@ -67,9 +67,10 @@ const CTIME_SHIFT: u32 = 33;
 const CTIME_SPAN: u64 = 1 << 30;
 
 impl Block {
-    /// The block opened by `w`: its shared fields are `w`'s.
-    fn open(&mut self, w: &Waiting) {
-        (self.base, self.size, self.vclass) = (w.ctime, w.size, w.vclass);
+    /// The block opened by a packet of `size` flits and class `vclass` created at `ctime`:
+    /// its shared fields.
+    fn open(&mut self, ctime: u64, size: u16, vclass: u8) {
+        (self.base, self.size, self.vclass) = (ctime, size, vclass);
     }
 
     /// `w` as an entry of this block, when it fits one.
@@ -174,8 +175,10 @@ impl SourceQueues {
         f.has_front.then_some(&f.front)
     }
 
-    /// Queues `w` at the back of `ep`'s queue.
-    #[inline]
+    /// Queues `w` at the back of `ep`'s queue. Always inlined: `w` is then read from the
+    /// registers it was built in, and the tests of a caller's constant fields (no label, no
+    /// worm) fold away.
+    #[inline(always)]
     pub fn push(&mut self, ep: usize, w: Waiting) {
         let f = &mut self.fifos[ep];
         if !f.has_front {
@@ -184,7 +187,9 @@ impl SourceQueues {
             return;
         }
         if f.tail_at as usize == BLOCK {
-            self.add_block(ep, &w);
+            // The fields, not `&w`: a reference would keep `w` in memory, and the tests of
+            // its fields below would read it back instead of folding a caller's constants.
+            self.add_block(ep, (w.ctime, w.size, w.vclass));
         }
         let f = &self.fifos[ep];
         let (tail, tail_at) = (f.tail as usize, f.tail_at as usize);
@@ -198,9 +203,9 @@ impl SourceQueues {
 
     /// Gives `ep`'s queue (empty, or its last block full) a new last block, opened by `w`.
     #[cold]
-    fn add_block(&mut self, ep: usize, w: &Waiting) {
+    fn add_block(&mut self, ep: usize, (ctime, size, vclass): (u64, u16, u8)) {
         let b = self.take_block();
-        self.blocks[b as usize].open(w);
+        self.blocks[b as usize].open(ctime, size, vclass);
         let f = &mut self.fifos[ep];
         if f.head == NONE {
             f.head = b;
