@@ -4,7 +4,8 @@
 //! * `skip_fresh`: the switch allocator skips the input VCs granted in the same cycle
 //!   (`VaState::fresh`), against the full scan of the candidate VCs;
 //! * `fused_gather`: the per-port iSLIP VC allocator routes and reads its requesters in one
-//!   pass (va_ports.rs), against routing a word's VCs before reading their requests.
+//!   pass without a branch per requester (va_ports.rs), against routing a word's VCs
+//!   before reading their requests one by one.
 
 use crate::engines::flit::config::FlitConfig;
 use crate::engines::flit::network::Network;
@@ -92,6 +93,35 @@ fn fast_paths_match_the_plain_stages() {
             ("alloc_iters", "2"),
             ("injection_rate", "0.6"),
         ],
+    ];
+    let cases: Vec<&[(&str, &str)]> = cases.iter().map(|c| c.as_slice()).collect();
+    assert_fast_paths_agree(&cases, false);
+}
+
+/// BookSim's dragonfly runfile's router (dragonflynew k = 4, 3 VCs, iSLIP with four
+/// iterations, routing_delay 0, min routing inlined into the fused gather), below and past
+/// saturation, with longer packets and a routing delay (requesters not yet ready).
+#[test]
+fn fast_paths_match_on_the_dragonfly_runfile() {
+    let dragonfly = [
+        ("topology", "dragonflynew"),
+        ("k", "4"),
+        ("n", "1"),
+        ("routing_function", "min"),
+        ("num_vcs", "3"),
+        ("vc_buf_size", "256"),
+        ("alloc_iters", "4"),
+        ("routing_delay", "0"),
+        ("internal_speedup", "1.7"),
+    ];
+    let with = |extra: &[(&'static str, &'static str)]| -> Vec<(&str, &str)> {
+        dragonfly.iter().chain(extra).copied().collect()
+    };
+    let cases = [
+        with(&[("injection_rate", "0.2")]),
+        with(&[("injection_rate", "0.6")]),
+        with(&[("injection_rate", "0.3"), ("packet_size", "4")]),
+        with(&[("injection_rate", "0.4"), ("routing_delay", "1")]),
     ];
     let cases: Vec<&[(&str, &str)]> = cases.iter().map(|c| c.as_slice()).collect();
     assert_fast_paths_agree(&cases, false);

@@ -77,30 +77,20 @@ impl Network<'_> {
     /// the others go by port (`islip_shared_ports`).
     pub(super) fn islip_vcs_ports(&mut self, r: usize, iters: u32) {
         let p0 = self.pstart[r] as usize;
-        let p0v = p0 * self.nv;
         let mut reqs = std::mem::take(&mut self.va.port_reqs);
-        reqs.clear();
         // The ports asked for (bit `port % 64`) and those asked for more than once.
         let mut ports = (0u64, 0u64);
-        for w in 0..self.wpr {
-            if self.va.fused_gather && self.rep.table.visits() == 0 {
-                // No worms: routing a VC changes nothing another VC's request reads, so
-                // each is routed and read in one pass (`ready_requests` routes the word
-                // first, then its requests are read: a second data-dependent loop).
-                let mut bits = self.wait_bits[r * self.wpr + w];
-                while bits != 0 {
-                    let i = 64 * w + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let ivc = p0v + i;
-                    if self.vcs[ivc].state == IDLE {
-                        self.route_local_by::<true>(ivc, r, i);
-                    }
-                    let v = &self.vcs[ivc];
-                    if v.ready_by(self.now) && v.state == VC_WAIT {
-                        self.push_port_request(&mut reqs, &mut ports, p0, i);
-                    }
-                }
-            } else {
+        let n = if self.va.fused_gather && self.rep.table.visits() == 0 {
+            // A slot per VC of the router and a spare: every requester is written, and
+            // counted only when it asks (`gather_fused`).
+            let slots = (self.pstart[r + 1] as usize - p0) * self.nv + 1;
+            if reqs.len() < slots {
+                reqs.resize(slots, PortRequest::new(0, 0, 0));
+            }
+            self.gather_fused(r, &mut reqs, &mut ports)
+        } else {
+            reqs.clear();
+            for w in 0..self.wpr {
                 let mut bits = self.ready_requests(r, w);
                 while bits != 0 {
                     let i = 64 * w + bits.trailing_zeros() as usize;
@@ -108,16 +98,60 @@ impl Network<'_> {
                     self.push_port_request(&mut reqs, &mut ports, p0, i);
                 }
             }
-        }
+            reqs.len()
+        };
         let shared = ports.1;
         if shared == 0 {
-            for &q in &reqs {
+            for &q in &reqs[..n] {
                 self.accept_alone(r, q);
             }
         } else {
-            self.islip_shared_ports(r, &reqs, shared, iters);
+            self.islip_shared_ports(r, &reqs[..n], shared, iters);
         }
         self.va.port_reqs = reqs;
+    }
+
+    /// The fused gather of [`Network::islip_vcs_ports`] (no worms: routing a VC changes
+    /// nothing another VC's request reads, so each is routed and read in one pass, where
+    /// `ready_requests` routes the word first, then reads its requests: a second
+    /// data-dependent loop). Whether a requester is ready and waiting and whether it has a
+    /// candidate follow no pattern, so each is written to the next slot of `reqs` (sized
+    /// for every VC of the router and a spare) and counted only when it asks, and its port
+    /// marked by a mask that is 0 when it does not: no branch per requester but the
+    /// routing of an idle one. Returns the requests written.
+    #[inline(always)]
+    fn gather_fused(
+        &mut self,
+        r: usize,
+        reqs: &mut [PortRequest],
+        (asked, shared): &mut (u64, u64),
+    ) -> usize {
+        let p0 = self.pstart[r] as usize;
+        let p0v = p0 * self.nv;
+        let mut n = 0;
+        for w in 0..self.wpr {
+            let mut bits = self.wait_bits[r * self.wpr + w];
+            while bits != 0 {
+                let i = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let ivc = p0v + i;
+                if self.vcs[ivc].state == IDLE {
+                    self.route_local_by::<true>(ivc, r, i);
+                }
+                let v = &self.vcs[ivc];
+                let waits = v.ready_by(self.now) & (v.state == VC_WAIT);
+                let (go, cand) = self.port_request(ivc);
+                let cand = if waits { cand } else { 0 };
+                // Wrapping: a VC that does not wait may have no port (`cand` is 0).
+                let port = go.wrapping_sub(p0);
+                let b = ((cand != 0) as u64) << (port % 64);
+                *shared |= *asked & b;
+                *asked |= b;
+                reqs[n] = PortRequest::new(port, i, cand);
+                n += (cand != 0) as usize;
+            }
+        }
+        n
     }
 
     /// Adds the request of local input VC `i` (waiting for an output VC, ready) of the

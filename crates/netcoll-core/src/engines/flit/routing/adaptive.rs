@@ -148,12 +148,10 @@ impl Network<'_> {
         } else {
             self.hop_class(vclass, d.class)
         };
+        // Both read and one selected: whether a head ejects follows no pattern.
+        let (ejection, hop) = (self.ep_port[f.dst()], self.pstart[r] + d.port);
         let v = &mut self.vcs[ivc];
-        v.out_port = if d.eject {
-            self.ep_port[f.dst()]
-        } else {
-            self.pstart[r] + d.port
-        };
+        v.out_port = if d.eject { ejection } else { hop };
         v.class = class;
         v.front.set_rstate(d.phase);
     }
@@ -233,17 +231,21 @@ impl Network<'_> {
         // its NI with routing state 0 (`Flit::new`), so a head from an NI is in phase 0.
         debug_assert!(phase == 0 || !matches!(self.in_from[ivc / self.nv], In::Ni(_)));
         let dest = self.ep_switch[dst_ep] as usize;
-        if dest == r {
-            return Decision::eject(phase, phase);
-        }
+        // With the table, the hop is read whether or not the head ejects here and the
+        // ejection selected (a branch on it follows no pattern): ejection keeps the phase.
+        let eject = dest == r;
         let (port, global) = match hops {
             Some(hops) => hops.hop(r, dest),
+            None if eject => (0, false),
             None => self.min_port(r, dest),
         };
-        if global {
-            phase = 1;
+        phase = if global & !eject { 1 } else { phase };
+        Decision {
+            port,
+            class: phase,
+            phase,
+            eject,
         }
-        Decision::hop(port, phase, phase)
     }
 
     /// `ugal_dragonflynew` (and netcoll's Valiant with UGAL's phases).

@@ -159,17 +159,17 @@ impl DragonflyHops {
         })
     }
 
-    /// From router `at` towards router `to` (`at != to`): (local port, over a global link).
-    #[inline]
+    /// From router `at` towards router `to`: (local port, over a global link). Without a
+    /// branch on the way: the group's entry and the in-group one are both read and one
+    /// selected (whether the target lies in the own group follows no pattern). `at == to`
+    /// gives a port of no meaning, so that a caller may select the ejection afterwards
+    /// instead of branching before (`dragonfly_min_step`).
+    #[inline(always)]
     pub(crate) fn hop(&self, at: usize, to: usize) -> (u32, bool) {
-        debug_assert_ne!(at, to, "not at the target router");
         let dest = self.dest[to] as usize;
         let row = &self.ports[at * self.stride..(at + 1) * self.stride];
-        let mut port = row[dest >> 8];
-        if port == OWN_GROUP {
-            port = row[self.own + (dest & 0xff)];
-        }
-        let port = port as u32;
+        let (group, local) = (row[dest >> 8], row[self.own + (dest & 0xff)]);
+        let port = if group == OWN_GROUP { local } else { group } as u32;
         (port, port >= self.first_global)
     }
 }
