@@ -5,7 +5,7 @@
 use super::channel::HopDelays;
 use super::mask_state::{HELD_WORDS, MAX_EP_ROUTES};
 use super::source_queue::FIFO_BYTES;
-use super::va_grouped::REQ_WORDS;
+use super::va_state::REQ_WORDS;
 use super::FlitConfig;
 use crate::routing::RoutingKind;
 use crate::topology::Topology;

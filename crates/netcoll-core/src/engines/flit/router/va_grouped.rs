@@ -30,11 +30,7 @@
 
 use super::config::VcAllocator;
 use super::network::Network;
-use super::va_state::{all_vcs, GROUPED_VCS};
-
-/// Words per global output port in `VaState::req_by_out`: plain requesters (two words of
-/// a router's VCs), then own ones.
-pub const REQ_WORDS: usize = 4;
+use super::va_state::{all_vcs, GROUPED_VCS, REQ_WORDS};
 
 impl Network<'_> {
     /// Decides, once a run, after `decide_held_requests` and before any VC is routed,

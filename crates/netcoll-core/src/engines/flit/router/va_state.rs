@@ -14,6 +14,10 @@ pub const MASK_VCS: usize = 64;
 /// port's requesters are one 128-bit mask).
 pub const GROUPED_VCS: usize = 128;
 
+/// Words per global output port in `VaState::req_by_out`: plain requesters (two words of
+/// a router's VCs), then own ones.
+pub const REQ_WORDS: usize = 4;
+
 /// The VC allocators' pointers, masks and scratch.
 pub struct VaState {
     /// Cycles from a VC allocation to the first switch bid (0 when speculative).
