@@ -23,6 +23,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
+use super::free_slots::reuse_slot;
 use crate::schedule::formats::goal::ANY;
 
 const NIL: u32 = u32::MAX;
@@ -67,16 +68,7 @@ impl Fifos {
             entry,
             next: NIL,
         };
-        let i = match self.free.pop() {
-            Some(i) => {
-                self.pool[i as usize] = node;
-                i
-            }
-            None => {
-                self.pool.push(node);
-                (self.pool.len() - 1) as u32
-            }
-        };
+        let i = reuse_slot(&mut self.pool, &mut self.free, node);
         let ends = self
             .ends
             .entry((host, entry.src, entry.tag))

@@ -19,6 +19,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::free_slots::reuse_slot;
+
 /// A run of consecutive stamps `head..end` of one host and one kind, due at `time`.
 #[derive(Clone, Copy)]
 struct Block {
@@ -78,16 +80,7 @@ impl EventQueue {
     }
 
     fn add(&mut self, b: Block) {
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.blocks[id as usize] = b;
-                id
-            }
-            None => {
-                self.blocks.push(b);
-                (self.blocks.len() - 1) as u32
-            }
-        };
+        let id = reuse_slot(&mut self.blocks, &mut self.free, b);
         self.heap.push(Reverse((b.time, b.head, id)));
     }
 

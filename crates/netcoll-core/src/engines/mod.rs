@@ -11,6 +11,7 @@ mod analysis;
 pub mod analytic;
 mod analytic_classes;
 pub mod flit;
+mod free_slots;
 mod list_schedule;
 pub mod loggops;
 mod loggops_graph;

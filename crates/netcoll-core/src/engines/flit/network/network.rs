@@ -13,6 +13,7 @@ use super::route_set_masks::RouteSetMasks;
 use super::source_queue::SourceQueues;
 use super::stats::Window;
 use super::torus::TorusDor;
+use crate::engines::free_slots::reuse_slot;
 use crate::error::Result;
 use crate::routing::Routing;
 use crate::spec_err;
@@ -501,16 +502,7 @@ impl<'t> Network<'t> {
     /// Puts `p` in a free slot of the packet table (the one freed last, likely cached);
     /// its slot.
     pub(super) fn store_packet(&mut self, p: Packet) -> u32 {
-        match self.free.pop() {
-            Some(id) => {
-                self.packets[id as usize] = p;
-                id
-            }
-            None => {
-                self.packets.push(p);
-                (self.packets.len() - 1) as u32
-            }
-        }
+        reuse_slot(&mut self.packets, &mut self.free, p)
     }
 
     /// One cycle: arrivals, then NIs inject, then every active router runs its stages.

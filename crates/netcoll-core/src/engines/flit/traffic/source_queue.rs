@@ -25,6 +25,7 @@
 //! queue holds one packet at a time, and queueing and taking it then touch no block.
 
 use super::types::NONE;
+use crate::engines::free_slots::reuse_slot;
 
 /// Entries per block: 64 x 8 bytes = 8 cache lines.
 const BLOCK: usize = 64;
@@ -220,17 +221,7 @@ impl SourceQueues {
     /// Keeps `w` in the side table; its entry.
     #[cold]
     fn keep_aside(&mut self, w: Waiting) -> u64 {
-        let at = match self.side_free.pop() {
-            Some(at) => {
-                self.side[at as usize] = w;
-                at
-            }
-            None => {
-                self.side.push(w);
-                (self.side.len() - 1) as u32
-            }
-        };
-        SIDE | at as u64
+        SIDE | reuse_slot(&mut self.side, &mut self.side_free, w) as u64
     }
 
     /// The record of entry `e` of block `b`, its side-table slot freed if it had one.
