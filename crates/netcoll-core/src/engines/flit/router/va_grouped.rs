@@ -28,14 +28,14 @@
 //! cut-through or worms. The routers still take the pass only where the dense pass would
 //! (`dense_va`): with fewer requesters the sparse pass reads them one by one.
 
+use super::alloc::first_at_or_after_128;
 use super::config::VcAllocator;
 use super::network::Network;
 use super::va_state::{all_vcs, GROUPED_VCS, REQ_WORDS};
 
 impl Network<'_> {
     /// Decides, once a run, after `decide_held_requests` and before any VC is routed,
-    /// whether this run keeps the
-    /// requesters by output port (see the module comment).
+    /// whether this run keeps the requesters by output port (see the module comment).
     pub(super) fn decide_grouped_va(&mut self) {
         self.va.grouped_decided = true;
         let on = self.va.grouped
@@ -119,7 +119,7 @@ impl Network<'_> {
             let o = picked.trailing_zeros() as usize;
             picked &= picked - 1;
             let pickers = std::mem::take(&mut self.va.pickers[o]);
-            let i = first_from(pickers, self.va.gptr[p0 * nv + o] as u32);
+            let i = first_at_or_after_128(pickers, self.va.gptr[p0 * nv + o] as usize);
             self.grant_input_first(r, i, o);
         }
     }
@@ -169,28 +169,5 @@ impl Network<'_> {
             }
         }
         ready
-    }
-}
-
-/// The first set bit of `mask` (not empty) at or after `from` (below 128), else its first.
-#[inline(always)]
-fn first_from(mask: u128, from: u32) -> usize {
-    let ahead = mask & (u128::MAX << from);
-    let pick = if ahead != 0 { ahead } else { mask };
-    pick.trailing_zeros() as usize
-}
-
-#[cfg(test)]
-mod tests {
-    use super::first_from;
-
-    #[test]
-    fn first_from_wraps_round_the_mask() {
-        assert_eq!(first_from(0b1010, 0), 1);
-        assert_eq!(first_from(0b1010, 2), 3);
-        assert_eq!(first_from(0b1010, 4), 1);
-        assert_eq!(first_from(1 << 127 | 1, 127), 127);
-        assert_eq!(first_from(1 << 127 | 1, 100), 127);
-        assert_eq!(first_from(1 << 5, 127), 5);
     }
 }

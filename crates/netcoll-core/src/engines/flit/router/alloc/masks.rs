@@ -92,6 +92,13 @@ fn first_at_or_after<W: Word>(mask: W, ptr: usize) -> usize {
     if hi != W::ZERO { hi } else { mask }.lowest()
 }
 
+/// [`first_at_or_after`] on a router's 128-bit mask of input VCs (the grouped VC
+/// allocator's output arbiters, va_grouped.rs).
+#[inline(always)]
+pub fn first_at_or_after_128(mask: u128, ptr: usize) -> usize {
+    first_at_or_after(mask, ptr)
+}
+
 /// One pass of arbiters: every `x` in `active` whose row `rows[x] & allowed` is not empty
 /// picks its first bit `y` from `ptr[x]`; sets bit `x` of `to[y]` (the picks naming `y`)
 /// and returns the `y`s picked.

@@ -56,6 +56,7 @@ mod tests;
 #[cfg(test)]
 mod tests_masks;
 
+pub use masks::first_at_or_after_128;
 pub use requests::{Request, Requests};
 
 /// No match.
